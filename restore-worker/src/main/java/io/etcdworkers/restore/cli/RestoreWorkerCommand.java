@@ -1,0 +1,36 @@
+package io.etcdworkers.restore.cli;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The top command of {@code restore-worker.jar}; the work is in its subcommands. */
+@Command(name = "restore-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
+        description = "Restores etcd data dirs from etcd-backup-restore buckets (full + delta snapshots).",
+        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case "
+                + "(--store-prefix: ETCD_WORKER_STORE_PREFIX)."})
+public final class RestoreWorkerCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Runs the command line and returns the exit code. */
+    public static int run(WorkerContext context, String[] args) {
+        return commandLine(context).execute(args);
+    }
+
+    public static CommandLine commandLine(WorkerContext context) {
+        CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(), context.env(), context.out(), context.err());
+        WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
+        return cli;
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("error: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ErrorCode.USAGE.exitCode();
+    }
+}

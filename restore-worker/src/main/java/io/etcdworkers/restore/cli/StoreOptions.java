@@ -1,0 +1,30 @@
+package io.etcdworkers.restore.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * The store flags shared by every worker command, named as {@code etcdbrctl} names them so a
+ * user can switch without relearning.
+ */
+public final class StoreOptions {
+
+    /** The providers this worker can read; etcd-backup-restore's other names are refused clearly. */
+    public enum Provider { Local, S3 }
+
+    @Option(names = "--storage-provider", paramLabel = "Local|S3",
+            description = "Where the backups are: Local (a directory) or S3 (any S3-compatible store). Default: ${DEFAULT-VALUE}.",
+            defaultValue = "Local")
+    public Provider provider;
+
+    @Option(names = "--store-container", paramLabel = "NAME|DIR",
+            description = "The S3 bucket, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
+    public String container;
+
+    @Option(names = "--store-prefix", paramLabel = "PREFIX", defaultValue = "",
+            description = "Prefix of the snapshots in the container (objects are under <prefix>/v2/). Default: none.")
+    public String prefix;
+
+    @Option(names = "--store-endpoint-override", paramLabel = "URL",
+            description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...). Default: AWS.")
+    public String endpointOverride;
+}

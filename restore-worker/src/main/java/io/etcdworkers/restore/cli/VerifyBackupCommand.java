@@ -1,0 +1,119 @@
+package io.etcdworkers.restore.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.snapshot.ChainProblem;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.verify.BackupVerifier;
+import io.etcdworkers.restore.verify.ObjectCheck;
+import io.etcdworkers.restore.verify.VerifyReport;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code verify-backup}: reads everything a restore would use and reports whether it would
+ * work, without an etcd and without writing anything.
+ */
+@Command(name = "verify-backup", mixinStandardHelpOptions = true,
+        description = {"Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
+                + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."},
+        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case."})
+public final class VerifyBackupCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(VerifyBackupCommand.class);
+
+    private final WorkerContext context;
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a SHA-256 trailer.")
+    boolean skipHashCheck;
+
+    @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
+    Path resultFile;
+
+    public VerifyBackupCommand(WorkerContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Instant started = context.clock().instant();
+        ObjectNode result = ResultReporter.newResult();
+        result.put("kind", "verify-backup");
+        result.put("outcome", "running");
+        result.put("exitCode", ErrorCode.UNEXPECTED.exitCode());
+        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
+        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+            VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();
+            describe(result, report);
+            Optional<ErrorCode> failure = report.failure();
+            result.put("outcome", failure.isPresent() ? "failed" : "succeeded");
+            result.put("exitCode", failure.map(ErrorCode::exitCode).orElse(0));
+            failure.ifPresent(code -> {
+                result.put("errorCode", code.name());
+                result.put("error", firstProblem(report));
+            });
+            result.put("durationSeconds", seconds(started));
+            LOG.info("verify-backup {} base={} deltas={} events={} revisions={}..{} badObjects={} chainBreaks={}",
+                    failure.isPresent() ? "FAILED" : "passed", report.selection().base().key(),
+                    report.selection().deltas().size(), report.events(),
+                    report.selection().base().name().lastRevision(), report.selection().lastRevision(),
+                    report.failedObjects(), report.chainProblems().size());
+            reporter.publish(result, List.of("problems", "skippedKeys"));
+            return failure.map(ErrorCode::exitCode).orElse(0);
+        } catch (WorkerException e) {
+            result.put("outcome", "failed");
+            result.put("exitCode", e.code().exitCode());
+            result.put("errorCode", e.code().name());
+            result.put("error", e.getMessage());
+            result.put("durationSeconds", seconds(started));
+            reporter.publish(result, List.of());
+            throw e;
+        }
+    }
+
+    private double seconds(Instant started) {
+        return Duration.between(started, context.clock().instant()).toMillis() / 1000.0;
+    }
+
+    private static String firstProblem(VerifyReport report) {
+        return report.checks().stream().filter(c -> !c.passed()).map(ObjectCheck::message).findFirst()
+                .orElseGet(() -> report.chainProblems().get(0).describe());
+    }
+
+    private static void describe(ObjectNode result, VerifyReport report) {
+        SnapshotSelection selection = report.selection();
+        ObjectNode base = result.putObject("base");
+        base.put("name", selection.base().key());
+        base.put("size", selection.base().size());
+        base.put("revision", selection.base().name().lastRevision());
+        result.put("deltas", selection.deltas().size());
+        result.put("deltaBytes", selection.deltaBytes());
+        result.put("firstRevision", selection.base().name().lastRevision());
+        result.put("lastRevision", selection.lastRevision());
+        result.put("events", report.events());
+        result.put("badObjects", report.failedObjects());
+        result.put("chainBreaks", report.chainProblems().size());
+        ArrayNode problems = result.putArray("problems");
+        report.checks().stream().filter(c -> !c.passed()).forEach(c -> problems.addObject()
+                .put("object", c.object().key()).put("code", c.failure().orElseThrow().name()).put("problem", c.message()));
+        for (ChainProblem p : report.chainProblems()) {
+            problems.addObject().put("code", ErrorCode.BACKUP_INCONSISTENT.name()).put("problem", p.describe());
+        }
+        ArrayNode skipped = result.putArray("skippedKeys");
+        report.skipped().forEach(s -> skipped.add(s.key()));
+    }
+}

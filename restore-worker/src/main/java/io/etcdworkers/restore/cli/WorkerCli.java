@@ -1,0 +1,50 @@
+package io.etcdworkers.restore.cli;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * Runs a picocli command tree with the workers' conventions: environment twins for every
+ * flag, usage errors exit 2, a {@link WorkerException} exits with its code and is logged once,
+ * anything else exits 1.
+ */
+public final class WorkerCli {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerCli.class);
+
+    private WorkerCli() {}
+
+    public static CommandLine commandLine(Object command, Map<String, String> env, PrintStream out, PrintStream err) {
+        CommandLine cli = new CommandLine(command);
+        cli.setDefaultValueProvider(new EnvDefaultProvider(env));
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            if (ex instanceof WorkerException we) {
+                LOG.error("failed code={} exitCode={}: {}", we.code(), we.code().exitCode(), we.getMessage());
+                return we.code().exitCode();
+            }
+            LOG.error("unexpected failure", ex);
+            return ErrorCode.UNEXPECTED.exitCode();
+        });
+        cli.setParameterExceptionHandler((ex, args) -> {
+            CommandLine failed = ex.getCommandLine();
+            failed.getErr().println("error: " + ex.getMessage());
+            failed.getErr().println("run with --help for the flags and their environment variables");
+            return ErrorCode.USAGE.exitCode();
+        });
+        return cli;
+    }
+
+    /** Adds a subcommand with the same conventions as its parent. */
+    public static void addSubcommand(CommandLine parent, Object command, WorkerContext context) {
+        CommandLine sub = commandLine(command, context.env(), context.out(), context.err());
+        parent.addSubcommand(sub);
+    }
+}

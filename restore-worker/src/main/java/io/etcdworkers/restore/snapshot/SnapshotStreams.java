@@ -1,0 +1,97 @@
+package io.etcdworkers.restore.snapshot;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.snapshot.codec.Compression;
+import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Opens a snapshot object for reading: picks the codec from the name's suffix and checks that
+ * the store delivers as many bytes as it listed, so a body cut short in transit is reported as
+ * truncated rather than decoded as if it were whole.
+ */
+public final class SnapshotStreams {
+    private SnapshotStreams() {}
+
+    /** The codec for the object's suffix, or {@link ErrorCode#UNSUPPORTED_OBJECT}. */
+    public static Compression codecOf(SnapshotObject object) {
+        return object.name().compression().orElseThrow(() -> new WorkerException(ErrorCode.UNSUPPORTED_OBJECT,
+                object.key() + ": unknown compression suffix \"" + object.name().compressionSuffix()
+                        + "\" (known: .gz, .zlib, .Z, or none)"));
+    }
+
+    /** The raw (still compressed) bytes, length-checked against the listing. */
+    public static InputStream openRaw(ObjectStore store, SnapshotObject object) {
+        return new ListedLengthInputStream(store.open(object.key()), object.size(), object.key());
+    }
+
+    /** The decompressed content. */
+    public static InputStream openDecompressed(ObjectStore store, SnapshotObject object) {
+        Compression codec = codecOf(object);
+        InputStream raw = openRaw(store, object);
+        try {
+            return codec.decompress(raw);
+        } catch (TruncatedStreamException e) {
+            closeQuietly(raw, e);
+            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, object.key() + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            closeQuietly(raw, e);
+            throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
+                    object.key() + ": not a valid " + codec.policyName() + " stream: " + e.getMessage(), e);
+        }
+    }
+
+    private static void closeQuietly(InputStream in, Exception primary) {
+        try {
+            in.close();
+        } catch (IOException e) {
+            primary.addSuppressed(e);
+        }
+    }
+
+    /** Fails at end of stream when fewer bytes came than the listing promised. */
+    static final class ListedLengthInputStream extends FilterInputStream {
+        private final long expected;
+        private final String key;
+        private long seen;
+
+        ListedLengthInputStream(InputStream in, long expected, String key) {
+            super(in);
+            this.expected = expected;
+            this.key = key;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b < 0) {
+                checkComplete();
+            } else {
+                seen++;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n < 0) {
+                checkComplete();
+            } else {
+                seen += n;
+            }
+            return n;
+        }
+
+        private void checkComplete() throws TruncatedStreamException {
+            if (seen < expected) {
+                throw new TruncatedStreamException(key + ": store delivered " + seen + " of " + expected
+                        + " listed bytes (body cut short)");
+            }
+        }
+    }
+}

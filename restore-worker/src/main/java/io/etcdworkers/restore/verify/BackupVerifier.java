@@ -1,0 +1,117 @@
+package io.etcdworkers.restore.verify;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.snapshot.DeltaDecoder;
+import io.etcdworkers.restore.snapshot.DeltaSummary;
+import io.etcdworkers.restore.snapshot.FullSnapshotReader;
+import io.etcdworkers.restore.snapshot.FullSnapshotSummary;
+import io.etcdworkers.restore.snapshot.SnapshotCatalog;
+import io.etcdworkers.restore.snapshot.SnapshotObject;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads everything a restore would use, end to end, without changing anything: the base's
+ * hash, every delta's hash, JSON and events, whether each delta's events match its name, and
+ * the contiguity of the chain. It goes on after a bad object so the report names all of them.
+ */
+public final class BackupVerifier {
+    private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+
+    private final ObjectStore store;
+    private final String prefix;
+    private final boolean skipHashCheck;
+    private final Clock clock;
+
+    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock) {
+        this.store = store;
+        this.prefix = prefix;
+        this.skipHashCheck = skipHashCheck;
+        this.clock = clock;
+    }
+
+    /**
+     * @throws WorkerException only for what stops verification as a whole (no snapshots, the
+     *     store unreachable); problems of single objects are in the report
+     */
+    public VerifyReport verify() throws InterruptedException {
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, prefix);
+        SnapshotSelection selection = catalog.select();
+        LOG.info("verifying base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision());
+        List<ObjectCheck> checks = new ArrayList<>();
+        checks.add(checkFull(selection.base()));
+        Instant lastProgress = clock.instant();
+        int done = 0;
+        for (SnapshotObject delta : selection.deltas()) {
+            checks.add(checkDelta(delta));
+            done++;
+            if (Duration.between(lastProgress, clock.instant()).compareTo(PROGRESS_EVERY) >= 0) {
+                lastProgress = clock.instant();
+                LOG.info("progress deltas={}/{}", done, selection.deltas().size());
+            }
+        }
+        for (ObjectCheck check : checks) {
+            if (!check.passed()) {
+                LOG.error("bad object key={} code={} problem={}", check.object().key(),
+                        check.failure().orElseThrow(), check.message());
+            }
+        }
+        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped());
+    }
+
+    private ObjectCheck checkFull(SnapshotObject base) {
+        try (InputStream in = SnapshotStreams.openDecompressed(store, base)) {
+            FullSnapshotSummary summary = FullSnapshotReader.copy(base.key(), in, null, skipHashCheck);
+            return ObjectCheck.ok(base, 0, summary.totalBytes());
+        } catch (WorkerException e) {
+            return failedOrRethrow(base, e);
+        } catch (IOException e) {
+            return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
+        }
+    }
+
+    private ObjectCheck checkDelta(SnapshotObject delta) throws InterruptedException {
+        try (InputStream in = SnapshotStreams.openDecompressed(store, delta)) {
+            DeltaSummary summary = DeltaDecoder.verify(delta.key(), in);
+            if (summary.events() == 0) {
+                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT,
+                        delta.key() + ": holds no events (etcd-backup-restore never writes an empty delta)");
+            }
+            if (summary.lastRevision() != delta.name().lastRevision()
+                    || summary.firstRevision() < delta.name().startRevision()) {
+                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT, String.format(
+                        "%s: name says revisions %d..%d but its events span %d..%d", delta.key(),
+                        delta.name().startRevision(), delta.name().lastRevision(),
+                        summary.firstRevision(), summary.lastRevision()));
+            }
+            return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes());
+        } catch (WorkerException e) {
+            return failedOrRethrow(delta, e);
+        } catch (IOException e) {
+            return ObjectCheck.failed(delta, ErrorCode.STORE_UNAVAILABLE, delta.key() + ": " + e.getMessage());
+        }
+    }
+
+    private static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
+        // the store itself failing is not a finding about this object: stop and say so
+        if (e.code() == ErrorCode.STORE_UNAVAILABLE || e.code() == ErrorCode.STORE_NOT_FOUND) {
+            throw e;
+        }
+        return ObjectCheck.failed(object, e.code(), e.getMessage());
+    }
+}

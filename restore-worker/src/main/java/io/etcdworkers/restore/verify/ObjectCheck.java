@@ -1,0 +1,30 @@
+package io.etcdworkers.restore.verify;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.snapshot.SnapshotObject;
+import java.util.Optional;
+
+/**
+ * The result of reading one snapshot object end to end.
+ *
+ * @param object the snapshot
+ * @param events events in a delta (0 for a full snapshot)
+ * @param decompressedBytes size after decompression
+ * @param failure the code of what was wrong, if anything
+ * @param message what was wrong, naming the object
+ */
+public record ObjectCheck(
+        SnapshotObject object, long events, long decompressedBytes, Optional<ErrorCode> failure, String message) {
+
+    static ObjectCheck ok(SnapshotObject object, long events, long decompressedBytes) {
+        return new ObjectCheck(object, events, decompressedBytes, Optional.empty(), "ok");
+    }
+
+    static ObjectCheck failed(SnapshotObject object, ErrorCode code, String message) {
+        return new ObjectCheck(object, 0, 0, Optional.of(code), message);
+    }
+
+    public boolean passed() {
+        return failure.isEmpty();
+    }
+}

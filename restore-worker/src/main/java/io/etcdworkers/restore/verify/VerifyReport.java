@@ -1,0 +1,46 @@
+package io.etcdworkers.restore.verify;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.snapshot.ChainProblem;
+import io.etcdworkers.restore.snapshot.SnapshotKey;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything {@code verify-backup} found: the selection a restore would use, the check of
+ * every object in it, every break in the chain, and the keys that were skipped.
+ */
+public record VerifyReport(
+        SnapshotSelection selection,
+        List<ObjectCheck> checks,
+        List<ChainProblem> chainProblems,
+        List<SnapshotKey.Invalid> skipped) {
+
+    public VerifyReport {
+        checks = List.copyOf(checks);
+        chainProblems = List.copyOf(chainProblems);
+        skipped = List.copyOf(skipped);
+    }
+
+    /**
+     * The code the command exits with: the first failed object in restore order (the most
+     * specific finding), else a chain break, else none.
+     */
+    public Optional<ErrorCode> failure() {
+        for (ObjectCheck check : checks) {
+            if (check.failure().isPresent()) {
+                return check.failure();
+            }
+        }
+        return chainProblems.isEmpty() ? Optional.empty() : Optional.of(ErrorCode.BACKUP_INCONSISTENT);
+    }
+
+    public long events() {
+        return checks.stream().mapToLong(ObjectCheck::events).sum();
+    }
+
+    public long failedObjects() {
+        return checks.stream().filter(c -> !c.passed()).count();
+    }
+}
