@@ -4,13 +4,17 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The etcd executables the worker runs, and their version.
@@ -103,23 +107,34 @@ public record EtcdBinaries(Path etcd, Optional<Path> etcdctl, Optional<Path> etc
     }
 
     private static String runVersion(Path etcd) {
+        Process p = null;
         try {
-            Process p = new ProcessBuilder(etcd.toString(), "--version").redirectErrorStream(true).start();
+            p = new ProcessBuilder(etcd.toString(), "--version").redirectErrorStream(true).start();
             p.getOutputStream().close();
-            // The output is four short lines; reading before waiting cannot block on a full pipe.
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            Process started = p;
+            // Read on another thread: a binary that hangs with its stdout open must still time out.
+            CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(started));
             if (!p.waitFor(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
                 throw new WorkerException(ErrorCode.ETCD_FAILURE, "`" + etcd + " --version` did not finish in "
                         + VERSION_TIMEOUT.toSeconds() + " s");
             }
-            return out;
-        } catch (IOException e) {
+            return new String(out.get(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), StandardCharsets.UTF_8);
+        } catch (IOException | ExecutionException | TimeoutException e) {
             throw new WorkerException(ErrorCode.USAGE, "cannot run " + etcd + " --version: " + e.getMessage()
                     + "; " + INSTALL_HINT, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            p.destroyForcibly();
             throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted while running " + etcd + " --version", e);
+        }
+    }
+
+    private static byte[] readAll(Process p) {
+        try (var in = p.getInputStream()) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The last lines of a child process's output, cut down to what a person needs in an error
@@ -14,12 +15,14 @@ import java.util.List;
  * <p>Contract: at most {@code maxLines} lines, each at most {@value #MAX_LINE_CHARS} characters,
  * joined with {@code " | "}. A Go panic ends with a goroutine dump that says nothing to an
  * operator, so everything from the first {@code goroutine N [...]} line on is dropped and the
- * lines before it (zap's JSON error line and {@code panic: ...}) are kept.
+ * lines before it (zap's JSON error line and {@code panic: ...}) are kept. The same goes for the
+ * {@code "stacktrace"} field zap adds to fatal lines: it would push the error out of the cut.
  */
 public final class LogTail {
     static final int MAX_LINE_CHARS = 400;
     // Enough for a few dozen log lines before a goroutine dump; the log itself may be large.
     private static final int MAX_TAIL_BYTES = 64 * 1024;
+    private static final Pattern ZAP_STACKTRACE = Pattern.compile(",\\s*\"stacktrace\":\"(?:[^\"\\\\]|\\\\.)*\"");
 
     private LogTail() {
     }
@@ -32,6 +35,7 @@ public final class LogTail {
                 break;
             }
             if (!line.isBlank()) {
+                line = ZAP_STACKTRACE.matcher(line).replaceAll("");
                 kept.add(line.length() > MAX_LINE_CHARS ? line.substring(0, MAX_LINE_CHARS) + "..." : line);
             }
         }

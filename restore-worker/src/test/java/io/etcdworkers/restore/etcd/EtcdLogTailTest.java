@@ -35,6 +35,16 @@ class EtcdLogTailTest {
     }
 
     @Test
+    void dropsZapsStacktraceField() {
+        String fatal = "{\"level\":\"fatal\",\"msg\":\"discovery failed\",\"error\":\"listen tcp 127.0.0.1:1:"
+                + " bind: address already in use\",\"stacktrace\":\"go.etcd.io/etcd/etcdmain.startEtcdOrProxyV2\\n"
+                + "\\tgo.etcd.io/etcd/etcdmain/etcd.go:271 \\\"quoted\\\"\"}";
+
+        assertThat(LogTail.excerpt(fatal, 1)).isEqualTo("{\"level\":\"fatal\",\"msg\":\"discovery failed\","
+                + "\"error\":\"listen tcp 127.0.0.1:1: bind: address already in use\"}");
+    }
+
+    @Test
     void cutsLongLines() {
         String excerpt = LogTail.excerpt("x".repeat(5000), 1);
 
