@@ -1,0 +1,294 @@
+package io.etcdworkers.restore.etcd;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The scratch etcd: a child process serving an existing data dir on loopback only.
+ *
+ * <p>Contract:
+ * <ul>
+ *   <li>{@link #start} returns once {@code /health} on the client URL says healthy, or throws
+ *       {@link ErrorCode#ETCD_FAILURE} with the last lines etcd logged (it exited, or the start
+ *       timeout passed). A port taken between choosing and binding is retried with new ports.</li>
+ *   <li>etcd's output goes to {@link #logFile()} in a temp dir under the scratch dir, never to
+ *       the worker's stdout (which carries the result JSON).</li>
+ *   <li>{@link #stop()} ends etcd cleanly (SIGTERM, then SIGKILL after the stop timeout) so the
+ *       data dir can be moved; {@link #close()} also deletes the log dir. Neither ever deletes the
+ *       data dir or WAL dir: the caller owns them.</li>
+ *   <li>No orphan: a shutdown hook stops etcd on a normal JVM exit, and {@link OrphanGuard}
+ *       kills it when the JVM dies without running hooks.</li>
+ * </ul>
+ */
+public final class EmbeddedEtcd implements AutoCloseable {
+    static final int BIND_ATTEMPTS = 3;
+    private static final int ERROR_LINES = 12;
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final int HEALTH_TIMEOUT_MS = 1000;
+    // The errno text of EADDRINUSE in Go's net errors: etcd exits 1 for every startup failure,
+    // so its log is the only way to tell a lost port race (retry) from a real failure.
+    private static final String ADDRESS_IN_USE = "address already in use";
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedEtcd.class);
+
+    private final EmbeddedEtcdConfig config;
+    private final Path logDir;
+    private final Path logFile;
+    private final Process process;
+    private final URI clientEndpoint;
+    private final Thread shutdownHook;
+
+    private EmbeddedEtcd(EmbeddedEtcdConfig config, Path logDir, Process process, URI clientEndpoint,
+                         Thread shutdownHook) {
+        this.config = config;
+        this.logDir = logDir;
+        this.logFile = logDir.resolve("etcd.log");
+        this.process = process;
+        this.clientEndpoint = clientEndpoint;
+        this.shutdownHook = shutdownHook;
+    }
+
+    /** Starts etcd on {@code config.dataDir()} and waits until it is healthy; see the class contract. */
+    public static EmbeddedEtcd start(EmbeddedEtcdConfig config) {
+        if (!Files.isDirectory(config.dataDir().resolve("member"))) {
+            // An empty dir would silently become a brand-new empty cluster.
+            throw new WorkerException(ErrorCode.ETCD_FAILURE, "data dir " + config.dataDir()
+                    + " holds no etcd member (no member/ dir): restore a snapshot into it first");
+        }
+        Path logDir;
+        try {
+            Files.createDirectories(config.scratchDir());
+            logDir = Files.createTempDirectory(config.scratchDir(), "etcd-");
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a log dir under " + config.scratchDir()
+                    + ": " + e, e);
+        }
+        try {
+            return startWithRetries(config, logDir);
+        } catch (RuntimeException e) {
+            deleteQuietly(logDir, e);
+            throw e;
+        }
+    }
+
+    private static EmbeddedEtcd startWithRetries(EmbeddedEtcdConfig config, Path logDir) {
+        // The member's own port first: listening where the membership says is the normal case.
+        int peerPort = config.member().peerPort();
+        for (int attempt = 1; ; attempt++) {
+            int clientPort = LoopbackPorts.free();
+            EmbeddedEtcd etcd = launch(config, logDir, clientPort, peerPort);
+            long started = System.nanoTime();
+            try {
+                etcd.awaitHealthy(started);
+                log.info("etcd started endpoint={} pid={} version={} dataDir={} ms={}", etcd.clientEndpoint,
+                        etcd.pid(), etcd.version(), config.dataDir(), (System.nanoTime() - started) / 1_000_000);
+                return etcd;
+            } catch (WorkerException e) {
+                etcd.stop();
+                etcd.unregisterHook();
+                boolean portRace = LogTail.excerpt(etcd.logFile, 50).contains(ADDRESS_IN_USE);
+                if (!portRace || attempt >= BIND_ATTEMPTS) {
+                    throw e;
+                }
+                // Only the listen port changes: the advertised peer URL must stay the member's.
+                log.warn("etcd could not bind its ports, retrying attempt={} cause={}", attempt, e.getMessage());
+                peerPort = LoopbackPorts.free();
+            }
+        }
+    }
+
+    private static EmbeddedEtcd launch(EmbeddedEtcdConfig config, Path logDir, int clientPort, int peerPort) {
+        List<String> argv = OrphanGuard.wrap(etcdArgv(config, clientPort, peerPort));
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
+                .redirectOutput(logDir.resolve("etcd.log").toFile()).directory(logDir.toFile());
+        // etcd reads ETCD_* variables for every flag not given: the pod's environment must not
+        // switch on metrics listeners or change limits behind the argv's back.
+        pb.environment().clear();
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.ETCD_FAILURE, "cannot start " + config.binaries().etcd() + ": " + e, e);
+        }
+        Thread hook = new Thread(() -> stopProcess(process, config.stopTimeout()), "etcd-shutdown-" + process.pid());
+        Runtime.getRuntime().addShutdownHook(hook);
+        return new EmbeddedEtcd(config, logDir, process, LoopbackPorts.url(clientPort), hook);
+    }
+
+    /** etcd's command line (without the {@link OrphanGuard} wrapper): one pure function of its inputs. */
+    static List<String> etcdArgv(EmbeddedEtcdConfig c, int clientPort, int peerListenPort) {
+        String client = LoopbackPorts.url(clientPort).toString();
+        List<String> argv = new ArrayList<>(List.of(c.binaries().etcd().toString(),
+                "--name=" + c.member().name(),
+                "--data-dir=" + c.dataDir()));
+        c.walDir().ifPresent(w -> argv.add("--wal-dir=" + w));
+        argv.addAll(List.of(
+                "--listen-client-urls=" + client,
+                "--advertise-client-urls=" + client,
+                "--listen-peer-urls=" + LoopbackPorts.url(peerListenPort),
+                "--initial-advertise-peer-urls=" + c.member().peerUrl(),
+                "--initial-cluster=" + c.member().initialCluster(),
+                "--initial-cluster-token=" + c.member().clusterToken(),
+                "--auto-compaction-retention=0",
+                "--quota-backend-bytes=" + c.quotaBackendBytes(),
+                "--max-request-bytes=" + c.maxRequestBytes(),
+                "--max-txn-ops=" + c.maxTxnOps(),
+                "--snapshot-count=" + c.snapshotCount(),
+                // 3.4 defaults to capnslog, which ignores --log-level; zap exists in 3.4 to 3.6.
+                "--logger=zap",
+                "--log-level=warn",
+                "--log-outputs=stderr",
+                "--enable-pprof=false"));
+        if (c.binaries().version().supportsUnsafeNoFsync()) {
+            // The scratch copy is rebuilt from the bucket if anything dies; the caller syncs
+            // the final data dir before placing it.
+            argv.add("--unsafe-no-fsync=true");
+        }
+        return argv;
+    }
+
+    private void awaitHealthy(long startedNanos) {
+        long deadline = startedNanos + config.startTimeout().toNanos();
+        URI health = clientEndpoint.resolve("/health");
+        while (true) {
+            if (!process.isAlive()) {
+                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd exited with code " + process.exitValue()
+                        + " while starting on " + config.dataDir() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
+            }
+            if (isHealthy(health)) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd on " + config.dataDir() + " not healthy within "
+                        + config.startTimeout() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
+            }
+            try {
+                // Doubles as the poll pause and returns at once if etcd exits.
+                process.waitFor(POLL.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted while etcd was starting", e);
+            }
+        }
+    }
+
+    private static boolean isHealthy(URI health) {
+        HttpURLConnection c = null;
+        try {
+            c = (HttpURLConnection) health.toURL().openConnection();
+            c.setConnectTimeout(HEALTH_TIMEOUT_MS);
+            c.setReadTimeout(HEALTH_TIMEOUT_MS);
+            if (c.getResponseCode() != 200) {
+                return false;
+            }
+            try (InputStream in = c.getInputStream()) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8).contains("\"health\":\"true\"");
+            }
+        } catch (IOException notYet) {
+            // Connection refused until etcd listens: that is what we are waiting for.
+            return false;
+        } finally {
+            if (c != null) {
+                c.disconnect();
+            }
+        }
+    }
+
+    /** {@code http://127.0.0.1:PORT}, the form jetcd's endpoints need. */
+    public URI clientEndpoint() {
+        return clientEndpoint;
+    }
+
+    /** etcd's own pid (the guard {@code exec}s into etcd, so the child is etcd). */
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    public Path dataDir() {
+        return config.dataDir();
+    }
+
+    public EtcdVersion version() {
+        return config.binaries().version();
+    }
+
+    /** etcd's combined output; deleted by {@link #close()}. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /**
+     * Stops etcd: SIGTERM, wait up to the stop timeout, then SIGKILL. Afterwards nothing holds
+     * the data dir. Idempotent; the data dir is left in place.
+     */
+    public void stop() {
+        if (process.isAlive()) {
+            long started = System.nanoTime();
+            stopProcess(process, config.stopTimeout());
+            log.info("etcd stopped pid={} dataDir={} ms={}", pid(), config.dataDir(),
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+        // EOF for the guard's watcher: with etcd gone it exits without signalling anyone.
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            log.debug("closing the guard pipe failed pid={}", pid(), e);
+        }
+    }
+
+    /** {@link #stop()}, then deletes the log dir; never the data dir. */
+    @Override
+    public void close() {
+        stop();
+        unregisterHook();
+        deleteQuietly(logDir, null);
+    }
+
+    private static void stopProcess(Process process, Duration timeout) {
+        process.destroy();
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void unregisterHook() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM is exiting and the hook is running or about to: it stops etcd itself.
+        }
+    }
+
+    private static void deleteQuietly(Path dir, RuntimeException failure) {
+        try {
+            FileTrees.delete(dir);
+        } catch (IOException e) {
+            if (failure != null) {
+                failure.addSuppressed(e);
+            } else {
+                log.warn("cannot delete etcd log dir {}: {}", dir, e.toString());
+            }
+        }
+    }
+}
