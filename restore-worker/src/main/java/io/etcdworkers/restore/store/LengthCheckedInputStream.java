@@ -62,7 +62,8 @@ final class LengthCheckedInputStream extends FilterInputStream {
 
     @Override
     public long skip(long n) throws IOException {
-        long skipped = guarded(() -> (int) Math.min(Integer.MAX_VALUE, super.skip(n)));
+        // Skipping in chunks keeps the count exact without a long-valued twin of guarded().
+        int skipped = guarded(() -> (int) super.skip(Math.min(n, Integer.MAX_VALUE)));
         count += skipped;
         return skipped;
     }
