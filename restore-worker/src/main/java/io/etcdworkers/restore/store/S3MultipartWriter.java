@@ -1,0 +1,199 @@
+package io.etcdworkers.restore.store;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+/**
+ * Streams an object into S3 without a temp file: bytes collect in one part-sized buffer and
+ * each full buffer is uploaded as the next part of a multipart upload, so memory stays at one
+ * part. An object that fits into one part is sent with a single PUT at commit instead.
+ *
+ * <p>S3 shows neither an unfinished multipart upload nor an unsent PUT under the key, so
+ * nothing is visible before {@link #commit()}. {@link #close()} without a commit aborts the
+ * upload, so its parts do not linger (and cost) in the bucket.
+ */
+final class S3MultipartWriter implements ObjectWriter {
+    /** S3's limit on parts per upload. */
+    static final int MAX_PARTS = 10_000;
+    private static final int INITIAL_BUFFER = 64 * 1024;
+
+    private final S3Client client;
+    private final String bucket;
+    private final String key;
+    private final Optional<SseCustomerKey> sse;
+    private final int partSize;
+    private final S3ErrorTranslator errors;
+    private final List<CompletedPart> parts = new ArrayList<>();
+    private final OutputStream out = new PartStream();
+
+    private byte[] buffer = new byte[0];
+    private int buffered;
+    private String uploadId;
+    private ObjectInfo committed;
+    private boolean closed;
+
+    S3MultipartWriter(S3Client client, String bucket, String key, Optional<SseCustomerKey> sse,
+            long partSize, S3ErrorTranslator errors) {
+        this.client = client;
+        this.bucket = bucket;
+        this.key = key;
+        this.sse = sse;
+        // One part must fit a Java array; 5 GiB parts are allowed by S3 but not by this writer.
+        this.partSize = (int) Math.min(partSize, Integer.MAX_VALUE - 8);
+        this.errors = errors;
+    }
+
+    @Override
+    public OutputStream out() {
+        return out;
+    }
+
+    @Override
+    public ObjectInfo commit() {
+        if (committed != null) {
+            return committed;
+        }
+        ensureOpen();
+        try {
+            if (uploadId == null) {
+                client.putObject(b -> b.bucket(bucket).key(key)
+                        .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
+                        .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
+                        .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
+                        body());
+            } else {
+                if (buffered > 0) {
+                    uploadPart();
+                }
+                client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                        .multipartUpload(m -> m.parts(parts))
+                        .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
+                        .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
+                        .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)));
+                uploadId = null;
+            }
+            buffer = new byte[0];
+            buffered = 0;
+            HeadObjectResponse head = client.headObject(b -> b.bucket(bucket).key(key)
+                    .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
+                    .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
+                    .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)));
+            committed = new ObjectInfo(key, head.contentLength(),
+                    head.lastModified() == null ? Instant.EPOCH : head.lastModified());
+            return committed;
+        } catch (SdkException e) {
+            throw errors.translate(e, "committing \"" + key + "\"");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        buffer = new byte[0];
+        if (committed != null || uploadId == null) {
+            return;
+        }
+        String id = uploadId;
+        uploadId = null;
+        try {
+            client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id));
+        } catch (SdkException e) {
+            throw errors.translate(e, "aborting the multipart upload " + id + " of \"" + key
+                    + "\" (its parts stay until a lifecycle rule removes them)");
+        }
+    }
+
+    private void write(byte[] src, int off, int len) {
+        ensureOpen();
+        while (len > 0) {
+            if (buffered == partSize) {
+                uploadPart();
+            }
+            int n = Math.min(len, partSize - buffered);
+            ensureCapacity(buffered + n);
+            System.arraycopy(src, off, buffer, buffered, n);
+            buffered += n;
+            off += n;
+            len -= n;
+        }
+    }
+
+    /** Grows the buffer as needed so that small objects (most deltas) stay small in memory. */
+    private void ensureCapacity(int needed) {
+        if (needed > buffer.length) {
+            int grown = Math.max(needed, Math.max(INITIAL_BUFFER, buffer.length * 2));
+            buffer = Arrays.copyOf(buffer, Math.min(grown, partSize));
+        }
+    }
+
+    private void uploadPart() {
+        if (parts.size() == MAX_PARTS) {
+            throw new WorkerException(ErrorCode.UNEXPECTED, "\"" + key + "\" needs more than "
+                    + MAX_PARTS + " parts of " + partSize + " bytes: raise the part size");
+        }
+        int partNumber = parts.size() + 1;
+        try {
+            if (uploadId == null) {
+                uploadId = client.createMultipartUpload(b -> b.bucket(bucket).key(key)
+                        .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
+                        .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
+                        .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)))
+                        .uploadId();
+            }
+            String etag = client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                    .partNumber(partNumber).contentLength((long) buffered)
+                    .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
+                    .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
+                    .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
+                    body()).eTag();
+            parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
+            buffered = 0;
+        } catch (SdkException e) {
+            throw errors.translate(e, "uploading part " + partNumber + " of \"" + key + "\"");
+        }
+    }
+
+    /** The buffered bytes without a copy; a fresh stream per attempt lets the SDK retry. */
+    private RequestBody body() {
+        byte[] bytes = buffer;
+        int length = buffered;
+        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length),
+                length, "application/octet-stream");
+    }
+
+    private void ensureOpen() {
+        if (closed || committed != null) {
+            throw new IllegalStateException("writer of \"" + key + "\" is already "
+                    + (committed != null ? "committed" : "closed"));
+        }
+    }
+
+    /** Closing it only flushes (nothing to flush): commit and abort belong to the writer. */
+    private final class PartStream extends OutputStream {
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            java.util.Objects.checkFromIndexSize(off, len, b.length);
+            S3MultipartWriter.this.write(b, off, len);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package io.etcdworkers.restore.testsupport;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A real S3 server for tests: S3Proxy ({@code java -jar}, path from the system property
+ * {@code s3proxy.jar}) as a child process on a free 127.0.0.1 port, storing blobs on the
+ * filesystem under a directory the test owns (a {@code @TempDir}), with SigV2/SigV4 auth by
+ * {@link #IDENTITY}/{@link #CREDENTIAL}.
+ *
+ * <pre>{@code
+ * try (S3ProxyServer s3 = S3ProxyServer.start(tempDir)) {
+ *     s3.createBucket("backups");
+ *     ... s3.endpoint(), s3.identity(), s3.credential(), s3.client() ...
+ * }
+ * }</pre>
+ *
+ * <p>{@link #close()} kills the process and its descendants and waits for them; a JVM shutdown
+ * hook does the same if a test run dies first. Its log is {@code s3proxy.log} in the directory.
+ */
+public final class S3ProxyServer implements AutoCloseable {
+    /** The access key S3Proxy accepts. */
+    public static final String IDENTITY = "test-access-key";
+    /** The secret key S3Proxy accepts. */
+    public static final String CREDENTIAL = "test-secret-key-0123456789";
+    /** S3Proxy ignores the region; clients still need one to sign. */
+    public static final Region REGION = Region.US_EAST_1;
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final int START_ATTEMPTS = 3;
+
+    private final Process process;
+    private final URI endpoint;
+    private final Path log;
+    private final Thread shutdownHook;
+    private S3Client client;
+
+    private S3ProxyServer(Process process, URI endpoint, Path log) {
+        this.process = process;
+        this.endpoint = endpoint;
+        this.log = log;
+        this.shutdownHook = new Thread(this::kill, "s3proxy-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    /**
+     * Starts S3Proxy with its blobstore and log under {@code workDir} and waits until it
+     * answers HTTP. Retries on another port if the free port was taken meanwhile.
+     */
+    public static S3ProxyServer start(Path workDir) {
+        String jar = Objects.requireNonNull(System.getProperty("s3proxy.jar"),
+                "system property s3proxy.jar (set by the pom) names the S3Proxy jar");
+        IllegalStateException failure = null;
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            try {
+                return startOnce(Path.of(jar), workDir.resolve("s3proxy-" + attempt));
+            } catch (IllegalStateException e) {
+                failure = e;
+            }
+        }
+        throw failure;
+    }
+
+    /** {@code http://127.0.0.1:PORT}. */
+    public URI endpoint() {
+        return endpoint;
+    }
+
+    public String identity() {
+        return IDENTITY;
+    }
+
+    public String credential() {
+        return CREDENTIAL;
+    }
+
+    public Region region() {
+        return REGION;
+    }
+
+    /** A path-style client with the server's credentials, owned (and closed) by the server. */
+    public synchronized S3Client client() {
+        if (client == null) {
+            client = S3Client.builder()
+                    .endpointOverride(endpoint)
+                    .region(REGION)
+                    .forcePathStyle(true)
+                    .credentialsProvider(StaticCredentialsProvider.create(
+                            AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
+                    .build();
+        }
+        return client;
+    }
+
+    public void createBucket(String name) {
+        client().createBucket(b -> b.bucket(name));
+    }
+
+    @Override
+    public synchronized void close() {
+        if (client != null) {
+            client.close();
+            client = null;
+        }
+        kill();
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down and runs the hook itself.
+        }
+    }
+
+    private static S3ProxyServer startOnce(Path jar, Path dir) {
+        int port = freeLoopbackPort();
+        URI endpoint = URI.create("http://127.0.0.1:" + port);
+        Path blobs = dir.resolve("blobs");
+        Path properties = dir.resolve("s3proxy.properties");
+        Path log = dir.resolve("s3proxy.log");
+        try {
+            Files.createDirectories(blobs);
+            Files.writeString(properties, String.join("\n", propertiesLines(endpoint, blobs)) + "\n",
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ProcessBuilder builder = new ProcessBuilder(command(jar, properties))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run java -jar " + jar, e);
+        }
+        S3ProxyServer server = new S3ProxyServer(process, endpoint, log);
+        try {
+            await("S3Proxy at " + endpoint).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        if (!process.isAlive()) {
+                            throw new IllegalStateException("S3Proxy exited with " + process.exitValue()
+                                    + " before answering; log:\n" + server.logTail());
+                        }
+                        return answers(endpoint);
+                    });
+        } catch (RuntimeException e) {
+            server.close();
+            throw e instanceof IllegalStateException ise ? ise
+                    : new IllegalStateException("S3Proxy did not answer; log:\n" + server.logTail(), e);
+        }
+        return server;
+    }
+
+    private static List<String> command(Path jar, Path properties) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Small and quick to start: the machine is shared and the tests move tens of MB only.
+        command.add("-Xmx256m");
+        command.add("-XX:TieredStopAtLevel=1");
+        command.add("-jar");
+        command.add(jar.toString());
+        command.add("--properties");
+        command.add(properties.toString());
+        return command;
+    }
+
+    private static List<String> propertiesLines(URI endpoint, Path blobs) {
+        return List.of(
+                "s3proxy.endpoint=" + endpoint,
+                "s3proxy.authorization=aws-v2-or-v4",
+                "s3proxy.identity=" + IDENTITY,
+                "s3proxy.credential=" + CREDENTIAL,
+                "jclouds.provider=filesystem",
+                "jclouds.filesystem.basedir=" + blobs);
+    }
+
+    /** Any HTTP answer counts (an unsigned request gets 403): the server is up. */
+    private static boolean answers(URI endpoint) {
+        try {
+            HttpURLConnection connection = (HttpURLConnection) endpoint.toURL().openConnection();
+            connection.setConnectTimeout(500);
+            connection.setReadTimeout(2000);
+            try {
+                return connection.getResponseCode() > 0;
+            } finally {
+                connection.disconnect();
+            }
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freeLoopbackPort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void kill() {
+        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
+        tree.add(process.toHandle());
+        tree.forEach(ProcessHandle::destroy);
+        for (ProcessHandle handle : tree) {
+            try {
+                handle.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception e) {
+                // Did not stop on SIGTERM in time (or we were interrupted): make sure it does.
+                handle.destroyForcibly();
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+}
