@@ -4,8 +4,13 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.store.S3ObjectStore;
+import io.etcdworkers.restore.store.S3StoreConfigFactory;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /** Opens the store the flags describe. */
 public final class StoreFactory {
@@ -29,8 +34,23 @@ public final class StoreFactory {
         }
         return switch (options.provider) {
             case Local -> new LocalDirectoryStore(workingDir.resolve(options.container));
-            case S3 -> throw new WorkerException(ErrorCode.USAGE, "S3 is not wired yet (env has "
-                    + env.size() + " variables)");
+            case S3 -> new S3ObjectStore(new S3StoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)));
         };
+    }
+
+    private static Optional<URI> endpoint(String flag) {
+        if (flag == null || flag.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            URI uri = new URI(flag.strip());
+            if (uri.getScheme() == null || uri.getHost() == null) {
+                throw new URISyntaxException(flag, "expected scheme://host[:port]");
+            }
+            return Optional.of(uri);
+        } catch (URISyntaxException e) {
+            throw new WorkerException(ErrorCode.USAGE, "--store-endpoint-override is not a URL: " + e.getMessage(), e);
+        }
     }
 }
