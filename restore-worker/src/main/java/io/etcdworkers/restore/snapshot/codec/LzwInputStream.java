@@ -261,8 +261,8 @@ public final class LzwInputStream extends InputStream {
     /** The EOF code must be in the last byte: the padding bits after it are not checked (Go's). */
     private void checkNothingFollows() throws IOException {
         if (inPos < inLim || refill()) {
-            failure = new CorruptStreamException("lzw: data after the EOF code at input byte "
-                    + (inBase + inPos));
+            failure = new CorruptStreamException(
+                    "lzw: data after the end of the stream (its EOF code) at input byte " + (inBase + inPos));
         }
     }
 }

@@ -24,7 +24,7 @@ import java.util.Objects;
  *   <li>on {@link #close()}: the pending code, the EOF code, then the last partial byte padded
  *       with zero bits.</li>
  * </ul>
- * Memory is bounded (about 100 KiB). {@link #close()} finishes the stream and closes the sink;
+ * Memory is bounded (about 110 KiB). {@link #close()} finishes the stream and closes the sink;
  * nothing is complete before it. Not thread-safe.
  */
 public final class LzwOutputStream extends OutputStream {

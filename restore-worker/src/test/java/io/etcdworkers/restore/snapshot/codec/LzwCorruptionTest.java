@@ -76,7 +76,7 @@ class LzwCorruptionTest {
             input[VALID.length] = extra;
             assertThatThrownBy(() -> decode(input))
                     .isInstanceOf(CorruptStreamException.class)
-                    .hasMessageContaining("data after the EOF code");
+                    .hasMessageContaining("data after the end of the stream");
         }
     }
 
