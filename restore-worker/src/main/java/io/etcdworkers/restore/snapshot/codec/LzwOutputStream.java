@@ -15,9 +15,10 @@ import java.util.Objects;
  * bit order and 8-bit literals (see {@link LzwInputStream} for the format).
  *
  * <p>The output is byte for byte what Go's {@code lzw.NewWriter(w, lzw.LSB, 8)} writes for the
- * same bytes (Go 1.12 and later), however the input is split into {@code write} calls:
+ * same bytes, however the input is split into {@code write} calls:
  * <ul>
- *   <li>a clear code first, even for empty input (Go follows the GIF spec's advice here);</li>
+ *   <li>a clear code first, even for empty input (Go follows the GIF spec's advice here; older
+ *       Go releases did not, and the etcdbrctl v0.23.0 objects have it);</li>
  *   <li>greedy longest-match LZW; the dictionary is never frozen: as soon as code 4094 has been
  *       defined, the next code emitted is followed by a clear code (written 12 bits wide) and the
  *       dictionary starts over, so code 4095 is never used;</li>
