@@ -3,65 +3,141 @@ package io.etcdworkers.restore.snapshot.codec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.zip.GZIPInputStream;
-import java.util.zip.GZIPOutputStream;
-import java.util.zip.InflaterInputStream;
+import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
+import java.util.zip.GZIPOutputStream;
 
-/** TEMPORARY stand-in until the codec branch lands (LZW missing). */
+/**
+ * The compressions of etcd-backup-restore snapshot objects, named by the suffix that follows
+ * the object name ({@code Full-00000000-00030009-1518427675.gz}) and by the policy name of
+ * their {@code compressionPolicy} setting.
+ *
+ * <p>{@link #decompress} streams with bounded memory. For the three real codecs the returned
+ * stream gives -1 only when the compressed stream has ended properly and nothing follows it;
+ * otherwise a read throws {@link TruncatedStreamException} (the input ends early, including
+ * empty input) or {@link CorruptStreamException} (anything invalid, a checksum mismatch, or
+ * bytes after the end), and never another {@code IOException} caused by the data. Bytes decoded
+ * before a failure may already have been handed out: only a clean -1 means the object is whole.
+ * {@link #NONE} has no end marker and passes the bytes through unchecked: the object's hash
+ * trailer is what catches a cut there.
+ *
+ * <p>{@link #compress} writes what etcd-backup-restore's Go writers produce: the same bytes for
+ * {@link #LZW}, and for {@link #GZIP} and {@link #ZLIB} the JDK's deflate at the default level
+ * (Go's default is the same level 6; the bytes differ, both sides read each other's).
+ *
+ * <p>Closing either returned stream closes the given stream; closing the compressing stream
+ * first finishes the compressed stream, without which it is incomplete.
+ */
 public enum Compression {
-    NONE("", "none"), GZIP(".gz", "gzip"), ZLIB(".zlib", "zlib"), LZW(".Z", "lzw");
+    NONE("", "none"),
+    GZIP(".gz", "gzip"),
+    ZLIB(".zlib", "zlib"),
+    LZW(".Z", "lzw");
+
+    private static final int BUFFER_SIZE = 1 << 16;
 
     private final String suffix;
-    private final String policy;
+    private final String policyName;
 
-    Compression(String suffix, String policy) {
+    Compression(String suffix, String policyName) {
         this.suffix = suffix;
-        this.policy = policy;
+        this.policyName = policyName;
     }
 
+    /** The object name suffix, with its dot; empty for {@link #NONE}. Case matters: {@code .Z}. */
     public String suffix() {
         return suffix;
     }
 
+    /** The name used in configuration: {@code none}, {@code gzip}, {@code zlib}, {@code lzw}. */
     public String policyName() {
-        return policy;
+        return policyName;
     }
 
-    public static Optional<Compression> fromSuffix(String s) {
+    /** The compression whose suffix is exactly {@code suffix} ({@code ""} is {@link #NONE}). */
+    public static Optional<Compression> fromSuffix(String suffix) {
+        Objects.requireNonNull(suffix, "suffix");
         for (Compression c : values()) {
-            if (c.suffix.equals(s)) {
+            if (c.suffix.equals(suffix)) {
                 return Optional.of(c);
             }
         }
         return Optional.empty();
     }
 
-    public static Optional<Compression> fromPolicyName(String s) {
+    /** The compression whose policy name is exactly {@code name} (lower case, as theirs). */
+    public static Optional<Compression> fromPolicyName(String name) {
+        Objects.requireNonNull(name, "name");
         for (Compression c : values()) {
-            if (c.policy.equals(s)) {
+            if (c.policyName.equals(name)) {
                 return Optional.of(c);
             }
         }
         return Optional.empty();
     }
 
-    public InputStream decompress(InputStream raw) throws IOException {
+    /** A stream of the decompressed bytes of {@code raw}; see the class comment for failures. */
+    public InputStream decompress(InputStream raw) {
+        Objects.requireNonNull(raw, "raw");
         return switch (this) {
             case NONE -> raw;
-            case GZIP -> new GZIPInputStream(raw, 65536);
-            case ZLIB -> new InflaterInputStream(raw);
-            case LZW -> throw new IOException("lzw not yet");
+            case GZIP -> InflatingInputStream.gzip(raw);
+            case ZLIB -> InflatingInputStream.zlib(raw);
+            case LZW -> new LzwInputStream(raw);
         };
     }
 
+    /** A stream that compresses into {@code sink}; its close() finishes the data and closes the sink. */
     public OutputStream compress(OutputStream sink) throws IOException {
+        Objects.requireNonNull(sink, "sink");
         return switch (this) {
             case NONE -> sink;
-            case GZIP -> new GZIPOutputStream(sink, 65536);
-            case ZLIB -> new DeflaterOutputStream(sink);
-            case LZW -> throw new IOException("lzw not yet");
+            case GZIP -> gzipOutputStream(sink);
+            case ZLIB -> zlibOutputStream(sink);
+            case LZW -> new LzwOutputStream(sink);
         };
+    }
+
+    // The JDK streams do not close the sink when finishing fails, and leave ending a Deflater
+    // passed in to the caller: both overrides finish, end the Deflater and close the sink, come
+    // what may, once.
+
+    private static OutputStream gzipOutputStream(OutputStream sink) throws IOException {
+        return new GZIPOutputStream(sink, BUFFER_SIZE) {
+            private boolean closed;
+
+            @Override
+            public void close() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    finishAndClose(this, def, out);
+                }
+            }
+        };
+    }
+
+    private static OutputStream zlibOutputStream(OutputStream sink) {
+        return new DeflaterOutputStream(sink, new Deflater(Deflater.DEFAULT_COMPRESSION), BUFFER_SIZE) {
+            private boolean closed;
+
+            @Override
+            public void close() throws IOException {
+                if (!closed) {
+                    closed = true;
+                    finishAndClose(this, def, out);
+                }
+            }
+        };
+    }
+
+    private static void finishAndClose(DeflaterOutputStream stream, Deflater deflater, OutputStream sink)
+            throws IOException {
+        try (sink) {
+            stream.finish();
+        } finally {
+            deflater.end();
+        }
     }
 }
