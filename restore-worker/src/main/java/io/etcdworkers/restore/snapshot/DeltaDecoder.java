@@ -41,6 +41,8 @@ public final class DeltaDecoder {
                     .maxNumberLength(32)
                     .maxNestingDepth(16)
                     .build())
+            // the trailer is read after the parser is done: the parser must not close the stream
+            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
             .build();
 
     private DeltaDecoder() {}
@@ -101,7 +103,7 @@ public final class DeltaDecoder {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
                     objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.CORRUPT_OBJECT, objectName + ": unreadable: " + e.getMessage(), e);
+            throw new WorkerException(ErrorCode.CORRUPT_OBJECT, objectName + ": unreadable: " + e, e);
         }
         if (content.trailer().isEmpty()) {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,

@@ -29,28 +29,13 @@ public final class SnapshotStreams {
         return new ListedLengthInputStream(store.open(object.key()), object.size(), object.key());
     }
 
-    /** The decompressed content. */
+    /**
+     * The decompressed content. Decoding errors surface on read as the codec's
+     * {@link TruncatedStreamException} or {@link io.etcdworkers.restore.snapshot.codec.CorruptStreamException}.
+     */
     public static InputStream openDecompressed(ObjectStore store, SnapshotObject object) {
         Compression codec = codecOf(object);
-        InputStream raw = openRaw(store, object);
-        try {
-            return codec.decompress(raw);
-        } catch (TruncatedStreamException e) {
-            closeQuietly(raw, e);
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, object.key() + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            closeQuietly(raw, e);
-            throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
-                    object.key() + ": not a valid " + codec.policyName() + " stream: " + e.getMessage(), e);
-        }
-    }
-
-    private static void closeQuietly(InputStream in, Exception primary) {
-        try {
-            in.close();
-        } catch (IOException e) {
-            primary.addSuppressed(e);
-        }
+        return codec.decompress(openRaw(store, object));
     }
 
     /** Fails at end of stream when fewer bytes came than the listing promised. */
