@@ -24,6 +24,7 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
     public static CommandLine commandLine(WorkerContext context) {
         CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(), context.env(), context.out(), context.err());
         WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
+        WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
         return cli;
     }
 

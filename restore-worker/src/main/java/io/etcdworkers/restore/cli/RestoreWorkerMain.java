@@ -5,6 +5,7 @@ public final class RestoreWorkerMain {
     private RestoreWorkerMain() {}
 
     public static void main(String[] args) {
+        QuietJul.install();
         System.exit(RestoreWorkerCommand.run(WorkerContext.ofProcess(), args));
     }
 }

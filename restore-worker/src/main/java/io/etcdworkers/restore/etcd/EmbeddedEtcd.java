@@ -85,7 +85,9 @@ public final class EmbeddedEtcd implements AutoCloseable {
 
     private static EmbeddedEtcd startWithRetries(EmbeddedEtcdConfig config, Path logDir) {
         // The member's own port first: listening where the membership says is the normal case.
-        int peerPort = config.member().peerPort();
+        String host = config.member().peerUrl().getHost();
+        boolean loopback = LoopbackPorts.HOST.equals(host) || "localhost".equals(host);
+        int peerPort = loopback ? config.member().peerPort() : LoopbackPorts.free();
         for (int attempt = 1; ; attempt++) {
             int clientPort = LoopbackPorts.free();
             EmbeddedEtcd etcd = launch(config, logDir, clientPort, peerPort);

@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * finds a port free at that moment; {@link EmbeddedEtcd} copes with it being taken later.
  *
  * @param name the member name ({@code --name})
- * @param peerUrl the advertised peer URL, {@code http://127.0.0.1:PORT}
+ * @param peerUrl the advertised peer URL: {@code http://127.0.0.1:PORT} for a scratch member, or the
+ *     real member's URL ({@code https://etcd-0.etcd-peer:2380}) when restoring a data dir for it; on a
+ *     restored data dir etcd only records it in the membership and listens where it is told
  * @param clusterToken {@code --initial-cluster-token}
  */
 public record EtcdMember(String name, URI peerUrl, String clusterToken) {
@@ -31,8 +33,9 @@ public record EtcdMember(String name, URI peerUrl, String clusterToken) {
         if (clusterToken == null || !SAFE.matcher(clusterToken).matches()) {
             throw new IllegalArgumentException("cluster token must match " + SAFE + ": " + clusterToken);
         }
-        if (!"http".equals(peerUrl.getScheme()) || peerUrl.getPort() <= 0 || !peerUrl.getPath().isEmpty()) {
-            throw new IllegalArgumentException("peer URL must be http://host:port: " + peerUrl);
+        boolean scheme = "http".equals(peerUrl.getScheme()) || "https".equals(peerUrl.getScheme());
+        if (!scheme || peerUrl.getHost() == null || peerUrl.getPort() <= 0 || !peerUrl.getPath().isEmpty()) {
+            throw new IllegalArgumentException("peer URL must be http(s)://host:port: " + peerUrl);
         }
     }
 

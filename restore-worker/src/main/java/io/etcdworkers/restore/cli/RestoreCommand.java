@@ -1,0 +1,96 @@
+package io.etcdworkers.restore.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.restore.RestoreOutcome;
+import io.etcdworkers.restore.restore.RestoreService;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code restore}: rebuilds an etcd data dir from the latest full snapshot and every delta after it. */
+@Command(name = "restore", mixinStandardHelpOptions = true,
+        description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it, replaying the "
+                + "deltas into a scratch etcd, verifying the result and placing the data dir atomically."},
+        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
+                "Exit codes: 0 done, 1 unexpected, 2 usage, 10 no snapshots, 11 inconsistent backup, 12 hash mismatch, "
+                        + "13 corrupt object, 14 unsupported object, 15 truncated object, 20 store unavailable, "
+                        + "21 store not found or denied, 22 object vanished, 30 etcd failure, 31 target not empty, "
+                        + "32 etcd quota exceeded, 33 local I/O, 34 target locked, 40 interrupted."})
+public final class RestoreCommand implements Callable<Integer> {
+    private final WorkerContext context;
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Mixin
+    MemberOptions member = new MemberOptions();
+
+    @Mixin
+    EtcdOptions etcd = new EtcdOptions();
+
+    @Mixin
+    DefragOptions defrag = new DefragOptions();
+
+    @Option(names = "--data-dir", required = true, paramLabel = "DIR",
+            description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")
+    Path dataDir;
+
+    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a valid SHA-256 trailer.")
+    boolean skipHashCheck;
+
+    @Option(names = "--force", description = "Replace an existing non-empty data dir (only once the new one is complete).")
+    boolean force;
+
+    @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
+    Path resultFile;
+
+    public RestoreCommand(WorkerContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Instant started = context.clock().instant();
+        ObjectNode result = ResultJson.start("restore");
+        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
+        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+            RestoreConfig config = config();
+            result.put("dataDir", config.dataDir().toString());
+            RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
+            ResultJson.succeeded(result);
+            ResultJson.restore(result, outcome);
+            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
+            return 0;
+        } catch (WorkerException e) {
+            ResultJson.failed(result, e);
+            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            reporter.publish(result, List.of());
+            throw e;
+        }
+    }
+
+    private RestoreConfig config() {
+        try {
+            Path data = context.workingDir().resolve(dataDir);
+            return new RestoreConfig(store.prefix, data, member.toMember(), skipHashCheck, force,
+                    context.workingDir().resolve(etcd.scratchDirOrDefault()),
+                    Optional.ofNullable(etcd.scratchWalDir).map(context.workingDir()::resolve),
+                    Optional.ofNullable(etcd.binDir).map(context.workingDir()::resolve),
+                    context.env().getOrDefault("PATH", ""), etcd.quotaBytes, etcd.callTimeout,
+                    etcd.replayConfig(defrag));
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.etcdworkers.restore.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.replay.DefragStats;
+import io.etcdworkers.restore.replay.ReplayStats;
+import io.etcdworkers.restore.restore.RestoreOutcome;
+import java.time.Duration;
+import java.util.Map;
+
+/** Fills the result JSON's fields from what a run produced; one place, so both workers agree. */
+public final class ResultJson {
+    private ResultJson() {}
+
+    /** A new result with {@code kind} and a pessimistic outcome, so a crash never reads as success. */
+    public static ObjectNode start(String kind) {
+        ObjectNode result = ResultReporter.newResult();
+        result.put("kind", kind);
+        result.put("outcome", "running");
+        result.put("exitCode", io.etcdworkers.restore.error.ErrorCode.UNEXPECTED.exitCode());
+        return result;
+    }
+
+    public static void succeeded(ObjectNode result) {
+        result.put("outcome", "succeeded");
+        result.put("exitCode", 0);
+    }
+
+    public static void failed(ObjectNode result, WorkerException e) {
+        result.put("outcome", "failed");
+        result.put("exitCode", e.code().exitCode());
+        result.put("errorCode", e.code().name());
+        result.put("retryable", e.code().retryable());
+        result.put("error", e.getMessage());
+    }
+
+    /** The restore's figures (also part of a compaction's result). */
+    public static void restore(ObjectNode result, RestoreOutcome o) {
+        ObjectNode base = result.putObject("base");
+        base.put("name", o.selection().base().key());
+        base.put("size", o.selection().base().size());
+        base.put("revision", o.baseRevision());
+        ReplayStats r = o.replay();
+        result.put("deltas", o.selection().deltas().size());
+        result.put("deltaBytes", o.selection().deltaBytes());
+        result.put("revisions", r.revisions());
+        result.put("events", r.events());
+        result.put("skippedEvents", r.skippedEvents());
+        result.put("finalRevision", r.finalRevision());
+        result.put("keys", o.digest().keys());
+        result.put("leasedKeys", o.digest().leasedKeys());
+        result.put("kvSha256", o.digest().kvSha256());
+        result.put("metaSha256", o.digest().metaSha256());
+        result.put("leasesGranted", r.leasesGranted());
+        result.put("leasesRevoked", r.leasesRevoked());
+        result.put("largestRevisionEvents", r.largestGroupEvents());
+        result.put("largestRevisionBytes", r.largestGroupBytes());
+        result.put("etcdRestarts", r.etcdRestarts());
+        DefragStats d = r.defrag();
+        ObjectNode defrag = result.putObject("defragmentations");
+        defrag.put("count", d.count());
+        defrag.put("failed", d.failed());
+        defrag.put("bytesReclaimed", d.bytesReclaimed());
+        defrag.put("seconds", seconds(d.time()));
+        defrag.put("lastTrigger", d.lastTrigger());
+        result.put("peakDbSize", d.peakDbSize());
+        ObjectNode phases = result.putObject("phaseSeconds");
+        for (Map.Entry<String, Duration> phase : o.phases().entrySet()) {
+            phases.put(phase.getKey(), seconds(phase.getValue()));
+        }
+    }
+
+    public static double seconds(Duration d) {
+        return Math.round(d.toMillis() / 10.0) / 100.0;
+    }
+}

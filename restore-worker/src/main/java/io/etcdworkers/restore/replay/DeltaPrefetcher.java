@@ -1,0 +1,140 @@
+package io.etcdworkers.restore.replay;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.snapshot.DeltaDecoder;
+import io.etcdworkers.restore.snapshot.DeltaSummary;
+import io.etcdworkers.restore.snapshot.SnapshotObject;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Downloads the deltas ahead of the replay, at most {@code maxFetchers} at a time and at most
+ * {@code maxFetchers} ahead of the one being replayed (bounded disk and memory), verifying
+ * each on the way in: its bytes go to a scratch file and, at the same time, through the
+ * decompressor and the decoder, so a delta is only handed out once its hash and events are
+ * known good. {@link #next()} returns them strictly in order.
+ */
+public final class DeltaPrefetcher implements AutoCloseable {
+    private final ObjectStore store;
+    private final List<SnapshotObject> deltas;
+    private final Path dir;
+    private final int window;
+    private final ExecutorService pool;
+    private final List<Future<FetchedDelta>> futures = new ArrayList<>();
+    private int nextToHand;
+
+    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers) {
+        if (maxFetchers < 1) {
+            throw new IllegalArgumentException("--max-fetchers must be at least 1");
+        }
+        this.store = store;
+        this.deltas = List.copyOf(deltas);
+        this.dir = dir;
+        this.window = maxFetchers;
+        AtomicInteger n = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(maxFetchers, r -> {
+            Thread t = new Thread(r, "delta-fetch-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        for (int i = 0; i < Math.min(window, this.deltas.size()); i++) {
+            submit(i);
+        }
+    }
+
+    private void submit(int index) {
+        futures.add(pool.submit(() -> fetch(index)));
+    }
+
+    public boolean hasNext() {
+        return nextToHand < deltas.size();
+    }
+
+    /** The next delta in order, waiting for its download and verification. */
+    public FetchedDelta next() throws InterruptedException {
+        Future<FetchedDelta> future = futures.get(nextToHand);
+        int following = nextToHand + window;
+        if (following < deltas.size()) {
+            submit(following);
+        }
+        nextToHand++;
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof WorkerException we) {
+                throw we;
+            }
+            throw new WorkerException(ErrorCode.UNEXPECTED, "fetching " + deltas.get(nextToHand - 1).key()
+                    + " failed: " + e.getCause(), e.getCause());
+        } catch (CancellationException e) {
+            throw new InterruptedException("fetch cancelled");
+        }
+    }
+
+    private FetchedDelta fetch(int index) throws IOException, InterruptedException {
+        SnapshotObject delta = deltas.get(index);
+        Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
+        try (OutputStream copy = Files.newOutputStream(file);
+                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy);
+                InputStream content = SnapshotStreams.codecOf(delta).decompress(raw)) {
+            DeltaSummary summary = DeltaDecoder.verify(delta.key(), content);
+            raw.transferTo(OutputStream.nullOutputStream());
+            return new FetchedDelta(index, delta, file, summary);
+        } catch (IOException e) {
+            Files.deleteIfExists(file);
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
+                    + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    /** Copies everything read to a second stream. */
+    private static final class TeeInputStream extends FilterInputStream {
+        private final OutputStream copy;
+
+        TeeInputStream(InputStream in, OutputStream copy) {
+            super(in);
+            this.copy = copy;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) {
+                copy.write(b);
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+                copy.write(b, off, n);
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+package io.etcdworkers.restore.restore;
+
+import io.etcdworkers.restore.replay.ReplayStats;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * A finished restore.
+ *
+ * @param selection the base and deltas used
+ * @param baseRevision the restored base database's actual revision
+ * @param replay what the replay did
+ * @param digest the keyspace at the final revision
+ * @param dataDir where the data dir was placed (or where the scratch copy is, for compaction)
+ * @param phases wall time of each phase, in order
+ */
+public record RestoreOutcome(
+        SnapshotSelection selection,
+        long baseRevision,
+        ReplayStats replay,
+        KeyspaceDigest digest,
+        Path dataDir,
+        Map<String, Duration> phases) {}

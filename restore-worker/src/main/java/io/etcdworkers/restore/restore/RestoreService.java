@@ -1,0 +1,188 @@
+package io.etcdworkers.restore.restore;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.replay.DeltaReplayer;
+import io.etcdworkers.restore.replay.ReplayStats;
+import io.etcdworkers.restore.replay.ScratchEtcd;
+import io.etcdworkers.restore.snapshot.FullSnapshotReader;
+import io.etcdworkers.restore.snapshot.SnapshotCatalog;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Rebuilds an etcd data dir from a bucket: select base and deltas (refusing gaps up front),
+ * restore the base with etcd's tools into {@code <data-dir>.part}, replay the deltas into a
+ * scratch etcd running on it, verify the revision and digest the keyspace, stop etcd, sync and
+ * rename into place. On any failure the target is left as it was.
+ *
+ * <p>The compaction worker reuses {@link #rebuild} to get a verified running etcd it can
+ * snapshot before it is stopped.
+ */
+public final class RestoreService {
+    private static final Logger LOG = LoggerFactory.getLogger(RestoreService.class);
+
+    /** What to do with the rebuilt etcd while it still runs (the compaction worker snapshots it). */
+    @FunctionalInterface
+    public interface WhileRunning {
+        void accept(ScratchEtcd etcd, RestoreOutcome outcome) throws InterruptedException;
+    }
+
+    private final ObjectStore store;
+    private final RestoreConfig config;
+    private final Clock clock;
+    private final Map<String, Duration> phases = new LinkedHashMap<>();
+
+    public RestoreService(ObjectStore store, RestoreConfig config, Clock clock) {
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** The restore command: rebuild into {@code <data-dir>.part} and place it. */
+    public RestoreOutcome restore() throws InterruptedException {
+        EtcdBinaries binaries = EtcdBinaries.locate(config.etcdBinDir(), config.path());
+        try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
+            RestoreOutcome outcome = rebuild(binaries, target.part(), (etcd, o) -> { });
+            Instant placing = clock.instant();
+            target.place();
+            phase("place", placing);
+            LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), outcome.digest().revision(),
+                    outcome.digest().keys());
+            return new RestoreOutcome(outcome.selection(), outcome.baseRevision(), outcome.replay(), outcome.digest(),
+                    config.dataDir(), Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+        }
+    }
+
+    /**
+     * Builds a verified data dir in {@code dataDir} (which must not exist or be empty), runs
+     * {@code whileRunning} against the still running etcd, then stops etcd and copies the WAL back
+     * when it was kept elsewhere. Placing is the caller's.
+     */
+    public RestoreOutcome rebuild(EtcdBinaries binaries, Path dataDir, WhileRunning whileRunning)
+            throws InterruptedException {
+        Instant t = clock.instant();
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
+        SnapshotSelection selection = catalog.select();
+        selection.requireContiguous();
+        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision());
+        phase("select", t);
+        Path scratch = createScratch();
+        // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
+        Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + "-wal"));
+        try {
+            t = clock.instant();
+            Path baseFile = scratch.resolve("base.db");
+            download(selection, baseFile);
+            phase("fetchBase", t);
+            t = clock.instant();
+            new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
+                    baseFile, config.member(), dataDir, walDir, config.skipHashCheck()));
+            Files.deleteIfExists(baseFile);
+            phase("restoreBase", t);
+            EmbeddedEtcdConfig etcdConfig = etcdConfig(binaries, dataDir, walDir, scratch);
+            try (ScratchEtcd etcd = ScratchEtcd.start(etcdConfig, config.callTimeout())) {
+                long baseRevision = etcd.client().status().getHeader().getRevision();
+                t = clock.instant();
+                ReplayStats replay = new DeltaReplayer(store, etcd, config.replay(), scratch, clock)
+                        .replay(selection.deltas(), selection.lastRevision());
+                phase("replay", t);
+                t = clock.instant();
+                long expected = Math.max(selection.lastRevision(), baseRevision);
+                if (replay.finalRevision() != expected) {
+                    throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
+                            + replay.finalRevision() + " but the backup ends at " + expected);
+                }
+                KeyspaceDigest digest = KeyspaceDigest.of(etcd.client(), replay.finalRevision());
+                LOG.info("verified revision={} keys={} kvSha256={} metaSha256={}", digest.revision(), digest.keys(),
+                        digest.kvSha256(), digest.metaSha256());
+                phase("verify", t);
+                RestoreOutcome outcome = new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, phases);
+                whileRunning.accept(etcd, outcome);
+                t = clock.instant();
+                etcd.stopProcess();
+                copyWalBack(dataDir, walDir);
+                phase("stopEtcd", t);
+                return new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+            }
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
+        } finally {
+            deleteScratch(scratch);
+            walDir.ifPresent(RestoreService::deleteScratch);
+        }
+    }
+
+    private EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {
+        EmbeddedEtcdConfig base = EmbeddedEtcdConfig.defaults(binaries, config.member(), dataDir, scratch);
+        base = new EmbeddedEtcdConfig(binaries, config.member(), dataDir, walDir, scratch,
+                config.quotaBytes(), ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, base.snapshotCount(),
+                base.startTimeout(), base.stopTimeout());
+        return base;
+    }
+
+    private void download(SnapshotSelection selection, Path baseFile) throws IOException {
+        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
+                OutputStream out = Files.newOutputStream(baseFile)) {
+            FullSnapshotReader.copy(selection.base().key(), in, out, config.skipHashCheck());
+        }
+    }
+
+    /** The scratch etcd kept its WAL elsewhere (tmpfs): the data dir needs it back. */
+    private static void copyWalBack(Path dataDir, Optional<Path> walDir) throws IOException {
+        if (walDir.isEmpty()) {
+            return;
+        }
+        Path wal = dataDir.resolve("member").resolve("wal");
+        FileTree.delete(wal);
+        FileTree.copy(walDir.get(), wal);
+        FileTree.fsync(wal);
+        FileTree.delete(walDir.get());
+        LOG.info("copied the WAL back from the scratch WAL dir into {}", wal);
+    }
+
+    private Path createScratch() {
+        try {
+            Files.createDirectories(config.scratchDir());
+            return Files.createTempDirectory(config.scratchDir(), "restore-");
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under " + config.scratchDir()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteScratch(Path scratch) {
+        try {
+            FileTree.delete(scratch);
+        } catch (IOException e) {
+            LOG.warn("cannot remove scratch dir {}: {}", scratch, e.toString());
+        }
+    }
+
+    private void phase(String name, Instant started) {
+        Duration took = Duration.between(started, clock.instant());
+        phases.put(name, took);
+        LOG.info("phase done phase={} ms={}", name, took.toMillis());
+    }
+}
