@@ -43,12 +43,16 @@ public final class EtcdOptions {
             description = "Deadline of one compaction or defragmentation. Default: 10m.")
     Duration defragTimeout = ReplayConfig.DEFAULT_DEFRAG_TIMEOUT;
 
+    @Option(names = "--progress-interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How often replay progress is logged. Default: 5s.")
+    Duration progressInterval = ReplayConfig.DEFAULT_PROGRESS_EVERY;
+
     public Path scratchDirOrDefault() {
         return scratchDir != null ? scratchDir : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     public ReplayConfig replayConfig(DefragOptions defrag) {
         return new ReplayConfig(maxFetchers, ReplayConfig.DEFAULT_DECODE_BUDGET_BYTES, defrag.toConfig(), defragTimeout,
-                Math.max(1, leaseTtl.toSeconds()), ReplayConfig.DEFAULT_PROGRESS_EVERY);
+                Math.max(1, leaseTtl.toSeconds()), progressInterval);
     }
 }
