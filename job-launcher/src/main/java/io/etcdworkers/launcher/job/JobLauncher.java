@@ -4,11 +4,13 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.util.Comparator;
@@ -128,6 +130,18 @@ public class JobLauncher {
                 .sorted(Comparator.comparing((Job j) -> Objects.toString(j.getMetadata().getCreationTimestamp(), ""))
                         .thenComparing(j -> j.getMetadata().getName()))
                 .toList();
+    }
+
+    /** Creates the CronJob, or updates the one of the same name. */
+    public CronJob applyCronJob(CronJob cron) {
+        String ns = cron.getMetadata().getNamespace();
+        return call(() -> client.batch().v1().cronjobs().inNamespace(ns).resource(cron)
+                .createOr(NonDeletingOperation::update), "apply CronJob " + cron.getMetadata().getName());
+    }
+
+    /** {@code Complete} or {@code Failed} once the Job has finished. */
+    public static Optional<String> terminalConditionType(Job job) {
+        return terminalCondition(job).map(JobCondition::getType);
     }
 
     /** Reads the state from the Job's conditions and the worker's result from its latest pod. */
