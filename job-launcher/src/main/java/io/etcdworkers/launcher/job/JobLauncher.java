@@ -204,6 +204,16 @@ public class JobLauncher {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
             return new LauncherException(LauncherError.NOT_FOUND, "could not " + what + ": not found", e);
         }
-        return new LauncherException(LauncherError.KUBERNETES_API, "could not " + what + ": " + e.getMessage(), e);
+        return new LauncherException(LauncherError.KUBERNETES_API, "could not " + what + ": " + e.getMessage()
+                + rootCause(e), e);
+    }
+
+    /** fabric8's message names the operation; the root cause says what went wrong (refused, TLS, DNS). */
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? "" : " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
     }
 }

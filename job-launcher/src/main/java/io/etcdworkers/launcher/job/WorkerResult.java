@@ -1,6 +1,8 @@
 package io.etcdworkers.launcher.job;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -47,12 +49,12 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
 
     /** The parsed fields, for printing. */
     public Map<String, Object> summary() {
-        java.util.LinkedHashMap<String, Object> m = new java.util.LinkedHashMap<>();
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("kind", kind);
         m.put("outcome", outcome);
         m.put("exitCode", exitCode);
         m.put("error", error);
-        m.values().removeIf(java.util.Objects::isNull);
+        m.values().removeIf(Objects::isNull);
         return m;
     }
 
