@@ -25,10 +25,11 @@ final class CancelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!new JobLauncher(ctx.clients().apply(cluster.context)).cancel(cluster.namespace, job)) {
-            throw new LauncherException(LauncherError.NOT_FOUND, "no Job " + job + " in " + cluster.namespace);
+        String namespace = cluster.namespace(ctx, false);
+        if (!new JobLauncher(cluster.client(ctx)).cancel(namespace, job)) {
+            throw new LauncherException(LauncherError.NOT_FOUND, "no Job " + job + " in " + namespace);
         }
-        ctx.out().println("job " + cluster.namespace + "/" + job + " cancelled");
+        ctx.out().println("job " + namespace + "/" + job + " cancelled");
         ctx.out().flush();
         return 0;
     }

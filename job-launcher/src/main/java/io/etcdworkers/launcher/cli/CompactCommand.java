@@ -26,12 +26,13 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(request(cluster, pod, store, defrag, compact)));
+        return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(
+                request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact)));
     }
 
-    static JobRequest request(ClusterOptions cluster, PodOptions pod, StoreOptions store, DefragOptions defrag,
+    static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,
             CompactOptions compact) {
-        return new JobRequest(WorkerKind.COMPACT, pod.etcd, cluster.namespace, pod.image, store.toStoreRef(),
+        return new JobRequest(WorkerKind.COMPACT, pod.etcd, namespace, pod.image, store.toStoreRef(),
                 pod.resources(), defrag.toFlags(), null, compact.toFlags(), pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
     }

@@ -48,13 +48,14 @@ final class CronJobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        CronJobRequest request = new CronJobRequest(CompactCommand.request(cluster, pod, store, defrag, compact),
+        CronJobRequest request = new CronJobRequest(
+                CompactCommand.request(cluster.namespace(ctx, dryRun), pod, store, defrag, compact),
                 schedule, timeZone, startingDeadline, successfulHistory, failedHistory);
         CronJob cron = new CronJobFactory(new JobFactory(ctx.clock())).build(request);
         if (dryRun) {
             return JobRun.print(ctx, cron);
         }
-        CronJob applied = new JobLauncher(ctx.clients().apply(cluster.context)).applyCronJob(cron);
+        CronJob applied = new JobLauncher(cluster.client(ctx)).applyCronJob(cron);
         ctx.out().println("cronjob " + applied.getMetadata().getNamespace() + "/" + applied.getMetadata().getName()
                 + " applied (run it now: kubectl create job --from=cronjob/" + applied.getMetadata().getName()
                 + " <name> -n " + applied.getMetadata().getNamespace() + ")");

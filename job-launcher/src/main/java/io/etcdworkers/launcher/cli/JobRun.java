@@ -19,7 +19,7 @@ final class JobRun {
         if (run.dryRun) {
             return print(ctx, job);
         }
-        JobLauncher launcher = new JobLauncher(ctx.clients().apply(cluster.context));
+        JobLauncher launcher = new JobLauncher(cluster.client(ctx));
         Job created = launcher.create(job);
         String name = created.getMetadata().getName();
         ctx.out().println("job " + created.getMetadata().getNamespace() + "/" + name + " created");

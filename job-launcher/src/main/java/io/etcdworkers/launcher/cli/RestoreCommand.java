@@ -59,7 +59,7 @@ final class RestoreCommand implements Callable<Integer> {
     public Integer call() {
         RestoreFlags flags = new RestoreFlags(targetClaim, dataDir, name, initialCluster, initialClusterToken,
                 initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers);
-        JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace, pod.image,
+        JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
         return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(request));

@@ -36,15 +36,16 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobLauncher launcher = new JobLauncher(ctx.clients().apply(cluster.context));
+        JobLauncher launcher = new JobLauncher(cluster.client(ctx));
+        String namespace = cluster.namespace(ctx, false);
         if (job == null) {
-            list(launcher.list(cluster.namespace));
+            list(launcher.list(namespace));
             return 0;
         }
         if (await) {
-            return JobRun.await(ctx, launcher, cluster.namespace, job, timeout);
+            return JobRun.await(ctx, launcher, namespace, job, timeout);
         }
-        JobOutcome outcome = launcher.status(cluster.namespace, job);
+        JobOutcome outcome = launcher.status(namespace, job);
         OutcomePrinter.print(ctx.out(), outcome);
         return 0;
     }

@@ -1,6 +1,7 @@
 package io.etcdworkers.launcher.job;
 
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.regex.Pattern;
 
@@ -40,15 +41,18 @@ final class RequestChecks {
 
     static Quantity quantity(String value, String what) {
         String v = required(value, what);
+        Quantity q;
+        BigDecimal amount;
         try {
-            Quantity q = new Quantity(v);
-            if (Quantity.getAmountInBytes(q).signum() <= 0) {
-                throw new IllegalArgumentException(what + " must be positive: " + v);
-            }
-            return q;
-        } catch (IllegalArgumentException e) {
+            q = new Quantity(v);
+            amount = Quantity.getAmountInBytes(q);
+        } catch (IllegalArgumentException | ArithmeticException e) {
             throw new IllegalArgumentException(what + " is not a Kubernetes quantity: " + v, e);
         }
+        if (amount.signum() <= 0) {
+            throw new IllegalArgumentException(what + " must be positive: " + v);
+        }
+        return q;
     }
 
     static Duration positive(Duration value, String what) {

@@ -93,6 +93,20 @@ class LauncherCliTest {
     }
 
     @Test
+    void withoutANamespaceFlagTheContextsNamespaceIsUsedAndADryRunUsesDefault() {
+        List<String> noNamespace = new ArrayList<>(COMPACT);
+        noNamespace.subList(1, 3).clear();
+        assertThat(run(noNamespace, "--dry-run")).isZero();
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getMetadata().getNamespace())
+                .isEqualTo("default");
+        assertThat(clientsMade).isZero();
+
+        assertThat(client.getNamespace()).isNotNull().isNotEqualTo("default");
+        assertThat(run(noNamespace)).isZero();
+        assertThat(client.batch().v1().jobs().inNamespace(client.getNamespace()).withName(JOB).get()).isNotNull();
+    }
+
+    @Test
     void createsAndRefusesASecondRunForTheSameTarget() {
         assertThat(run(COMPACT)).isZero();
         assertThat(out.toString()).contains("job demo/" + JOB + " created");

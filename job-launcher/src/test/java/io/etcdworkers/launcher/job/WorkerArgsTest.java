@@ -92,6 +92,14 @@ class WorkerArgsTest {
                 .hasMessageContaining("full-snapshot-lease-name");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, 1.5, null)).hasMessageContaining("ratio");
         assertThatThrownBy(() -> new DefragFlags(0L, null, null, null, null)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new JobResources("0", "1", "1Gi", "1Gi", "1Gi", "1Gi", 40))
+                .hasMessage("cpu request must be positive: 0");
+        assertThatThrownBy(() -> new JobResources("1", "1", "lots", "1Gi", "1Gi", "1Gi", 40))
+                .hasMessage("memory request is not a Kubernetes quantity: lots");
+        assertThatThrownBy(() -> new JobResources("1", "1", "256Mi", "256Mi", "1Gi", "1Gi", 40))
+                .hasMessageContaining("less than 128Mi of heap");
+        assertThatThrownBy(() -> new JobResources("1", "1", "1Gi", "1Gi", "1Gi", "1Gi", 90))
+                .hasMessageContaining("heap percent");
         assertThatThrownBy(() -> new RestoreFlags("claim", "/data/x", null, null, null, null, false, false, null, null))
                 .hasMessageContaining("under /var/etcd/data/");
     }
