@@ -1,0 +1,38 @@
+package io.etcdworkers.launcher.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine.Option;
+
+/**
+ * Where the Jobs go, resolved like kubectl: {@code --namespace}, else the kubeconfig context's (or
+ * the in-cluster) namespace, else {@code default}. A dry run never builds a client.
+ */
+final class ClusterOptions {
+    static final String DEFAULT_NAMESPACE = "default";
+
+    @Option(names = {"-n", "--namespace"}, description = "Namespace of the Jobs (default: the context's, else default).")
+    String namespace;
+
+    @Option(names = "--context", description = "kubeconfig context (default: the current one, or in-cluster).")
+    String context;
+
+    private KubernetesClient client;
+
+    KubernetesClient client(CliContext ctx) {
+        if (client == null) {
+            client = ctx.clients().apply(context);
+        }
+        return client;
+    }
+
+    String namespace(CliContext ctx, boolean offline) {
+        if (namespace != null && !namespace.isBlank()) {
+            return namespace;
+        }
+        if (offline) {
+            return DEFAULT_NAMESPACE;
+        }
+        String fromConfig = client(ctx).getNamespace();
+        return fromConfig == null || fromConfig.isBlank() ? DEFAULT_NAMESPACE : fromConfig;
+    }
+}

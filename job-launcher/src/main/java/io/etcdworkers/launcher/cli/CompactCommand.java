@@ -1,0 +1,39 @@
+package io.etcdworkers.launcher.cli;
+
+import io.etcdworkers.launcher.job.JobFactory;
+import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.WorkerKind;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code compact}: a Job that compacts the bucket into a new full snapshot. */
+@Command(name = "compact", mixinStandardHelpOptions = true,
+        description = "Create (or print with --dry-run) a Job that compacts an etcd's backups into a new full snapshot.")
+final class CompactCommand implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+    @Mixin PodOptions pod;
+    @Mixin StoreOptions store;
+    @Mixin DefragOptions defrag;
+    @Mixin CompactOptions compact;
+    @Mixin RunOptions run;
+
+    private final CliContext ctx;
+
+    CompactCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(
+                request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact)));
+    }
+
+    static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,
+            CompactOptions compact) {
+        return new JobRequest(WorkerKind.COMPACT, pod.etcd, namespace, pod.image, store.toStoreRef(),
+                pod.resources(), defrag.toFlags(), null, compact.toFlags(), pod.deadline, pod.backoffLimit,
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
+    }
+}

@@ -1,0 +1,27 @@
+package io.etcdworkers.launcher.cli;
+
+import io.etcdworkers.launcher.job.DefragFlags;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The workers' defragmentation policy, passed through; unset flags keep the worker's defaults. */
+final class DefragOptions {
+    @Option(names = "--defrag-every-events", description = "Defragment after this many replayed events.")
+    Long everyEvents;
+
+    @Option(names = "--defrag-every-deltas", description = "Defragment after this many delta snapshots.")
+    Long everyDeltas;
+
+    @Option(names = "--defrag-db-size-bytes", description = "Defragment when the database grows past this size.")
+    Long dbSizeBytes;
+
+    @Option(names = "--defrag-fragmentation-ratio", description = "Defragment when this share of the database is free (0..1).")
+    Double fragmentationRatio;
+
+    @Option(names = "--defrag-interval", converter = DurationConverter.class, description = "Defragment at least this often (e.g. 5m).")
+    Duration interval;
+
+    DefragFlags toFlags() {
+        return new DefragFlags(everyEvents, everyDeltas, dbSizeBytes, fragmentationRatio, interval);
+    }
+}

@@ -1,0 +1,46 @@
+package io.etcdworkers.launcher.cli;
+
+import io.etcdworkers.launcher.job.JobLauncher;
+import io.etcdworkers.launcher.job.JobOutcome;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Duration;
+
+/** The shared tail of {@code restore} and {@code compact}: print, or create and maybe wait. */
+final class JobRun {
+    static final Duration WAIT_MARGIN = Duration.ofMinutes(5);
+    private static final KubernetesSerialization YAML = new KubernetesSerialization();
+
+    private JobRun() {
+    }
+
+    static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, Job job) {
+        if (run.dryRun) {
+            return print(ctx, job);
+        }
+        JobLauncher launcher = new JobLauncher(cluster.client(ctx));
+        Job created = launcher.create(job);
+        String name = created.getMetadata().getName();
+        ctx.out().println("job " + created.getMetadata().getNamespace() + "/" + name + " created");
+        ctx.out().flush();
+        if (!run.await) {
+            return 0;
+        }
+        Duration timeout = run.timeout != null ? run.timeout
+                : Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
+        return await(ctx, launcher, created.getMetadata().getNamespace(), name, timeout);
+    }
+
+    static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, Duration timeout) {
+        JobOutcome outcome = launcher.watch(namespace, name, timeout, OutcomePrinter.progress(ctx.err()));
+        OutcomePrinter.print(ctx.out(), outcome);
+        return outcome.exitCode();
+    }
+
+    static int print(CliContext ctx, HasMetadata object) {
+        ctx.out().print(YAML.asYaml(object));
+        ctx.out().flush();
+        return 0;
+    }
+}

@@ -1,0 +1,71 @@
+package io.etcdworkers.launcher.cli;
+
+import io.etcdworkers.launcher.job.JobResources;
+import io.etcdworkers.launcher.job.OwnerRef;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The Job's pod: image, resources, deadlines, owner and service account. */
+final class PodOptions {
+    @Option(names = "--etcd", required = true, description = "The etcd cluster the Job is for (names and labels the Job).")
+    String etcd;
+
+    @Option(names = "--image", required = true, description = "The worker image.")
+    String image;
+
+    @Option(names = "--cpu-request", defaultValue = JobResources.DEFAULT_CPU_REQUEST, description = "Default: ${DEFAULT-VALUE}.")
+    String cpuRequest;
+
+    @Option(names = "--cpu-limit", defaultValue = JobResources.DEFAULT_CPU_LIMIT, description = "Default: ${DEFAULT-VALUE}.")
+    String cpuLimit;
+
+    @Option(names = "--memory-request", defaultValue = JobResources.DEFAULT_MEMORY, description = "Default: ${DEFAULT-VALUE}.")
+    String memoryRequest;
+
+    @Option(names = "--memory-limit", defaultValue = JobResources.DEFAULT_MEMORY, description = "Default: ${DEFAULT-VALUE}.")
+    String memoryLimit;
+
+    @Option(names = "--scratch-size", defaultValue = JobResources.DEFAULT_SCRATCH, description = "Size limit of the scratch emptyDir. Default: ${DEFAULT-VALUE}.")
+    String scratchSize;
+
+    @Option(names = "--tmp-size", defaultValue = JobResources.DEFAULT_TMP, description = "Size limit of the /tmp emptyDir. Default: ${DEFAULT-VALUE}.")
+    String tmpSize;
+
+    @Option(names = "--heap-percent", defaultValue = "40", description = "JVM heap as a share of the memory limit; etcd needs the rest. Default: ${DEFAULT-VALUE}.")
+    int heapPercent;
+
+    @Option(names = "--deadline", converter = DurationConverter.class, defaultValue = "2h", description = "activeDeadlineSeconds. Default: ${DEFAULT-VALUE}.")
+    Duration deadline;
+
+    @Option(names = "--backoff-limit", defaultValue = "2", description = "Retries on retryable failures. Default: ${DEFAULT-VALUE}.")
+    int backoffLimit;
+
+    @Option(names = "--ttl-after-finished", converter = DurationConverter.class, defaultValue = "24h", description = "Default: ${DEFAULT-VALUE}.")
+    Duration ttlAfterFinished;
+
+    @Option(names = "--service-account", description = "Service account of the pod (its token is mounted only for lease renewal).")
+    String serviceAccount;
+
+    @Option(names = "--owner-uid", description = "Set an owner reference to the Etcd resource with this uid.")
+    String ownerUid;
+
+    @Option(names = "--owner-kind", defaultValue = "Etcd", description = "Default: ${DEFAULT-VALUE}.")
+    String ownerKind;
+
+    @Option(names = "--owner-api-version", defaultValue = "druid.gardener.cloud/v1alpha1", description = "Default: ${DEFAULT-VALUE}.")
+    String ownerApiVersion;
+
+    @Option(names = "--owner-name", description = "Default: the --etcd name.")
+    String ownerName;
+
+    JobResources resources() {
+        return new JobResources(cpuRequest, cpuLimit, memoryRequest, memoryLimit, scratchSize, tmpSize, heapPercent);
+    }
+
+    OwnerRef owner() {
+        if (ownerUid == null || ownerUid.isBlank()) {
+            return null;
+        }
+        return new OwnerRef(ownerApiVersion, ownerKind, ownerName == null ? etcd : ownerName, ownerUid);
+    }
+}

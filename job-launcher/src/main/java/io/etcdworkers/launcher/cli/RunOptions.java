@@ -1,0 +1,17 @@
+package io.etcdworkers.launcher.cli;
+
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** Print instead of create, or create and wait for the outcome. */
+final class RunOptions {
+    @Option(names = "--dry-run", description = "Print the YAML instead of creating it (for kubectl apply -f -).")
+    boolean dryRun;
+
+    @Option(names = "--wait", description = "Watch the Job, print progress and the outcome, exit with the worker's exit code.")
+    boolean await;
+
+    @Option(names = "--timeout", converter = DurationConverter.class,
+            description = "How long --wait watches (default: the Job's deadline plus 5m); the Job keeps running after it.")
+    Duration timeout;
+}

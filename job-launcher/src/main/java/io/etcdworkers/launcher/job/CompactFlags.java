@@ -1,0 +1,63 @@
+package io.etcdworkers.launcher.job;
+
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * The compaction worker's flags (null = left out, the worker's default applies).
+ *
+ * @param minDeltaRevisions          {@code --min-delta-revisions}: skip below this many revisions
+ * @param minDeltaSnapshots          {@code --min-delta-snapshots}
+ * @param minDeltaBytes              {@code --min-delta-bytes}
+ * @param compressionPolicy          {@code --compression-policy}: gzip, zlib, lzw or none
+ * @param defragment                 {@code --defragment}
+ * @param etcdDefragTimeout          {@code --etcd-defrag-timeout}
+ * @param enableSnapshotLeaseRenewal {@code --enable-snapshot-lease-renewal}; the pod then gets a
+ *                                   service account token
+ * @param fullSnapshotLeaseName      {@code --full-snapshot-lease-name}
+ */
+public record CompactFlags(
+        Long minDeltaRevisions,
+        Long minDeltaSnapshots,
+        Long minDeltaBytes,
+        String compressionPolicy,
+        Boolean defragment,
+        Duration etcdDefragTimeout,
+        boolean enableSnapshotLeaseRenewal,
+        String fullSnapshotLeaseName) {
+
+    private static final Set<String> POLICIES = Set.of("gzip", "zlib", "lzw", "none");
+
+    public CompactFlags {
+        RequestChecks.positive(minDeltaRevisions, "min delta revisions");
+        RequestChecks.positive(minDeltaSnapshots, "min delta snapshots");
+        RequestChecks.positive(minDeltaBytes, "min delta bytes");
+        compressionPolicy = RequestChecks.blankToNull(compressionPolicy);
+        if (compressionPolicy != null && !POLICIES.contains(compressionPolicy)) {
+            throw new IllegalArgumentException("compression policy must be one of gzip, zlib, lzw, none: " + compressionPolicy);
+        }
+        if (etcdDefragTimeout != null) {
+            RequestChecks.positive(etcdDefragTimeout, "etcd defrag timeout");
+        }
+        fullSnapshotLeaseName = RequestChecks.blankToNull(fullSnapshotLeaseName);
+        if (enableSnapshotLeaseRenewal && fullSnapshotLeaseName == null) {
+            throw new IllegalArgumentException("lease renewal needs --full-snapshot-lease-name");
+        }
+    }
+
+    /** Whether any threshold is set, so a run with little to compact exits early. */
+    public boolean hasThreshold() {
+        return minDeltaRevisions != null || minDeltaSnapshots != null || minDeltaBytes != null;
+    }
+
+    /** No flags at all. */
+    public static CompactFlags none() {
+        return new CompactFlags(null, null, null, null, null, null, false, null);
+    }
+
+    /** A copy with {@code --min-delta-revisions} set. */
+    public CompactFlags withMinDeltaRevisions(long revisions) {
+        return new CompactFlags(revisions, minDeltaSnapshots, minDeltaBytes, compressionPolicy, defragment,
+                etcdDefragTimeout, enableSnapshotLeaseRenewal, fullSnapshotLeaseName);
+    }
+}

@@ -1,0 +1,60 @@
+package io.etcdworkers.launcher.job;
+
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJobBuilder;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds the {@code batch/v1} CronJob for scheduled compaction, with the same pod template as
+ * {@link JobFactory}.
+ *
+ * <p>{@code concurrencyPolicy: Forbid} keeps runs from overlapping; when the request sets no
+ * threshold, {@link #DEFAULT_MIN_DELTA_REVISIONS} is added so a run with little to compact exits 0
+ * ("skipped") after listing the bucket instead of restoring it.
+ */
+public final class CronJobFactory {
+    /** The threshold an otherwise unthresholded scheduled compaction gets. */
+    public static final long DEFAULT_MIN_DELTA_REVISIONS = 10_000L;
+
+    private final JobFactory jobs;
+
+    public CronJobFactory(JobFactory jobs) {
+        this.jobs = Objects.requireNonNull(jobs, "jobs");
+    }
+
+    public CronJob build(CronJobRequest request) {
+        JobRequest job = withThreshold(request.job());
+        String name = JobNames.cronJobName(job.etcdName());
+        Map<String, String> labels = JobNames.labels(job.etcdName(), job.kind(), name);
+        return new CronJobBuilder()
+                .withNewMetadata()
+                    .withName(name)
+                    .withNamespace(job.namespace())
+                    .withLabels(labels)
+                    .withOwnerReferences(JobFactory.ownerReferences(job))
+                .endMetadata()
+                .withNewSpec()
+                    .withSchedule(request.schedule())
+                    .withTimeZone(request.timeZone())
+                    .withConcurrencyPolicy("Forbid")
+                    .withStartingDeadlineSeconds(request.startingDeadline().toSeconds())
+                    .withSuccessfulJobsHistoryLimit(request.successfulJobsHistoryLimit())
+                    .withFailedJobsHistoryLimit(request.failedJobsHistoryLimit())
+                    .withNewJobTemplate()
+                        .withNewMetadata().withLabels(labels).endMetadata()
+                        .withSpec(jobs.jobSpec(job, labels))
+                    .endJobTemplate()
+                .endSpec()
+                .build();
+    }
+
+    static JobRequest withThreshold(JobRequest job) {
+        if (job.compact().hasThreshold()) {
+            return job;
+        }
+        return new JobRequest(job.kind(), job.etcdName(), job.namespace(), job.image(), job.store(),
+                job.resources(), job.defrag(), null, job.compact().withMinDeltaRevisions(DEFAULT_MIN_DELTA_REVISIONS),
+                job.activeDeadline(), job.backoffLimit(), job.ttlAfterFinished(), job.owner(), job.serviceAccountName());
+    }
+}

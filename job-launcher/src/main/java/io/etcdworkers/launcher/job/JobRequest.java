@@ -1,0 +1,85 @@
+package io.etcdworkers.launcher.job;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Everything {@link JobFactory} needs for one restoration or compaction Job, validated on construction.
+ *
+ * @param kind                restore or compact
+ * @param etcdName            the etcd cluster the Job is for; names the Job and labels it
+ * @param namespace           where the Job runs (the etcd's namespace, where its Secret and PVC are)
+ * @param image               the worker image
+ * @param store               the bucket and how to reach it
+ * @param resources           requests, limits, volume sizes and the JVM's share
+ * @param defrag              the defragmentation policy passed to the worker
+ * @param restore             restore-only flags and the target claim; required for restore, null otherwise
+ * @param compact             compaction flags; required for compact, null otherwise
+ * @param activeDeadline      {@code activeDeadlineSeconds}: the Job fails with DeadlineExceeded after it
+ * @param backoffLimit        retries on retryable failures
+ * @param ttlAfterFinished    {@code ttlSecondsAfterFinished}: how long the finished Job stays readable
+ * @param owner               optional owner reference
+ * @param serviceAccountName  optional; the token is mounted only when lease renewal needs it
+ */
+public record JobRequest(
+        WorkerKind kind,
+        String etcdName,
+        String namespace,
+        String image,
+        StoreRef store,
+        JobResources resources,
+        DefragFlags defrag,
+        RestoreFlags restore,
+        CompactFlags compact,
+        Duration activeDeadline,
+        int backoffLimit,
+        Duration ttlAfterFinished,
+        OwnerRef owner,
+        String serviceAccountName) {
+
+    public static final Duration DEFAULT_ACTIVE_DEADLINE = Duration.ofHours(2);
+    public static final int DEFAULT_BACKOFF_LIMIT = 2;
+    public static final Duration DEFAULT_TTL_AFTER_FINISHED = Duration.ofDays(1);
+
+    public JobRequest {
+        Objects.requireNonNull(kind, "kind");
+        etcdName = RequestChecks.dnsSubdomain(RequestChecks.required(etcdName, "etcd name"), "etcd name");
+        namespace = RequestChecks.dnsLabel(RequestChecks.required(namespace, "namespace"), "namespace");
+        image = RequestChecks.required(image, "image");
+        Objects.requireNonNull(store, "store");
+        resources = resources == null ? JobResources.defaults() : resources;
+        defrag = defrag == null ? DefragFlags.workerDefaults() : defrag;
+        if (kind == WorkerKind.RESTORE) {
+            if (restore == null) {
+                throw new IllegalArgumentException("a restore needs the target claim and data dir");
+            }
+            if (compact != null) {
+                throw new IllegalArgumentException("compaction flags are not for a restore");
+            }
+        } else {
+            if (restore != null) {
+                throw new IllegalArgumentException("restore flags are not for a compaction");
+            }
+            compact = compact == null ? CompactFlags.none() : compact;
+        }
+        activeDeadline = RequestChecks.positive(activeDeadline == null ? DEFAULT_ACTIVE_DEADLINE : activeDeadline,
+                "active deadline");
+        if (backoffLimit < 0 || backoffLimit > 20) {
+            throw new IllegalArgumentException("backoff limit must be 0..20: " + backoffLimit);
+        }
+        ttlAfterFinished = RequestChecks.positive(
+                ttlAfterFinished == null ? DEFAULT_TTL_AFTER_FINISHED : ttlAfterFinished, "ttl after finished");
+        serviceAccountName = RequestChecks.blankToNull(serviceAccountName);
+        if (serviceAccountName != null) {
+            RequestChecks.dnsSubdomain(serviceAccountName, "service account");
+        }
+        if (owner != null && "Etcd".equals(owner.kind()) && !owner.name().equals(etcdName)) {
+            throw new IllegalArgumentException("the owning Etcd must be the etcd the Job is for: " + owner.name());
+        }
+    }
+
+    /** Whether the pod needs the API (lease renewal), and so a service account token. */
+    public boolean needsApiAccess() {
+        return compact != null && compact.enableSnapshotLeaseRenewal();
+    }
+}

@@ -1,0 +1,85 @@
+package io.etcdworkers.launcher.job;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The worker pod's volumes and where the container mounts them.
+ *
+ * <p>The credentials Secret is mounted as etcd-druid mounts the backup Secret (volume
+ * {@code etcd-backup-secret} at {@code /var/etcd-backup}, {@code AWS_APPLICATION_CREDENTIALS}
+ * pointing there), so a Secret that works for the etcd's backup sidecar works unchanged.
+ */
+final class PodVolumes {
+    static final String SCRATCH = "scratch";
+    static final String TMP = "tmp";
+    static final String CREDENTIALS = "etcd-backup-secret";
+    static final String TARGET = "target";
+    static final String BUCKET = "bucket";
+
+    static final String TMP_MOUNT_PATH = "/tmp";
+    static final String CREDENTIALS_MOUNT_PATH = "/var/etcd-backup";
+    /** Owner and group may read, nobody else: the pod's fsGroup makes the worker the group. */
+    static final int SECRET_MODE = 0440;
+
+    private PodVolumes() {
+    }
+
+    static List<Volume> volumes(JobRequest request) {
+        List<Volume> volumes = new ArrayList<>();
+        volumes.add(emptyDir(SCRATCH, request.resources().scratchSizeLimit()));
+        volumes.add(emptyDir(TMP, request.resources().tmpSizeLimit()));
+        StoreRef store = request.store();
+        if (store.secretName() != null) {
+            volumes.add(new VolumeBuilder().withName(CREDENTIALS)
+                    .withNewSecret().withSecretName(store.secretName()).withDefaultMode(SECRET_MODE).endSecret()
+                    .build());
+        }
+        if (store.localClaimName() != null) {
+            volumes.add(claim(BUCKET, store.localClaimName(), request.kind() == WorkerKind.RESTORE));
+        }
+        if (request.restore() != null) {
+            volumes.add(claim(TARGET, request.restore().targetClaim(), false));
+        }
+        return volumes;
+    }
+
+    static List<VolumeMount> mounts(JobRequest request) {
+        List<VolumeMount> mounts = new ArrayList<>();
+        mounts.add(mount(SCRATCH, WorkerArgs.SCRATCH_DIR, false));
+        mounts.add(mount(TMP, TMP_MOUNT_PATH, false));
+        if (request.store().secretName() != null) {
+            mounts.add(mount(CREDENTIALS, CREDENTIALS_MOUNT_PATH, true));
+        }
+        if (request.store().localClaimName() != null) {
+            // a restore only reads the bucket; a compaction uploads its new full snapshot there
+            mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() == WorkerKind.RESTORE));
+        }
+        if (request.restore() != null) {
+            mounts.add(mount(TARGET, RestoreFlags.TARGET_MOUNT_PATH, false));
+        }
+        return mounts;
+    }
+
+    private static Volume emptyDir(String name, String sizeLimit) {
+        return new VolumeBuilder().withName(name)
+                .withNewEmptyDir().withSizeLimit(new Quantity(sizeLimit)).endEmptyDir()
+                .build();
+    }
+
+    private static Volume claim(String name, String claimName, boolean readOnly) {
+        return new VolumeBuilder().withName(name)
+                .withNewPersistentVolumeClaim().withClaimName(claimName).withReadOnly(readOnly ? true : null)
+                .endPersistentVolumeClaim()
+                .build();
+    }
+
+    private static VolumeMount mount(String name, String path, boolean readOnly) {
+        return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(readOnly ? true : null).build();
+    }
+}

@@ -1,0 +1,39 @@
+package io.etcdworkers.launcher.job;
+
+import java.util.List;
+
+/**
+ * The two workers the launcher runs, with the one place that says how each is started in the pod.
+ *
+ * <p>The image also offers entrypoints; if the Jobs should use them, change {@link #command()}
+ * and nothing else.
+ */
+public enum WorkerKind {
+    RESTORE("restore", "restore", "/app/restore-worker.jar"),
+    COMPACT("compact", "compaction", "/app/compaction-worker.jar");
+
+    private final String subcommand;
+    private final String nameSuffix;
+    private final String jar;
+
+    WorkerKind(String subcommand, String nameSuffix, String jar) {
+        this.subcommand = subcommand;
+        this.nameSuffix = nameSuffix;
+        this.jar = jar;
+    }
+
+    /** The container command: the JVM, the worker's jar and its subcommand; flags follow as args. */
+    public List<String> command() {
+        return List.of("java", "-jar", jar, subcommand);
+    }
+
+    /** The worker's subcommand and the value of the {@code kind} field in its result JSON. */
+    public String subcommand() {
+        return subcommand;
+    }
+
+    /** What Job and label names call this kind: {@code restore} or {@code compaction}. */
+    public String nameSuffix() {
+        return nameSuffix;
+    }
+}

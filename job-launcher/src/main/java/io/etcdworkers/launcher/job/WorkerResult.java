@@ -1,0 +1,65 @@
+package io.etcdworkers.launcher.job;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The worker's result as read from its pod's termination message.
+ *
+ * <p>Parsed loosely: unknown fields are ignored, missing ones are null, and a message that is not a
+ * JSON object (with {@code FallbackToLogsOnError} it may be the log's tail) is kept as raw text only.
+ *
+ * @param raw      the termination message exactly as the kubelet reported it
+ * @param kind     {@code restore} or {@code compact}, or null
+ * @param outcome  {@code succeeded}, {@code failed} or {@code skipped}, or null
+ * @param exitCode the worker's exit code as it reported it, or null
+ * @param error    the failure message, or null
+ * @param json     whether {@code raw} was a JSON object
+ */
+public record WorkerResult(String raw, String kind, String outcome, Integer exitCode, String error, boolean json) {
+    private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+    public static WorkerResult parse(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return new WorkerResult(raw == null ? "" : raw, null, null, null, null, false);
+        }
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(raw.strip());
+        } catch (JacksonException notJson) {
+            return new WorkerResult(raw, null, null, null, null, false);
+        }
+        if (node == null || !node.isObject()) {
+            return new WorkerResult(raw, null, null, null, null, false);
+        }
+        JsonNode code = node.get("exitCode");
+        return new WorkerResult(raw, text(node, "kind"), text(node, "outcome"),
+                code != null && code.canConvertToInt() ? code.asInt() : null, text(node, "error"), true);
+    }
+
+    /** The worker's exit-code entry in the shared table, when it reported a known one. */
+    public Optional<WorkerExitCode> knownExitCode() {
+        return exitCode == null ? Optional.empty() : WorkerExitCode.of(exitCode);
+    }
+
+    /** The parsed fields, for printing. */
+    public Map<String, Object> summary() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", kind);
+        m.put("outcome", outcome);
+        m.put("exitCode", exitCode);
+        m.put("error", error);
+        m.values().removeIf(Objects::isNull);
+        return m;
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v.isValueNode() ? v.asString() : v.toString();
+    }
+}

@@ -1,0 +1,176 @@
+package io.etcdworkers.launcher.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etcdworkers.launcher.job.JobFactory;
+import io.etcdworkers.launcher.job.JobLauncher;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The CLI end to end against the mock API server: dry runs, env twins, exit codes, --wait. */
+@Timeout(60)
+@EnableKubernetesMockClient(crud = true)
+class LauncherCliTest {
+    private static final String NS = "demo";
+    private static final String JOB = "etcd-main-compaction-20261129-220000";
+    private static final List<String> COMPACT = List.of("compact", "-n", NS, "--etcd", "etcd-main", "--image", "img:1",
+            "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup");
+
+    KubernetesClient client;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private int clientsMade;
+
+    private int run(Map<String, String> env, List<String> args) {
+        CliContext ctx = new CliContext(env, Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                context -> {
+                    clientsMade++;
+                    return client;
+                }, new PrintWriter(out, true), new PrintWriter(err, true));
+        return LauncherCli.execute(ctx, args.toArray(String[]::new));
+    }
+
+    private int run(List<String> args, String... more) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of(more));
+        return run(Map.of(), all);
+    }
+
+    @Test
+    void dryRunPrintsTheJobAndTouchesNoCluster() {
+        assertThat(run(COMPACT, "--dry-run", "--min-delta-revisions", "500", "--defrag-interval", "5m")).isZero();
+        Job job = new KubernetesSerialization().unmarshal(out.toString(), Job.class);
+        assertThat(job.getMetadata().getName()).isEqualTo(JOB);
+        assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .contains("--min-delta-revisions=500", "--defrag-interval=5m");
+        assertThat(clientsMade).isZero();
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
+    }
+
+    @Test
+    void environmentTwinsFillFlagsAndFlagsWin() {
+        List<String> noSecret = COMPACT.subList(0, COMPACT.size() - 2);
+        assertThat(run(Map.of("LAUNCHER_STORE_SECRET", "from-env", "LAUNCHER_STORE_PREFIX", "env-prefix"),
+                concat(noSecret, "--store-prefix", "flag-prefix", "--dry-run"))).isZero();
+        Job job = new KubernetesSerialization().unmarshal(out.toString(), Job.class);
+        assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
+                .anyMatch(v -> v.getSecret() != null && v.getSecret().getSecretName().equals("from-env"));
+        assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .contains("--store-prefix=flag-prefix").doesNotContain("--store-prefix=env-prefix");
+    }
+
+    @Test
+    void badInputExitsTwoWithTheReasonAndCreatesNothing() {
+        assertThat(run(COMPACT.subList(0, COMPACT.size() - 2))).isEqualTo(2);
+        assertThat(err.toString()).contains("needs a credentials Secret (--store-secret)");
+        assertThat(run(COMPACT, "--compression-policy", "brotli")).isEqualTo(2);
+        assertThat(err.toString()).contains("compression policy");
+        assertThat(run(COMPACT, "--memory-limit", "100Mi")).isEqualTo(2);
+        assertThat(err.toString()).contains("memory request 2Gi exceeds the limit 100Mi");
+        assertThat(run(List.of("restore", "--etcd", "e"))).isEqualTo(2);
+        assertThat(err.toString()).contains("Missing required options");
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
+    }
+
+    @Test
+    void withoutANamespaceFlagTheContextsNamespaceIsUsedAndADryRunUsesDefault() {
+        List<String> noNamespace = new ArrayList<>(COMPACT);
+        noNamespace.subList(1, 3).clear();
+        assertThat(run(noNamespace, "--dry-run")).isZero();
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getMetadata().getNamespace())
+                .isEqualTo("default");
+        assertThat(clientsMade).isZero();
+
+        assertThat(client.getNamespace()).isNotNull().isNotEqualTo("default");
+        assertThat(run(noNamespace)).isZero();
+        assertThat(client.batch().v1().jobs().inNamespace(client.getNamespace()).withName(JOB).get()).isNotNull();
+    }
+
+    @Test
+    void createsAndRefusesASecondRunForTheSameTarget() {
+        assertThat(run(COMPACT)).isZero();
+        assertThat(out.toString()).contains("job demo/" + JOB + " created");
+        assertThat(run(COMPACT)).isEqualTo(50);
+        assertThat(err.toString()).contains("still active");
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).hasSize(1);
+    }
+
+    @Test
+    void waitPrintsTheOutcomeAndExitsWithTheWorkersCode() throws Exception {
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> run(COMPACT, "--wait", "--timeout", "30s"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.batch().v1().jobs().inNamespace(NS).withName(JOB).get() != null);
+        client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
+                .withNewStatus().addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
+                .withExitCode(12).withMessage("{\"kind\":\"compact\",\"outcome\":\"failed\",\"exitCode\":12,"
+                        + "\"error\":\"sha mismatch in Incr-1-2.gz\"}")
+                .withFinishedAt("2026-11-29T22:03:00Z").endTerminated().endState().endContainerStatus().endStatus()
+                .build()).create();
+        client.batch().v1().jobs().inNamespace(NS).withName(JOB).editStatus(j -> new JobBuilder(j).editOrNewStatus()
+                .addToConditions(new JobConditionBuilder().withType("Failed").withStatus("True")
+                        .withReason("PodFailurePolicy").withMessage("Container worker exited with 12").build())
+                .endStatus().build());
+
+        assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(12);
+        assertThat(out.toString())
+                .contains("job demo/" + JOB + ": FAILED (PodFailurePolicy)")
+                .contains("worker: kind=compact outcome=failed exitCode=12 error=sha mismatch in Incr-1-2.gz (an object's SHA-256 does not match)")
+                .contains("result: {\"kind\":\"compact\"");
+        assertThat(err.toString()).contains("job " + JOB + ": active=0");
+    }
+
+    @Test
+    void statusListsAndReportsAndCancelDeletes() {
+        assertThat(run(COMPACT)).isZero();
+        assertThat(run(List.of("status", "-n", NS))).isZero();
+        assertThat(out.toString()).containsPattern(JOB + "\\s+compaction\\s+etcd-main\\s+Running");
+        assertThat(run(List.of("status", "-n", NS, JOB))).isZero();
+        assertThat(out.toString()).contains("job demo/" + JOB + ": RUNNING");
+        assertThat(run(List.of("cancel", "-n", NS, JOB))).isZero();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> client.batch().v1().jobs().inNamespace(NS).withName(JOB).get() == null);
+        assertThat(run(List.of("cancel", "-n", NS, JOB))).isEqualTo(54);
+        assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(54);
+        assertThat(err.toString()).contains("no Job " + JOB);
+    }
+
+    @Test
+    void cronjobIsAppliedAndReapplied() {
+        List<String> cron = concat(COMPACT, "--schedule", "17 */6 * * *");
+        cron.set(0, "cronjob");
+        assertThat(run(cron)).isZero();
+        assertThat(run(concat(cron, "--min-delta-snapshots", "4"))).isZero();
+        CronJob applied = client.batch().v1().cronjobs().inNamespace(NS).withName("etcd-main-compaction").get();
+        assertThat(applied.getSpec().getConcurrencyPolicy()).isEqualTo("Forbid");
+        assertThat(applied.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+                .contains("--min-delta-snapshots=4");
+        assertThat(new JobLauncher(client).list(NS)).isEmpty();
+    }
+
+    private static List<String> concat(List<String> a, String... b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(List.of(b));
+        return all;
+    }
+}

@@ -1,0 +1,116 @@
+package io.etcdworkers.launcher.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Table tests of the worker flags the launcher passes through. */
+@Timeout(30)
+class WorkerArgsTest {
+    private static final StoreRef S3 = new StoreRef(StorageProvider.S3, "bkt", "", null, "sec", null);
+    private static final RestoreFlags MINIMAL_RESTORE =
+            new RestoreFlags("claim", null, null, null, null, null, false, false, null, null);
+
+    static Stream<Arguments> table() {
+        return Stream.of(
+                Arguments.of("minimal S3 restore", restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log")),
+                Arguments.of("prefix and endpoint", restore(
+                        new StoreRef(StorageProvider.S3, "bkt", "a/b", "http://127.0.0.1:9000", "sec", null),
+                        MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--store-prefix=a/b",
+                        "--store-endpoint-override=http://127.0.0.1:9000", "--scratch-dir=/scratch",
+                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log")),
+                Arguments.of("Local container lives under the bucket volume", restore(
+                        new StoreRef(StorageProvider.Local, "dir", "p", null, null, "pvc"),
+                        MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
+                        "--storage-provider=Local", "--store-container=/var/etcd-bucket/dir", "--store-prefix=p",
+                        "--scratch-dir=/scratch", "--data-dir=/var/etcd/data/new.etcd",
+                        "--result-file=/dev/termination-log")),
+                Arguments.of("every restore flag", restore(S3, new RestoreFlags("claim", "/var/etcd/data/x",
+                        "m0", "m0=http://m0:2380", "tok", "http://m0:2380", true, true, 1024L, 3),
+                        DefragFlags.workerDefaults()), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--data-dir=/var/etcd/data/x", "--name=m0", "--initial-cluster=m0=http://m0:2380",
+                        "--initial-cluster-token=tok", "--initial-advertise-peer-urls=http://m0:2380",
+                        "--skip-hash-check", "--force", "--embedded-etcd-quota-bytes=1024", "--max-fetchers=3",
+                        "--result-file=/dev/termination-log")),
+                Arguments.of("every defrag flag", restore(S3, MINIMAL_RESTORE,
+                        new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90))), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log",
+                        "--defrag-every-events=1000", "--defrag-every-deltas=10",
+                        "--defrag-db-size-bytes=1073741824", "--defrag-fragmentation-ratio=0.25",
+                        "--defrag-interval=1m30s")),
+                Arguments.of("compaction without flags", compact(CompactFlags.none()), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch")),
+                Arguments.of("every compaction flag", compact(new CompactFlags(5L, 6L, 7L, "lzw", false,
+                        Duration.ofMinutes(8), true, "e-full-snap")), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--min-delta-revisions=5", "--min-delta-snapshots=6", "--min-delta-bytes=7",
+                        "--compression-policy=lzw", "--defragment=false", "--etcd-defrag-timeout=8m",
+                        "--enable-snapshot-lease-renewal=true", "--full-snapshot-lease-name=e-full-snap")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("table")
+    void rendersTheFlags(String name, JobRequest request, List<String> expected) {
+        assertThat(WorkerArgs.args(request)).containsExactlyElementsOf(expected);
+    }
+
+    static Stream<Arguments> durations() {
+        return Stream.of(
+                Arguments.of(Duration.ofSeconds(1), "1s"),
+                Arguments.of(Duration.ofMinutes(5), "5m"),
+                Arguments.of(Duration.ofHours(2), "2h"),
+                Arguments.of(Duration.ofMinutes(90), "1h30m"),
+                Arguments.of(Duration.ofSeconds(3725), "1h2m5s"),
+                Arguments.of(Duration.ofMillis(1500), "1500ms"),
+                Arguments.of(Duration.ofHours(49), "49h"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("durations")
+    void durationsAreWrittenTheWayGoReadsThem(Duration d, String expected) {
+        assertThat(WorkerArgs.duration(d)).isEqualTo(expected);
+    }
+
+    @Test
+    void badFlagValuesAreRefusedWhenTheRequestIsMade() {
+        assertThatThrownBy(() -> new CompactFlags(null, null, null, "brotli", null, null, false, null))
+                .hasMessageContaining("compression policy");
+        assertThatThrownBy(() -> new CompactFlags(null, null, null, null, null, null, true, null))
+                .hasMessageContaining("full-snapshot-lease-name");
+        assertThatThrownBy(() -> new DefragFlags(null, null, null, 1.5, null)).hasMessageContaining("ratio");
+        assertThatThrownBy(() -> new DefragFlags(0L, null, null, null, null)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new JobResources("0", "1", "1Gi", "1Gi", "1Gi", "1Gi", 40))
+                .hasMessage("cpu request must be positive: 0");
+        assertThatThrownBy(() -> new JobResources("1", "1", "lots", "1Gi", "1Gi", "1Gi", 40))
+                .hasMessage("memory request is not a Kubernetes quantity: lots");
+        assertThatThrownBy(() -> new JobResources("1", "1", "256Mi", "256Mi", "1Gi", "1Gi", 40))
+                .hasMessageContaining("less than 128Mi of heap");
+        assertThatThrownBy(() -> new JobResources("1", "1", "1Gi", "1Gi", "1Gi", "1Gi", 90))
+                .hasMessageContaining("heap percent");
+        assertThatThrownBy(() -> new RestoreFlags("claim", "/data/x", null, null, null, null, false, false, null, null))
+                .hasMessageContaining("under /var/etcd/data/");
+    }
+
+    private static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {
+        return new JobRequest(WorkerKind.RESTORE, "e", "ns", "img", store, null, defrag, flags, null, null, 1, null,
+                null, null);
+    }
+
+    private static JobRequest compact(CompactFlags flags) {
+        return new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, flags, null, 1, null,
+                null, null);
+    }
+}
