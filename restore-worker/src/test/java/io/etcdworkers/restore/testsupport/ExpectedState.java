@@ -1,0 +1,92 @@
+package io.etcdworkers.restore.testsupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import io.etcd.jetcd.api.KeyValue;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.RangeResponse;
+import io.etcdworkers.restore.etcd.EmbeddedEtcd;
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.etcd.EtcdMember;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * The fixture's {@code expected/} state, and a reader of a restored data dir that starts a real
+ * etcd on it, so a test compares what etcd itself serves with what the source etcd served.
+ */
+public final class ExpectedState {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ExpectedState() {}
+
+    /** One key as {@code expected/keys.jsonl} and {@code etcdctl get -w json} give it. */
+    public record Key(String key, String value, long createRevision, long modRevision, long version, long lease) {
+        public Key withoutLease() {
+            return new Key(key, value, createRevision, modRevision, version, 0);
+        }
+    }
+
+    public static JsonNode stateJson() {
+        try {
+            return JSON.readTree(Fixtures.expected().resolve("state.json").toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static List<Key> keys() {
+        try {
+            List<Key> keys = new ArrayList<>();
+            for (String line : Files.readAllLines(Fixtures.expected().resolve("keys.jsonl"))) {
+                JsonNode n = JSON.readTree(line);
+                keys.add(new Key(n.get("key").asText(), n.path("value").asText(""), n.get("create_revision").asLong(),
+                        n.get("mod_revision").asLong(), n.get("version").asLong(), n.path("lease").asLong(0)));
+            }
+            return keys;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts etcd on a restored data dir (without changing it beyond what etcd's start does) and reads every key. */
+    public static Served serve(Path dataDir, Path scratch) {
+        EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + io.etcdworkers.restore.etcd.LoopbackPorts.free()),
+                "reader");
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(), member,
+                dataDir, scratch));
+                EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
+            long revision = client.status().getHeader().getRevision();
+            List<Key> keys = new ArrayList<>();
+            ByteString from = ByteString.copyFrom(new byte[] {0});
+            while (true) {
+                RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from)
+                        .setRangeEnd(ByteString.copyFrom(new byte[] {0})).setLimit(1000).build());
+                for (KeyValue kv : page.getKvsList()) {
+                    Base64.Encoder b64 = Base64.getEncoder();
+                    keys.add(new Key(b64.encodeToString(kv.getKey().toByteArray()),
+                            b64.encodeToString(kv.getValue().toByteArray()), kv.getCreateRevision(), kv.getModRevision(),
+                            kv.getVersion(), kv.getLease()));
+                }
+                if (!page.getMore()) {
+                    break;
+                }
+                from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
+            }
+            long[] leases = client.leaseIds();
+            return new Served(revision, keys, leases);
+        }
+    }
+
+    /** What a restored data dir served. */
+    public record Served(long revision, List<Key> keys, long[] leaseIds) {}
+}
