@@ -64,6 +64,7 @@ public final class ResultJson {
         defrag.put("seconds", seconds(d.time()));
         defrag.put("lastTrigger", d.lastTrigger());
         result.put("peakDbSize", d.peakDbSize());
+        result.put("finalDbSize", r.finalDbSize());
         ObjectNode phases = result.putObject("phaseSeconds");
         for (Map.Entry<String, Duration> phase : o.phases().entrySet()) {
             phases.put(phase.getKey(), seconds(phase.getValue()));

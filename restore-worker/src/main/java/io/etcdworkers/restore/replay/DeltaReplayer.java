@@ -2,6 +2,7 @@ package io.etcdworkers.restore.replay;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.LogTail;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
@@ -67,7 +68,7 @@ public final class DeltaReplayer {
                 while (true) {
                     ReplayItem item = stage.take();
                     if (item instanceof ReplayItem.Group g) {
-                        int applied = applier.apply(current, g.group());
+                        int applied = applyNamingEtcdDeath(applier, current, g);
                         stage.release(g);
                         defrag.eventsApplied(applied);
                         defrag.checkEvents(applier.currentRevision());
@@ -113,7 +114,23 @@ public final class DeltaReplayer {
                     defrag.stats());
             return new ReplayStats(deltasDone, applier.appliedGroups(), applier.appliedEvents(), applier.skippedEvents(),
                     finalRevision, largestEvents, largestBytes, leases.grantedCount(), revoked, etcd.restarts(),
-                    defrag.stats(), Duration.between(started, clock.instant()));
+                    defrag.stats(), defrag.lastDbSize(), Duration.between(started, clock.instant()));
+        }
+    }
+
+    /** A failed call because etcd died says so, with its last log lines, the delta and the revision. */
+    private int applyNamingEtcdDeath(RevisionApplier applier, String delta, ReplayItem.Group g) {
+        try {
+            return applier.apply(delta, g.group());
+        } catch (WorkerException e) {
+            if (e.code() != ErrorCode.ETCD_FAILURE) {
+                throw e;
+            }
+            String state = etcd.process().isAlive() ? "etcd is still running"
+                    : "the etcd process exited; its last output: " + LogTail.excerpt(etcd.process().logFile(), 10);
+            throw new WorkerException(ErrorCode.ETCD_FAILURE, String.format(
+                    "replaying %s failed at revision %d (etcd at %d): %s; %s", delta, g.group().revision(),
+                    applier.currentRevision(), e.getMessage(), state), e);
         }
     }
 

@@ -16,6 +16,7 @@ import java.time.Duration;
  * @param leasesRevoked granted leases revoked at the end because no key used them
  * @param etcdRestarts restarts to raise the request limits
  * @param defrag compaction and defragmentation
+ * @param finalDbSize the database file size at the end of the replay
  * @param duration wall time of the replay
  */
 public record ReplayStats(
@@ -30,4 +31,5 @@ public record ReplayStats(
         int leasesRevoked,
         int etcdRestarts,
         DefragStats defrag,
+        long finalDbSize,
         Duration duration) {}
