@@ -1,7 +1,14 @@
 package io.etcdworkers.compaction.cli;
 
+import io.etcdworkers.restore.cli.QuietJul;
+import io.etcdworkers.restore.cli.WorkerContext;
+
+/** Entry point of {@code compaction-worker.jar}. */
 public final class CompactionWorkerMain {
+    private CompactionWorkerMain() {}
+
     public static void main(String[] args) {
-        System.out.println("placeholder");
+        QuietJul.install();
+        System.exit(CompactionWorkerCommand.run(WorkerContext.ofProcess(), args));
     }
 }

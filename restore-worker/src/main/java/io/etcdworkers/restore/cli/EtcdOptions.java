@@ -1,9 +1,13 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** Flags of the scratch etcd and the replay, shared by the restore and compaction commands. */
@@ -49,6 +53,24 @@ public final class EtcdOptions {
 
     public Path scratchDirOrDefault() {
         return scratchDir != null ? scratchDir : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /**
+     * The restore configuration these flags describe.
+     *
+     * @throws io.etcdworkers.restore.error.WorkerException {@code USAGE} for values out of range
+     */
+    public RestoreConfig restoreConfig(WorkerContext context, String prefix, Path dataDir, EtcdMember member,
+            boolean skipHashCheck, boolean force, DefragOptions defrag) {
+        try {
+            Path work = context.workingDir();
+            return new RestoreConfig(prefix, work.resolve(dataDir), member, skipHashCheck, force,
+                    work.resolve(scratchDirOrDefault()), Optional.ofNullable(scratchWalDir).map(work::resolve),
+                    Optional.ofNullable(binDir).map(work::resolve), context.env().getOrDefault("PATH", ""),
+                    quotaBytes, callTimeout, replayConfig(defrag));
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
     }
 
     public ReplayConfig replayConfig(DefragOptions defrag) {

@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
@@ -81,16 +80,6 @@ public final class RestoreCommand implements Callable<Integer> {
     }
 
     private RestoreConfig config() {
-        try {
-            Path data = context.workingDir().resolve(dataDir);
-            return new RestoreConfig(store.prefix, data, member.toMember(), skipHashCheck, force,
-                    context.workingDir().resolve(etcd.scratchDirOrDefault()),
-                    Optional.ofNullable(etcd.scratchWalDir).map(context.workingDir()::resolve),
-                    Optional.ofNullable(etcd.binDir).map(context.workingDir()::resolve),
-                    context.env().getOrDefault("PATH", ""), etcd.quotaBytes, etcd.callTimeout,
-                    etcd.replayConfig(defrag));
-        } catch (IllegalArgumentException e) {
-            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
-        }
+        return etcd.restoreConfig(context, store.prefix, dataDir, member.toMember(), skipHashCheck, force, defrag);
     }
 }

@@ -62,7 +62,7 @@ public final class RestoreService {
     public RestoreOutcome restore() throws InterruptedException {
         EtcdBinaries binaries = EtcdBinaries.locate(config.etcdBinDir(), config.path());
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
-            RestoreOutcome outcome = rebuild(binaries, target.part(), (etcd, o) -> { });
+            RestoreOutcome outcome = rebuild(binaries, plan(), target.part(), (etcd, o) -> { });
             Instant placing = clock.instant();
             target.place();
             phase("place", placing);
@@ -78,16 +78,9 @@ public final class RestoreService {
      * {@code whileRunning} against the still running etcd, then stops etcd and copies the WAL back
      * when it was kept elsewhere. Placing is the caller's.
      */
-    public RestoreOutcome rebuild(EtcdBinaries binaries, Path dataDir, WhileRunning whileRunning)
-            throws InterruptedException {
-        Instant t = clock.instant();
-        SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
-        SnapshotSelection selection = catalog.select();
-        selection.requireContiguous();
-        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
-                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
-                selection.lastRevision());
-        phase("select", t);
+    public RestoreOutcome rebuild(EtcdBinaries binaries, SnapshotSelection selection, Path dataDir,
+            WhileRunning whileRunning) throws InterruptedException {
+        Instant t;
         Path scratch = createScratch();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
         Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + "-wal"));
@@ -132,6 +125,22 @@ public final class RestoreService {
             deleteScratch(scratch);
             walDir.ifPresent(RestoreService::deleteScratch);
         }
+    }
+
+    /**
+     * Lists the store and selects the base and the deltas after it, refusing a chain with gaps
+     * (all of them named) before anything is downloaded.
+     */
+    public SnapshotSelection plan() {
+        Instant t = clock.instant();
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
+        SnapshotSelection selection = catalog.select();
+        selection.requireContiguous();
+        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision());
+        phase("select", t);
+        return selection;
     }
 
     private EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {

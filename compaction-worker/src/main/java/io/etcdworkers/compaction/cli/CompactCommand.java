@@ -1,0 +1,174 @@
+package io.etcdworkers.compaction.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.compaction.compact.CompactionConfig;
+import io.etcdworkers.compaction.compact.CompactionOutcome;
+import io.etcdworkers.compaction.compact.CompactionService;
+import io.etcdworkers.compaction.compact.CompactionThresholds;
+import io.etcdworkers.compaction.compact.UploadedSnapshot;
+import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
+import io.etcdworkers.restore.cli.ByteSizeConverter;
+import io.etcdworkers.restore.cli.DefragOptions;
+import io.etcdworkers.restore.cli.DurationConverter;
+import io.etcdworkers.restore.cli.EtcdOptions;
+import io.etcdworkers.restore.cli.ResultJson;
+import io.etcdworkers.restore.cli.ResultReporter;
+import io.etcdworkers.restore.cli.StoreFactory;
+import io.etcdworkers.restore.cli.StoreOptions;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.snapshot.codec.Compression;
+import io.etcdworkers.restore.store.ObjectStore;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code compact}: one new full snapshot from the latest full snapshot and its deltas. */
+@Command(name = "compact", mixinStandardHelpOptions = true,
+        description = {"Restores the latest full snapshot and every delta after it in a scratch dir, compacts and "
+                + "defragments, and uploads a new full snapshot that etcd-backup-restore restores as the next base. "
+                + "Deletes nothing. Exits 0 with outcome 'skipped' when there is too little to compact."},
+        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
+                "Exit codes: as the restore command's (see docs/reference.md)."})
+public final class CompactCommand implements Callable<Integer> {
+    private final WorkerContext context;
+    private final KubernetesClients kubernetes;
+
+    @Mixin
+    StoreOptions store = new StoreOptions();
+
+    @Mixin
+    EtcdOptions etcd = new EtcdOptions();
+
+    @Mixin
+    DefragOptions defrag = new DefragOptions();
+
+    @Option(names = "--min-delta-revisions", paramLabel = "N",
+            description = "Compact only once this many revisions accumulated since the latest full snapshot (0: no minimum).")
+    long minRevisions;
+
+    @Option(names = "--min-delta-snapshots", paramLabel = "N",
+            description = "... or this many delta snapshots (0: no minimum).")
+    int minSnapshots;
+
+    @Option(names = "--min-delta-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+            description = "... or this many bytes of deltas (0: no minimum). With no minimum set, any delta is enough.")
+    long minBytes;
+
+    @Option(names = "--compression-policy", paramLabel = "gzip|zlib|lzw|none",
+            description = "Codec of the new snapshot. Default: the last delta's, as etcd-backup-restore does.")
+    String compressionPolicy;
+
+    @Option(names = "--defragment", negatable = true, defaultValue = "true", fallbackValue = "true", arity = "0..1",
+            description = "Defragment after the final compaction (--no-defragment to skip). Default: ${DEFAULT-VALUE}.")
+    boolean defragment;
+
+    @Option(names = "--snapshot-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Deadline of streaming the snapshot out of the scratch etcd. Default: 30m.")
+    Duration snapshotTimeout = CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT;
+
+    @Option(names = "--enable-snapshot-lease-renewal",
+            description = "After the upload, record the new revision in the full-snapshot Lease (for etcd-druid).")
+    boolean leaseRenewal;
+
+    @Option(names = "--full-snapshot-lease-name", paramLabel = "NAME",
+            description = "The full-snapshot Lease to update, in the pod's namespace.")
+    String leaseName;
+
+    @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
+    Path resultFile;
+
+    public CompactCommand(WorkerContext context, KubernetesClients kubernetes) {
+        this.context = context;
+        this.kubernetes = kubernetes;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Instant started = context.clock().instant();
+        ObjectNode result = ResultJson.start("compact");
+        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
+        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+            CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
+            ResultJson.succeeded(result);
+            describe(result, outcome);
+            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
+            return 0;
+        } catch (WorkerException e) {
+            ResultJson.failed(result, e);
+            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            reporter.publish(result, List.of());
+            throw e;
+        }
+    }
+
+    private CompactionConfig config() {
+        if (leaseRenewal && (leaseName == null || leaseName.isBlank())) {
+            throw new WorkerException(ErrorCode.USAGE, "--enable-snapshot-lease-renewal needs --full-snapshot-lease-name");
+        }
+        Optional<Compression> compression = Optional.empty();
+        if (compressionPolicy != null) {
+            compression = Optional.of(Compression.fromPolicyName(compressionPolicy).orElseThrow(() -> new WorkerException(
+                    ErrorCode.USAGE, "--compression-policy must be gzip, zlib, lzw or none: " + compressionPolicy)));
+        }
+        Path work = etcd.scratchDirOrDefault().resolve("unused-data-dir");
+        RestoreConfig restore = etcd.restoreConfig(context, store.prefix, work, EtcdMember.onFreeLoopbackPort(),
+                false, false, defrag);
+        try {
+            return new CompactionConfig(restore, new CompactionThresholds(minRevisions, minSnapshots, minBytes),
+                    compression, defragment, snapshotTimeout);
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
+    }
+
+    private void describe(ObjectNode result, CompactionOutcome outcome) {
+        if (outcome.isSkipped()) {
+            result.put("outcome", "skipped");
+            result.put("reason", outcome.skipReason().orElseThrow());
+            result.put("base", outcome.selection().base().key());
+            result.put("deltas", outcome.selection().deltas().size());
+            result.put("deltaBytes", outcome.selection().deltaBytes());
+            return;
+        }
+        ResultJson.restore(result, outcome.restore().orElseThrow());
+        UploadedSnapshot uploaded = outcome.uploaded().orElseThrow();
+        ObjectNode snapshot = result.putObject("uploaded");
+        snapshot.put("name", uploaded.key());
+        snapshot.put("size", uploaded.size());
+        snapshot.put("compression", uploaded.compression().policyName());
+        snapshot.put("databaseBytes", uploaded.databaseBytes());
+        snapshot.put("sha256", uploaded.sha256());
+        result.put("dbSizeBeforeCompaction", outcome.dbSizeBeforeCompaction());
+        result.put("dbSizeAfterCompaction", outcome.dbSizeAfterCompaction());
+        if (leaseRenewal) {
+            renewLease(result, outcome.restore().orElseThrow().replay().finalRevision());
+        }
+    }
+
+    private void renewLease(ObjectNode result, long revision) {
+        ObjectNode lease = result.putObject("snapshotLease");
+        lease.put("name", leaseName);
+        try (KubernetesClient client = kubernetes.create()) {
+            SnapshotLeaseUpdater.Result renewed = new SnapshotLeaseUpdater(client, client.getNamespace(), context.clock())
+                    .renew(leaseName, revision);
+            lease.put("updated", renewed.updated());
+            lease.put("previousRevision", renewed.previousRevision());
+            renewed.error().ifPresent(e -> lease.put("error", e));
+        } catch (RuntimeException e) {
+            lease.put("updated", false);
+            lease.put("error", e.toString());
+        }
+    }
+}

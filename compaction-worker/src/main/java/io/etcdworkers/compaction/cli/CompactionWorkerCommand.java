@@ -1,0 +1,38 @@
+package io.etcdworkers.compaction.cli;
+
+import io.etcdworkers.restore.cli.WorkerCli;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.cli.WorkerVersion;
+import io.etcdworkers.restore.error.ErrorCode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** The top command of {@code compaction-worker.jar}; the work is in {@code compact}. */
+@Command(name = "compaction-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
+        description = "Compacts etcd-backup-restore buckets: restores the latest full snapshot and its deltas, and "
+                + "uploads one new full snapshot.",
+        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case."})
+public final class CompactionWorkerCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    public static int run(WorkerContext context, String[] args) {
+        return commandLine(context).execute(args);
+    }
+
+    public static CommandLine commandLine(WorkerContext context) {
+        CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(), context.env(), context.out(), context.err());
+        WorkerCli.addSubcommand(cli, new CompactCommand(context, new KubernetesClients()), context);
+        return cli;
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().getErr().println("error: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ErrorCode.USAGE.exitCode();
+    }
+}
