@@ -85,8 +85,12 @@ public final class CompactionService {
         return last.name().compression().orElseGet(() -> SnapshotStreams.codecOf(selection.base()));
     }
 
+    /**
+     * @return etcd's status after the compaction and before the defragmentation: the file size
+     *     then is the size before (compaction only frees pages), and it is fresh (etcd's status
+     *     can lag up to one backend commit behind the last write)
+     */
     private StatusResponse compactAndDefragment(EtcdGrpcClient client, long revision) {
-        StatusResponse before = client.status();
         try {
             client.compact(revision, config.restore().replay().defragTimeout());
         } catch (WorkerException e) {
@@ -95,6 +99,7 @@ public final class CompactionService {
                 throw e;
             }
         }
+        StatusResponse before = client.status();
         if (config.defragment()) {
             client.defragment(config.restore().replay().defragTimeout());
         }
