@@ -24,8 +24,13 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
     }
 
     public static CommandLine commandLine(WorkerContext context) {
+        return commandLineWith(context, new KubernetesClients());
+    }
+
+    /** The command line with a given source of Kubernetes clients (tests point it at a mock server). */
+    public static CommandLine commandLineWith(WorkerContext context, KubernetesClients kubernetes) {
         CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(), context.env(), context.out(), context.err());
-        WorkerCli.addSubcommand(cli, new CompactCommand(context, new KubernetesClients()), context);
+        WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
         return cli;
     }
 
