@@ -16,6 +16,7 @@ import io.etcdworkers.restore.cli.ResultReporter;
 import io.etcdworkers.restore.cli.StoreFactory;
 import io.etcdworkers.restore.cli.StoreOptions;
 import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.cli.WorkerFailures;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
@@ -105,11 +106,12 @@ public final class CompactCommand implements Callable<Integer> {
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
             return 0;
-        } catch (WorkerException e) {
-            ResultJson.failed(result, e);
+        } catch (InterruptedException | RuntimeException e) {
+            WorkerException failure = WorkerFailures.of(e);
+            ResultJson.failed(result, failure);
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, List.of());
-            throw e;
+            throw failure;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.etcdworkers.compaction.cli;
 
+import io.etcdworkers.restore.cli.GracefulShutdown;
 import io.etcdworkers.restore.cli.QuietJul;
 import io.etcdworkers.restore.cli.WorkerContext;
 
@@ -9,6 +10,6 @@ public final class CompactionWorkerMain {
 
     public static void main(String[] args) {
         QuietJul.install();
-        System.exit(CompactionWorkerCommand.run(WorkerContext.ofProcess(), args));
+        System.exit(GracefulShutdown.run(() -> CompactionWorkerCommand.run(WorkerContext.ofProcess(), args)));
     }
 }

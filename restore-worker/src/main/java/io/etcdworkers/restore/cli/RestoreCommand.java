@@ -71,11 +71,12 @@ public final class RestoreCommand implements Callable<Integer> {
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
             return 0;
-        } catch (WorkerException e) {
-            ResultJson.failed(result, e);
+        } catch (InterruptedException | RuntimeException e) {
+            WorkerException failure = WorkerFailures.of(e);
+            ResultJson.failed(result, failure);
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, List.of());
-            throw e;
+            throw failure;
         }
     }
 

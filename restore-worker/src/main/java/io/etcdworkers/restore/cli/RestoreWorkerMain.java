@@ -6,6 +6,6 @@ public final class RestoreWorkerMain {
 
     public static void main(String[] args) {
         QuietJul.install();
-        System.exit(RestoreWorkerCommand.run(WorkerContext.ofProcess(), args));
+        System.exit(GracefulShutdown.run(() -> RestoreWorkerCommand.run(WorkerContext.ofProcess(), args)));
     }
 }

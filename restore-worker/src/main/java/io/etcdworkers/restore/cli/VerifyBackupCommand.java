@@ -74,14 +74,12 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                     report.failedObjects(), report.chainProblems().size());
             reporter.publish(result, List.of("problems", "skippedKeys"));
             return failure.map(ErrorCode::exitCode).orElse(0);
-        } catch (WorkerException e) {
-            result.put("outcome", "failed");
-            result.put("exitCode", e.code().exitCode());
-            result.put("errorCode", e.code().name());
-            result.put("error", e.getMessage());
+        } catch (InterruptedException | RuntimeException e) {
+            WorkerException failure = WorkerFailures.of(e);
+            ResultJson.failed(result, failure);
             result.put("durationSeconds", seconds(started));
             reporter.publish(result, List.of());
-            throw e;
+            throw failure;
         }
     }
 

@@ -26,6 +26,11 @@ public final class WorkerCli {
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            WorkerException failure = WorkerFailures.of(ex);
+            if (failure.code() == ErrorCode.INTERRUPTED) {
+                LOG.error("stopped by a signal before finishing; partial files were removed: {}", failure.getMessage());
+                return failure.code().exitCode();
+            }
             if (ex instanceof WorkerException we) {
                 LOG.error("failed code={} exitCode={}: {}", we.code(), we.code().exitCode(), we.getMessage());
                 return we.code().exitCode();
