@@ -41,16 +41,17 @@ public final class GracefulShutdown {
         }, "graceful-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         int code = work.getAsInt();
-        finished.countDown();
+        // Halt before releasing the hook: once the hook returns, the JVM would finish its signal
+        // exit (143) and race with our code. System.exit would block while the hook runs.
         if (REQUESTED.get()) {
-            // the JVM is already shutting down: System.exit would block, so halt with our code
             Runtime.getRuntime().halt(code);
         }
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            Runtime.getRuntime().halt(code);
+            Runtime.getRuntime().halt(ErrorCode.INTERRUPTED.exitCode());
         }
+        finished.countDown();
         return code;
     }
 }
