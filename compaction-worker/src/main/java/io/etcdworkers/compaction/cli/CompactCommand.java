@@ -55,15 +55,15 @@ public final class CompactCommand implements Callable<Integer> {
     DefragOptions defrag = new DefragOptions();
 
     @Option(names = "--min-delta-revisions", paramLabel = "N",
-            description = "Compact only once this many revisions accumulated since the latest full snapshot (0: no minimum).")
+            description = "Compact once this many revisions accumulated since the latest full snapshot (0: no minimum).")
     long minRevisions;
 
     @Option(names = "--min-delta-snapshots", paramLabel = "N",
-            description = "... or this many delta snapshots (0: no minimum).")
+            description = "Compact once this many delta snapshots accumulated since the latest full snapshot (0: no minimum).")
     int minSnapshots;
 
     @Option(names = "--min-delta-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
-            description = "... or this many bytes of deltas (0: no minimum). With no minimum set, any delta is enough.")
+            description = "Compact once this many bytes of deltas accumulated (0: no minimum). Any one minimum reached is enough; with none set, any delta is.")
     long minBytes;
 
     @Option(names = "--compression-policy", paramLabel = "gzip|zlib|lzw|none",
@@ -71,6 +71,7 @@ public final class CompactCommand implements Callable<Integer> {
     String compressionPolicy;
 
     @Option(names = "--defragment", negatable = true, defaultValue = "true", fallbackValue = "true", arity = "0..1",
+            paramLabel = "true|false",
             description = "Defragment after the final compaction (--no-defragment to skip). Default: ${DEFAULT-VALUE}.")
     boolean defragment;
 
