@@ -77,9 +77,33 @@ class RestoreFixturesIT {
                 ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
     }
 
-    private CommandRun restore(String bucket, Path dataDir) {
+    @ParameterizedTest
+    @ValueSource(strings = {"gzip"})
+    void walOnAScratchDirIsCopiedBackIntoThePlacedDataDir(String bucket) throws java.io.IOException {
+        Path dataDir = dir.resolve("data/new.etcd");
+        Path wal = dir.resolve("wal-tmpfs");
+        Files.createDirectories(wal);
+
+        CommandRun run = restore(bucket, dataDir, "--scratch-wal-dir", wal.toString());
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        try (var left = Files.list(wal)) {
+            assertThat(left).as("the scratch WAL dir is emptied").isEmpty();
+        }
+        try (var segments = Files.list(dataDir.resolve("member/wal"))) {
+            assertThat(segments.map(p -> p.getFileName().toString())).anyMatch(n -> n.endsWith(".wal"));
+        }
+        ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
+        assertThat(served.revision()).isEqualTo(3656);
+        assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys());
+    }
+
+    private CommandRun restore(String bucket, Path dataDir, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("restore", "--store-container",
+                Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
+                "--scratch-dir", dir.resolve("scratch").toString()));
+        args.addAll(List.of(extra));
         return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
-                List.of("restore", "--store-container", Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
-                        "--scratch-dir", dir.resolve("scratch").toString()).toArray(String[]::new));
+                args.toArray(String[]::new));
     }
 }
