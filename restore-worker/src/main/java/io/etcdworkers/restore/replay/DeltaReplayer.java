@@ -123,12 +123,12 @@ public final class DeltaReplayer {
         try {
             return applier.apply(delta, g.group());
         } catch (WorkerException e) {
-            if (e.code() != ErrorCode.ETCD_FAILURE) {
+            if (e.code() != ErrorCode.ETCD_FAILURE && e.code() != ErrorCode.ETCD_QUOTA_EXCEEDED) {
                 throw e;
             }
             String state = etcd.process().isAlive() ? "etcd is still running"
                     : "the etcd process exited; its last output: " + LogTail.excerpt(etcd.process().logFile(), 10);
-            throw new WorkerException(ErrorCode.ETCD_FAILURE, String.format(
+            throw new WorkerException(e.code(), String.format(
                     "replaying %s failed at revision %d (etcd at %d): %s; %s", delta, g.group().revision(),
                     applier.currentRevision(), e.getMessage(), state), e);
         }

@@ -165,6 +165,30 @@ class RestoreFailuresIT {
         assertFailedCleanly(run, ErrorCode.ETCD_FAILURE, "etcd");
     }
 
+    @Test
+    void quotaExceededSaysWhichFlagsHelp() throws IOException {
+        CommandRun run = restore(Fixtures.bucket("gzip"), "--embedded-etcd-quota-bytes", "3Mi");
+
+        assertFailedCleanly(run, ErrorCode.ETCD_QUOTA_EXCEEDED, "--embedded-etcd-quota-bytes", "--defrag-every-events",
+                "v2/Incr-", "revision");
+    }
+
+    @Test
+    void secondWorkerOnTheSameTargetRefuses() throws IOException {
+        try (java.nio.channels.FileChannel held = java.nio.channels.FileChannel.open(
+                target.resolveSibling("new.etcd.lock"), java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
+                java.nio.channels.FileLock lock = held.lock()) {
+            assertThat(lock.isValid()).isTrue();
+            CommandRun run = CompletableFuture.supplyAsync(() -> restore(Fixtures.bucket("gzip"))).join();
+
+            assertThat(run.exitCode()).isEqualTo(ErrorCode.TARGET_LOCKED.exitCode());
+            assertThat(run.result().get("error").asText()).contains("another worker", target.toString());
+        }
+        assertThat(target).doesNotExist();
+        assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
+    }
+
     private static boolean hasDeltaDownloads(Path scratch) throws IOException {
         try (Stream<Path> files = Files.walk(scratch)) {
             return files.anyMatch(p -> p.getParent() != null && p.getParent().getFileName().toString().equals("deltas"));
