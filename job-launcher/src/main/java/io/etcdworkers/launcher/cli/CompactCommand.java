@@ -1,6 +1,5 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.WorkerKind;
 import java.util.concurrent.Callable;
@@ -26,8 +25,7 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(
-                request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact)));
+        return JobRun.run(ctx, cluster, run, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
     }
 
     static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,

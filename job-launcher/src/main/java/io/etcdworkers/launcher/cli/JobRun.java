@@ -1,7 +1,9 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobLauncher;
 import io.etcdworkers.launcher.job.JobOutcome;
+import io.etcdworkers.launcher.job.JobRequest;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -15,7 +17,10 @@ final class JobRun {
     private JobRun() {
     }
 
-    static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, Job job) {
+    /** Builds the Job, named by {@code --job-name} when given, then prints it or creates it. */
+    static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, JobRequest request) {
+        JobFactory jobs = new JobFactory(ctx.clock());
+        Job job = run.jobName == null ? jobs.build(request) : jobs.build(request, run.jobName);
         if (run.dryRun) {
             return print(ctx, job);
         }

@@ -1,6 +1,5 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.WorkerKind;
@@ -62,6 +61,6 @@ final class RestoreCommand implements Callable<Integer> {
         JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
-        return JobRun.run(ctx, cluster, run, new JobFactory(ctx.clock()).build(request));
+        return JobRun.run(ctx, cluster, run, request);
     }
 }

@@ -11,6 +11,10 @@ final class RunOptions {
     @Option(names = "--wait", description = "Watch the Job, print progress and the outcome, exit with the worker's exit code.")
     boolean await;
 
+    @Option(names = "--job-name",
+            description = "The Job's name instead of <etcd>-<kind>-<yyyyMMdd-HHmmss> (a DNS label): for a manifest that renders the same every time.")
+    String jobName;
+
     @Option(names = "--timeout", converter = DurationConverter.class,
             description = "How long --wait watches (default: the Job's deadline plus 5m); the Job keeps running after it.")
     Duration timeout;

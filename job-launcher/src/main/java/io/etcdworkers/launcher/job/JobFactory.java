@@ -51,7 +51,16 @@ public final class JobFactory {
 
     /** The Job for one run; its name carries the clock's current time (see {@link JobNames}). */
     public Job build(JobRequest request) {
-        String name = JobNames.jobName(request.etcdName(), request.kind(), clock.instant());
+        return build(request, JobNames.jobName(request.etcdName(), request.kind(), clock.instant()));
+    }
+
+    /**
+     * The Job for one run under a name the caller chose instead of the timestamped one: for a manifest
+     * that must render the same every time (a committed example, GitOps). The name must be a DNS label,
+     * since it is also the {@code instance} label value of the Job and its pods.
+     */
+    public Job build(JobRequest request, String name) {
+        RequestChecks.dnsLabel(name, "Job name");
         Map<String, String> labels = JobNames.labels(request.etcdName(), request.kind(), name);
         return new JobBuilder()
                 .withNewMetadata()

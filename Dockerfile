@@ -1,0 +1,60 @@
+# syntax=docker/dockerfile:1
+# One image for the three programs: /app/restore-worker.jar, /app/compaction-worker.jar,
+# /app/job-launcher.jar, plus etcd, etcdctl and etcdutl (3.5) in /usr/local/bin, on a JRE 17.
+# Build, contents and how the launcher's Jobs run it: docs/image.md.
+#
+#   docker build --build-arg ETCD_SHA256=<sha256 of the etcd tarball> -t etcd-workers:dev .
+
+# --- build: the three shaded jars -------------------------------------------------------------
+FROM maven:3.9-eclipse-temurin-17 AS build
+WORKDIR /src
+COPY . .
+# the cache mount keeps ~/.m2 between builds; tests need etcd and S3Proxy, so CI runs them instead
+RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp -DskipTests package
+
+# --- etcd: the official release tarball, checked against its published sha256 -----------------
+FROM debian:bookworm-slim AS etcd
+ARG ETCD_VERSION=v3.5.17
+# REQUIRED, no default on purpose: the sha256 of etcd-${ETCD_VERSION}-linux-<arch>.tar.gz as listed
+# in SHA256SUMS on https://github.com/etcd-io/etcd/releases/tag/${ETCD_VERSION}. See docs/image.md.
+ARG ETCD_SHA256
+# set by BuildKit from --platform (amd64, arm64); the checksum must be the one for that arch
+ARG TARGETARCH
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends ca-certificates curl \
+ && rm -rf /var/lib/apt/lists/*
+RUN set -eu; \
+    if [ -z "${ETCD_SHA256:-}" ]; then \
+      echo "ETCD_SHA256 is not set: pass --build-arg ETCD_SHA256=... (see docs/image.md)" >&2; exit 1; \
+    fi; \
+    name="etcd-${ETCD_VERSION}-linux-${TARGETARCH:-amd64}"; \
+    curl -fsSL -o "/tmp/${name}.tar.gz" \
+      "https://github.com/etcd-io/etcd/releases/download/${ETCD_VERSION}/${name}.tar.gz"; \
+    echo "${ETCD_SHA256}  /tmp/${name}.tar.gz" | sha256sum -c -; \
+    mkdir /out; \
+    tar -xzf "/tmp/${name}.tar.gz" -C /out --strip-components=1 \
+      "${name}/etcd" "${name}/etcdctl" "${name}/etcdutl"; \
+    /out/etcd --version
+
+# --- runtime ----------------------------------------------------------------------------------
+# A full JRE image rather than distroless: the worker starts etcd through /bin/sh (OrphanGuard,
+# which also needs sleep), and this base has both; see docs/image.md for the trade-off.
+FROM eclipse-temurin:17-jre-noble
+# the uid/gid the launcher's pods run as (JobFactory.RUN_AS_USER); named so tools show a name
+RUN groupadd --system --gid 65532 nonroot \
+ && useradd --system --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin nonroot \
+ && mkdir -p /scratch && chown 65532:65532 /scratch
+COPY --from=etcd /out/etcd /out/etcdctl /out/etcdutl /usr/local/bin/
+COPY --from=build /src/restore-worker/target/restore-worker.jar \
+                  /src/compaction-worker/target/compaction-worker.jar \
+                  /src/job-launcher/target/job-launcher.jar /app/
+# The same JVM sizing the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
+# a share of the container's memory limit, the rest left for the worker's child etcd.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=40.0 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp"
+USER 65532:65532
+WORKDIR /scratch
+# The launcher by default; the Jobs replace the whole entrypoint with their command:
+# java -jar /app/restore-worker.jar restore ... / java -jar /app/compaction-worker.jar compact ...
+ENTRYPOINT ["java", "-jar", "/app/job-launcher.jar"]
+CMD ["--help"]
