@@ -12,11 +12,10 @@ import io.etcdworkers.restore.cli.DefragOptions;
 import io.etcdworkers.restore.cli.DurationConverter;
 import io.etcdworkers.restore.cli.EtcdOptions;
 import io.etcdworkers.restore.cli.ResultJson;
-import io.etcdworkers.restore.cli.ResultReporter;
+import io.etcdworkers.restore.cli.ResultRun;
 import io.etcdworkers.restore.cli.StoreFactory;
 import io.etcdworkers.restore.cli.StoreOptions;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.cli.WorkerFailures;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
@@ -26,7 +25,6 @@ import io.etcdworkers.restore.store.ObjectStore;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -97,23 +95,14 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Instant started = context.clock().instant();
-        ObjectNode result = ResultJson.start("compact");
-        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
-        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-            CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
-            ResultJson.succeeded(result);
-            describe(result, outcome);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
-            reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
-            return 0;
-        } catch (InterruptedException | RuntimeException e) {
-            WorkerException failure = WorkerFailures.of(e);
-            ResultJson.failed(result, failure);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
-            reporter.publish(result, List.of());
-            throw failure;
-        }
+        return ResultRun.run(context, "compact", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+            try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+                CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
+                ResultJson.succeeded(result);
+                describe(result, outcome);
+                return 0;
+            }
+        });
     }
 
     private CompactionConfig config() {

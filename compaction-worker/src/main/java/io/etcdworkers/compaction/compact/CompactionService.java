@@ -5,7 +5,7 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
-import io.etcdworkers.restore.restore.FileTree;
+import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;

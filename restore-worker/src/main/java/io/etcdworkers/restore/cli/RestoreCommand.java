@@ -1,16 +1,11 @@
 package io.etcdworkers.restore.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,25 +54,16 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Instant started = context.clock().instant();
-        ObjectNode result = ResultJson.start("restore");
-        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
-        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-            RestoreConfig config = config();
-            result.put("dataDir", config.dataDir().toString());
-            RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
-            ResultJson.succeeded(result);
-            ResultJson.restore(result, outcome);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
-            reporter.publish(result, List.of("phaseSeconds", "metaSha256", "kvSha256"));
-            return 0;
-        } catch (InterruptedException | RuntimeException e) {
-            WorkerException failure = WorkerFailures.of(e);
-            ResultJson.failed(result, failure);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
-            reporter.publish(result, List.of());
-            throw failure;
-        }
+        return ResultRun.run(context, "restore", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+            try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+                RestoreConfig config = config();
+                result.put("dataDir", config.dataDir().toString());
+                RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
+                ResultJson.succeeded(result);
+                ResultJson.restore(result, outcome);
+                return 0;
+            }
+        });
     }
 
     private RestoreConfig config() {

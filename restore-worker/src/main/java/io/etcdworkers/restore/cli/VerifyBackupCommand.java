@@ -11,8 +11,6 @@ import io.etcdworkers.restore.verify.BackupVerifier;
 import io.etcdworkers.restore.verify.ObjectCheck;
 import io.etcdworkers.restore.verify.VerifyReport;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -50,41 +48,24 @@ public final class VerifyBackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Instant started = context.clock().instant();
-        ObjectNode result = ResultReporter.newResult();
-        result.put("kind", "verify-backup");
-        result.put("outcome", "running");
-        result.put("exitCode", ErrorCode.UNEXPECTED.exitCode());
-        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
-        try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-            VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();
-            describe(result, report);
-            Optional<ErrorCode> failure = report.failure();
-            result.put("outcome", failure.isPresent() ? "failed" : "succeeded");
-            result.put("exitCode", failure.map(ErrorCode::exitCode).orElse(0));
-            failure.ifPresent(code -> {
-                result.put("errorCode", code.name());
-                result.put("error", firstProblem(report));
-            });
-            result.put("durationSeconds", seconds(started));
-            LOG.info("verify-backup {} base={} deltas={} events={} revisions={}..{} badObjects={} chainBreaks={}",
-                    failure.isPresent() ? "FAILED" : "passed", report.selection().base().key(),
-                    report.selection().deltas().size(), report.events(),
-                    report.selection().base().name().lastRevision(), report.selection().lastRevision(),
-                    report.failedObjects(), report.chainProblems().size());
-            reporter.publish(result, List.of("problems", "skippedKeys"));
-            return failure.map(ErrorCode::exitCode).orElse(0);
-        } catch (InterruptedException | RuntimeException e) {
-            WorkerException failure = WorkerFailures.of(e);
-            ResultJson.failed(result, failure);
-            result.put("durationSeconds", seconds(started));
-            reporter.publish(result, List.of());
-            throw failure;
-        }
-    }
-
-    private double seconds(Instant started) {
-        return Duration.between(started, context.clock().instant()).toMillis() / 1000.0;
+        return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), result -> {
+            try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+                VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();
+                describe(result, report);
+                Optional<ErrorCode> failure = report.failure();
+                if (failure.isEmpty()) {
+                    ResultJson.succeeded(result);
+                } else {
+                    ResultJson.failed(result, new WorkerException(failure.get(), firstProblem(report)));
+                }
+                LOG.info("verify-backup {} base={} deltas={} events={} revisions={}..{} badObjects={} chainBreaks={}",
+                        failure.isPresent() ? "FAILED" : "passed", report.selection().base().key(),
+                        report.selection().deltas().size(), report.events(),
+                        report.selection().base().name().lastRevision(), report.selection().lastRevision(),
+                        report.failedObjects(), report.chainProblems().size());
+                return failure.map(ErrorCode::exitCode).orElse(0);
+            }
+        });
     }
 
     private static String firstProblem(VerifyReport report) {

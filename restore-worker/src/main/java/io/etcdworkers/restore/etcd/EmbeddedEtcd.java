@@ -2,6 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
@@ -284,7 +285,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
 
     private static void deleteQuietly(Path dir, RuntimeException failure) {
         try {
-            FileTrees.delete(dir);
+            FileTree.delete(dir);
         } catch (IOException e) {
             if (failure != null) {
                 failure.addSuppressed(e);

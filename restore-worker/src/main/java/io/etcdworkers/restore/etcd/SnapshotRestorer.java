@@ -2,6 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ public final class SnapshotRestorer {
             if (!Files.exists(dir)) {
                 return false;
             }
-            if (!FileTrees.isEmptyDirectory(dir)) {
+            if (!FileTree.isEmptyDirectory(dir)) {
                 throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, "cannot restore a snapshot into " + what
                         + " " + dir + ": it exists and is not an empty directory");
             }
@@ -153,7 +154,7 @@ public final class SnapshotRestorer {
 
     private static void undo(Path dir, boolean recreateEmpty, RuntimeException failure) {
         try {
-            FileTrees.delete(dir);
+            FileTree.delete(dir);
             if (recreateEmpty) {
                 Files.createDirectories(dir);
             }

@@ -5,6 +5,7 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.replay.DeltaReplayer;
 import io.etcdworkers.restore.replay.ReplayStats;
 import io.etcdworkers.restore.replay.ScratchEtcd;

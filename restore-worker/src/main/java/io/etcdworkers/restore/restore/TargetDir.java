@@ -2,6 +2,7 @@ package io.etcdworkers.restore.restore;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +78,7 @@ public final class TargetDir implements AutoCloseable {
     }
 
     private void checkAndClean(boolean force) throws IOException {
-        if (Files.exists(target) && !isEmptyDir(target)) {
+        if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
             if (!force) {
                 throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, "data dir " + target
                         + " exists and is not empty: refusing to replace it without --force");
@@ -90,15 +90,6 @@ public final class TargetDir implements AutoCloseable {
                 LOG.warn("removing what an interrupted run left path={}", leftover);
                 FileTree.delete(leftover);
             }
-        }
-    }
-
-    private static boolean isEmptyDir(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return false;
-        }
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
         }
     }
 
