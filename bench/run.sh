@@ -61,7 +61,7 @@ generate() {
     bench generate --out "$dir" --events "$2" 2>/dev/null > /dev/null
     note_load "generate $1 after"
   fi
-  echo "bucket $1: $(tr -d ' \n' < "$dir/expected.json")" >&2
+  echo "bucket $1: $(tr -d '\n' < "$dir/expected.json")" >&2
 }
 
 # ceiling NAME [WALDIR]
@@ -72,7 +72,7 @@ ceiling() {
   bench ceiling --bucket-out "$DATA/buckets/$CEILING_BUCKET" --txns "$CEILING_TXNS" \
       --scratch-dir "$DATA/work/ceiling" ${2:+--wal-dir "$2"} --out "$out" 2>/dev/null > /dev/null
   note_load "ceiling $1 after"
-  echo "ceiling $1: $(tr -d ' \n' < "$out")" >&2
+  echo "ceiling $1: $(tr -d '\n' < "$out")" >&2
 }
 
 # run_restore BUCKET POLICY(policy|nopolicy) WAL(disk|tmpfs)
@@ -84,7 +84,7 @@ run_restore() {
   [[ $policy == nopolicy ]] && flags+=(--defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0)
   [[ $wal == tmpfs ]] && { mkdir -p "$TMPFS"; flags+=(--scratch-wal-dir="$TMPFS"); }
   rm -rf "$out" "$work"
-  mkdir -p "$work"
+  mkdir -p "$work" "$DATA/runs"
   note_load "$label before"
   local status=0
   # shellcheck disable=SC2086 # WORKER_JAVA_OPTS is a list of flags

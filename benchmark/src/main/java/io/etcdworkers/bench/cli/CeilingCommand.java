@@ -25,14 +25,21 @@ public final class CeilingCommand implements Callable<Integer> {
     @Option(names = "--wal-dir", description = "Put the WAL here (a tmpfs); default: inside the data dir.")
     Path walDir;
 
+    @Option(names = "--snapshot-count", description = "etcd's --snapshot-count; default: the worker's.")
+    Long snapshotCount;
+
     @Option(names = "--out", required = true, description = "Result JSON file.")
     Path out;
 
     @Override
     public Integer call() throws Exception {
+        // The worker's etcd components run tools in other working dirs: give them absolute paths.
+        bucketOut = bucketOut.toAbsolutePath();
+        scratch = scratch.toAbsolutePath();
+        walDir = walDir == null ? null : walDir.toAbsolutePath();
         var expected = new ObjectMapper().readTree(bucketOut.resolve("expected.json").toFile());
         var result = new CeilingRun(new CeilingSpec(bucketOut.resolve("bucket"), expected.path("seed").asLong(),
-                expected.path("seedKeys").asInt(), txns, scratch, Optional.ofNullable(walDir), out)).run();
+                expected.path("seedKeys").asInt(), txns, scratch, Optional.ofNullable(walDir), Optional.ofNullable(snapshotCount), out)).run();
         System.out.println(result.toPrettyString());
         return 0;
     }

@@ -25,6 +25,7 @@ import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
 import io.etcdworkers.restore.snapshot.codec.Compression;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,8 @@ import java.util.stream.Stream;
  * through the same client path ({@link EtcdGrpcClient#txn}, a blocking stub), one in flight.
  * The transactions are built before the clock starts, from the same workload generator with the
  * same seed, so only etcd and the client call are timed. Also records the CPU the JVM and etcd
- * spent on them.
+ * spent on them, etcd's memory afterwards, and how long reading the whole keyspace takes with the
+ * worker's {@code KeyspaceDigest} (sorted pages) and with unsorted pages.
  */
 public final class CeilingRun {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -68,11 +70,17 @@ public final class CeilingRun {
             // The limits RestoreService gives the worker's scratch etcd.
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
                     RestoreConfig.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
-                    defaults.snapshotCount(), defaults.startTimeout(), defaults.stopTimeout());
+                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout());
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
                     EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), RestoreConfig.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);
-                return measure(client, etcd.pid(), txns);
+                ObjectNode out = measure(client, etcd.pid(), txns);
+                out.put("snapshotCount", config.snapshotCount());
+                out.put("etcdPeakRssMB", round(status(etcd.pid(), "VmHWM:") / 1024.0));
+                out.put("etcdRssAnonMB", round(status(etcd.pid(), "RssAnon:") / 1024.0));
+                timeReads(client, out);
+                JSON.writerWithDefaultPrettyPrinter().writeValue(spec.outFile().toFile(), out);
+                return out;
             }
         } finally {
             Dirs.delete(scratch);
@@ -110,6 +118,9 @@ public final class CeilingRun {
                 break;
             }
             from = page.getKvs(page.getKvsCount() - 1).getKey().concat(zero);
+        }
+        if (model.liveCount() == 0) {
+            throw new IllegalStateException("the restored base snapshot holds no keys: wrong bucket?");
         }
         model.advanceTo(revision);
         WorkloadGenerator workload = new WorkloadGenerator(model, new ValueSource(spec.seed()), spec.seed() + 1,
@@ -167,8 +178,42 @@ public final class CeilingRun {
         out.put("loadAfter", MachineLoad.loadAverages());
         out.put("otherProcessesCores", round(Math.max(0, MachineLoad.busyCpuSeconds() - busyBefore - jvmCpu - etcdCpu)
                 / seconds));
-        JSON.writerWithDefaultPrettyPrinter().writeValue(spec.outFile().toFile(), out);
         return out;
+    }
+
+    /** The worker's verification read against the same pages without a sort order. */
+    private static void timeReads(EtcdGrpcClient client, ObjectNode out) {
+        long revision = client.status().getHeader().getRevision();
+        long t = System.nanoTime();
+        KeyspaceDigest.of(client, revision);
+        out.put("digestReadSeconds", round((System.nanoTime() - t) / 1e9));
+        t = System.nanoTime();
+        ByteString zero = ByteString.copyFrom(new byte[] {0});
+        ByteString from = zero;
+        long bytes = 0;
+        while (true) {
+            RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(zero)
+                    .setRevision(revision).setLimit(500).build());
+            for (KeyValue kv : page.getKvsList()) {
+                bytes += kv.getValue().size();
+            }
+            if (!page.getMore() || page.getKvsCount() == 0) {
+                break;
+            }
+            from = page.getKvs(page.getKvsCount() - 1).getKey().concat(zero);
+        }
+        out.put("unsortedReadSeconds", round((System.nanoTime() - t) / 1e9));
+        out.put("readValueBytes", bytes);
+    }
+
+    /** A {@code /proc/<pid>/status} figure in KiB. */
+    private static long status(long pid, String field) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+            }
+        }
+        return -1;
     }
 
     /** utime + stime of one process (the JVM's own threads, or etcd). */

@@ -12,8 +12,9 @@ import java.util.Optional;
  * @param txns how many revisions to send
  * @param scratchDir where the data dir goes (deleted after)
  * @param walDir a WAL dir (a tmpfs), or empty for the WAL inside the data dir on disk
+ * @param snapshotCount etcd's {@code --snapshot-count}, or empty for the worker's default
  * @param outFile the JSON result
  */
 public record CeilingSpec(Path bucketDir, long seed, int targetKeys, int txns, Path scratchDir, Optional<Path> walDir,
-                          Path outFile) {
+                          Optional<Long> snapshotCount, Path outFile) {
 }

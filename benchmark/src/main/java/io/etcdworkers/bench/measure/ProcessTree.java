@@ -14,7 +14,8 @@ import java.util.Map;
 
 /**
  * Reads a process and all its descendants from {@code /proc}: resident memory
- * ({@code statm}'s resident pages, the same figure as {@code VmRSS}) and CPU ticks
+ * ({@code statm}'s resident pages, the same figure as {@code VmRSS}), its anonymous part
+ * ({@code RssAnon}: heap, not file pages such as etcd's mmap'd database) and CPU ticks
  * ({@code utime + stime}, plus {@code cutime + cstime} so children that already exited and were
  * waited for, like {@code etcdctl snapshot restore}, still count).
  */
@@ -23,7 +24,7 @@ public final class ProcessTree {
     private static final Path PROC = Path.of("/proc");
 
     /** One process as read. */
-    public record Proc(long pid, long ppid, String comm, long rssBytes, long cpuTicks) {
+    public record Proc(long pid, long ppid, String comm, long rssBytes, long anonBytes, long cpuTicks) {
     }
 
     private ProcessTree() {
@@ -54,7 +55,8 @@ public final class ProcessTree {
         Deque<Proc> todo = new ArrayDeque<>(List.of(rootProc));
         while (!todo.isEmpty()) {
             Proc p = todo.pop();
-            tree.add(p);
+            // status is read only for the tree's members: reading it for every process costs
+            tree.add(new Proc(p.pid(), p.ppid(), p.comm(), p.rssBytes(), anon(p.pid()), p.cpuTicks()));
             todo.addAll(children.getOrDefault(p.pid(), List.of()));
         }
         return tree;
@@ -73,10 +75,24 @@ public final class ProcessTree {
             long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
             String statm = Files.readString(dir.resolve("statm"), StandardCharsets.US_ASCII);
             long rss = Long.parseLong(statm.split(" ")[1]) * PAGE;
-            return new Proc(Long.parseLong(dir.getFileName().toString()), ppid, comm, rss, ticks);
+            return new Proc(Long.parseLong(dir.getFileName().toString()), ppid, comm, rss, 0, ticks);
         } catch (IOException | RuntimeException gone) {
             return null;
         }
+    }
+
+    private static long anon(long pid) {
+        try {
+            for (String line : Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status"),
+                    StandardCharsets.US_ASCII)) {
+                if (line.startsWith("RssAnon:")) {
+                    return Long.parseLong(line.substring(8).trim().split("\\s+")[0]) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException gone) {
+            // exited since its stat was read
+        }
+        return 0;
     }
 
     private static boolean isNumeric(String s) {

@@ -39,6 +39,8 @@ public record RunSummary(ObjectNode json, boolean failed) {
         s.put("peakTreeRssMB", round(samples.stream().mapToLong(Sample::treeRss).max().orElse(0) / MB));
         s.put("peakJvmRssMB", round(samples.stream().mapToLong(Sample::jvmRss).max().orElse(0) / MB));
         s.put("peakEtcdRssMB", round(samples.stream().mapToLong(Sample::etcdRss).max().orElse(0) / MB));
+        s.put("peakTreeAnonMB", round(samples.stream().mapToLong(Sample::treeAnon).max().orElse(0) / MB));
+        s.put("peakEtcdAnonMB", round(samples.stream().mapToLong(Sample::etcdAnon).max().orElse(0) / MB));
         s.put("peakDbFileBytes", samples.stream().mapToLong(Sample::dbFile).max().orElse(0));
         double treeCpu = Double.NaN;
         if (Files.exists(spec.timeFile())) {

@@ -8,6 +8,8 @@ package io.etcdworkers.bench.measure;
  *     {@code /usr/bin/time} wrapper
  * @param jvmRss resident bytes of the {@code java} processes
  * @param etcdRss resident bytes of the {@code etcd} processes
+ * @param treeAnon anonymous resident bytes of the tree (without file pages: etcd's mmap'd db)
+ * @param etcdAnon anonymous resident bytes of etcd
  * @param cpuTicks CPU ticks of the tree so far (1/100 s)
  * @param dbFile size of the scratch database file on disk
  * @param dbSize etcd's dbSize from the last progress line
@@ -15,14 +17,15 @@ package io.etcdworkers.bench.measure;
  * @param events events applied, from the last progress line
  * @param eventsPerSecond the rate the last progress line reported
  */
-public record Sample(double seconds, long treeRss, long jvmRss, long etcdRss, long cpuTicks, long dbFile,
+public record Sample(double seconds, long treeRss, long jvmRss, long etcdRss, long treeAnon, long etcdAnon,
+                     long cpuTicks, long dbFile,
                      long dbSize, long dbInUse, long events, long eventsPerSecond) {
 
-    static final String CSV_HEADER = "seconds,treeRss,jvmRss,etcdRss,cpuTicks,dbFile,dbSize,dbInUse,events,eventsPerSecond";
+    static final String CSV_HEADER = "seconds,treeRss,jvmRss,etcdRss,treeAnon,etcdAnon,cpuTicks,dbFile,dbSize,dbInUse,events,eventsPerSecond";
 
     String csv() {
-        return String.format(java.util.Locale.ROOT, "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, treeRss, jvmRss,
-                etcdRss, cpuTicks, dbFile, dbSize, dbInUse, events, eventsPerSecond);
+        return String.format(java.util.Locale.ROOT, "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, treeRss,
+                jvmRss, etcdRss, treeAnon, etcdAnon, cpuTicks, dbFile, dbSize, dbInUse, events, eventsPerSecond);
     }
 
     /** Parses a line written by {@link #csv()}. */
@@ -30,6 +33,6 @@ public record Sample(double seconds, long treeRss, long jvmRss, long etcdRss, lo
         String[] f = line.split(",");
         return new Sample(Double.parseDouble(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
                 Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                Long.parseLong(f[8]), Long.parseLong(f[9]));
+                Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]));
     }
 }

@@ -64,6 +64,8 @@ public final class WorkerRun {
         long rss = 0;
         long jvm = 0;
         long etcd = 0;
+        long anon = 0;
+        long etcdAnon = 0;
         long ticks = 0;
         for (ProcessTree.Proc p : tree) {
             ticks += p.cpuTicks();
@@ -71,14 +73,16 @@ public final class WorkerRun {
                 continue;
             }
             rss += p.rssBytes();
+            anon += p.anonBytes();
             if (p.comm().equals("java")) {
                 jvm += p.rssBytes();
             } else if (p.comm().equals("etcd")) {
                 etcd += p.rssBytes();
+                etcdAnon += p.anonBytes();
             }
         }
         long db = spec.dbFile().toFile().length();
-        return new Sample((System.nanoTime() - started) / 1e9, rss, jvm, etcd, ticks, db, progress.dbSize(),
+        return new Sample((System.nanoTime() - started) / 1e9, rss, jvm, etcd, anon, etcdAnon, ticks, db, progress.dbSize(),
                 progress.dbInUse(), progress.events(), progress.eventsPerSecond());
     }
 

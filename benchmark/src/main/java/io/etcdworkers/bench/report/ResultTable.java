@@ -34,20 +34,20 @@ public final class ResultTable {
         JsonNode disk = ceiling(ceilingDir.resolve("ceiling-disk.json"));
         JsonNode tmpfs = ceiling(ceilingDir.resolve("ceiling-tmpfs.json"));
         StringBuilder md = new StringBuilder();
-        md.append("| run | events | deltas MB (JSON) | wall s | CPU s | replay s | revisions/s (replay) | events/s (wall) "
-                + "| peak RSS tree MB | JVM MB | etcd MB | peak db MB | defrags (s) | max live heap MB | digest "
+        md.append("| run | events | deltas MB (gzip) | wall s | CPU s | replay s | revisions/s (replay) | events/s (wall) "
+                + "| peak RSS tree MB | JVM MB | etcd MB (anon) | peak db MB | defrags (s) | max live heap MB | digest "
                 + "| load before -> after | other procs (cores) |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n");
         for (JsonNode r : runs) {
             JsonNode res = r.path("result");
             double replay = res.path("phaseSeconds").path("replay").asDouble();
             md.append(String.format(Locale.ROOT,
-                    "| %s | %,d | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d (%.1f) | %d | %s | %s -> %s | %.2f |\n",
+                    "| %s | %,d | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f (%.0f) | %.0f | %d (%.1f) | %d | %s | %s -> %s | %.2f |\n",
                     r.path("label").asText(), res.path("events").asLong(), res.path("deltaBytes").asLong() / MB,
                     r.path("wallSeconds").asDouble(), r.path("cpuSeconds").asDouble(), replay,
                     res.path("revisions").asLong() / replay, r.path("wallEventsPerSecond").asDouble(),
                     r.path("peakTreeRssMB").asDouble(), r.path("peakJvmRssMB").asDouble(),
-                    r.path("peakEtcdRssMB").asDouble(), r.path("peakDbFileBytes").asLong() / MB,
+                    r.path("peakEtcdRssMB").asDouble(), r.path("peakEtcdAnonMB").asDouble(), r.path("peakDbFileBytes").asLong() / MB,
                     res.path("defragmentations").path("count").asInt(),
                     res.path("defragmentations").path("seconds").asDouble(), r.path("maxHeapAfterGcMB").asLong(),
                     r.path("digest").asText("-"), r.path("loadBefore").asText(), r.path("loadAfter").asText(),

@@ -35,6 +35,7 @@ public final class RunCharts {
             memory.add(l + " process tree", points(samples, s -> s.treeRss() / MB));
             memory.add(l + " JVM (dashed)", points(samples, s -> s.jvmRss() / MB));
             memory.add(l + " etcd (dashed)", points(samples, s -> s.etcdRss() / MB));
+            memory.add(l + " etcd anonymous (dashed)", points(samples, s -> s.etcdAnon() / MB));
             db.add(l, points(samples, s -> s.dbFile() / MB));
             rate.add(l, ratePoints(samples));
             List<double[]> gc = new ArrayList<>();
