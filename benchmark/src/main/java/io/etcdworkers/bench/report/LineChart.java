@@ -16,8 +16,8 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * One PNG line chart of named series over time, drawn with JFreeChart headless. Series whose
- * name ends in {@code (dashed)} are drawn dashed, so the parts of a total can sit beside it.
+ * One PNG line chart of named series over time, drawn with JFreeChart headless. Series of one
+ * run share a colour (their group); a total is drawn solid and its parts dashed or dotted.
  */
 public final class LineChart {
     private static final int WIDTH = 1000;
@@ -27,39 +27,46 @@ public final class LineChart {
         new Color(0x9467bd), new Color(0x8c564b), new Color(0x17becf), new Color(0x7f7f7f),
     };
 
+    /** How a series is drawn. */
+    public enum Line { SOLID, DASHED, DOTTED }
+
+    private record Series(List<double[]> points, int group, Line line) {
+    }
+
     private final String title;
     private final String yLabel;
-    private final Map<String, List<double[]>> series = new LinkedHashMap<>();
+    private final Map<String, Series> series = new LinkedHashMap<>();
 
     public LineChart(String title, String yLabel) {
         this.title = title;
         this.yLabel = yLabel;
     }
 
-    /** Adds a series of {@code {seconds, value}} points. */
-    public LineChart add(String name, List<double[]> points) {
-        series.put(name, points);
+    /** Adds a series of {@code {seconds, value}} points, coloured by {@code group}. */
+    public LineChart add(String name, List<double[]> points, int group, Line line) {
+        series.put(name, new Series(points, group, line));
         return this;
     }
 
     public void write(Path png) throws IOException {
         System.setProperty("java.awt.headless", "true");
         XYSeriesCollection data = new XYSeriesCollection();
-        for (Map.Entry<String, List<double[]>> e : series.entrySet()) {
+        for (Map.Entry<String, Series> e : series.entrySet()) {
             XYSeries s = new XYSeries(e.getKey(), false, true);
-            e.getValue().forEach(p -> s.add(p[0], p[1]));
+            e.getValue().points().forEach(p -> s.add(p[0], p[1]));
             data.addSeries(s);
         }
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
         int i = 0;
-        int color = 0;
-        for (String name : series.keySet()) {
-            boolean dashed = name.endsWith("(dashed)");
-            renderer.setSeriesPaint(i, COLORS[color % COLORS.length]);
-            renderer.setSeriesStroke(i, dashed
-                    ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f)
-                    : new BasicStroke(2f));
-            color++;
+        for (Series s : series.values()) {
+            renderer.setSeriesPaint(i, COLORS[s.group() % COLORS.length]);
+            renderer.setSeriesStroke(i, switch (s.line()) {
+                case SOLID -> new BasicStroke(2f);
+                case DASHED -> new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
+                        new float[] {7f, 4f}, 0f);
+                case DOTTED -> new BasicStroke(1.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f,
+                        new float[] {1f, 4f}, 0f);
+            });
             i++;
         }
         NumberAxis x = new NumberAxis("seconds since the worker started");

@@ -11,8 +11,9 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The charts of a set of runs that belong together (one bucket, several configurations): memory
- * of the process tree (and of the JVM and etcd, dashed), database file size, events per second,
+ * The charts of a set of runs that belong together (one bucket, several configurations), one
+ * colour per run: memory of the process tree (solid), of etcd (dashed) and of the JVM (dotted),
+ * database file size, events per second,
  * and the JVM's live heap after each collection. Files: {@code <prefix>-memory.png},
  * {@code -dbsize.png}, {@code -rate.png}, {@code -heap.png}.
  */
@@ -29,20 +30,21 @@ public final class RunCharts {
         LineChart db = new LineChart(title + ": scratch database file size", "MB");
         LineChart rate = new LineChart(title + ": replay rate (as the worker logs it)", "events/s");
         LineChart heap = new LineChart(title + ": JVM heap after each GC (live data)", "MB");
+        int group = 0;
         for (Map.Entry<String, Path> run : runs.entrySet()) {
             List<Sample> samples = read(run.getValue().resolve("samples.csv"));
             String l = run.getKey();
-            memory.add(l + " process tree", points(samples, s -> s.treeRss() / MB));
-            memory.add(l + " JVM (dashed)", points(samples, s -> s.jvmRss() / MB));
-            memory.add(l + " etcd (dashed)", points(samples, s -> s.etcdRss() / MB));
-            memory.add(l + " etcd anonymous (dashed)", points(samples, s -> s.etcdAnon() / MB));
-            db.add(l, points(samples, s -> s.dbFile() / MB));
-            rate.add(l, ratePoints(samples));
+            memory.add(l + ": process tree", points(samples, s -> s.treeRss() / MB), group, LineChart.Line.SOLID);
+            memory.add(l + ": etcd", points(samples, s -> s.etcdRss() / MB), group, LineChart.Line.DASHED);
+            memory.add(l + ": JVM", points(samples, s -> s.jvmRss() / MB), group, LineChart.Line.DOTTED);
+            db.add(l, points(samples, s -> s.dbFile() / MB), group, LineChart.Line.SOLID);
+            rate.add(l, ratePoints(samples), group, LineChart.Line.SOLID);
             List<double[]> gc = new ArrayList<>();
             for (GcLog.Collection c : GcLog.read(run.getValue().resolve("gc.log"))) {
                 gc.add(new double[] {c.seconds(), c.afterMb()});
             }
-            heap.add(l, gc);
+            heap.add(l, gc, group, LineChart.Line.SOLID);
+            group++;
         }
         List<Path> written = List.of(file(prefix, "memory"), file(prefix, "dbsize"), file(prefix, "rate"),
                 file(prefix, "heap"));
