@@ -29,7 +29,7 @@ public final class RunCharts {
         LineChart memory = new LineChart(title + ": resident memory", "MB");
         LineChart db = new LineChart(title + ": scratch database file size", "MB");
         LineChart rate = new LineChart(title + ": replay rate (as the worker logs it)", "events/s");
-        LineChart heap = new LineChart(title + ": JVM heap after each GC (live data)", "MB");
+        LineChart heap = new LineChart(title + ": JVM heap in use after each GC (upper bound of live data)", "MB");
         int group = 0;
         for (Map.Entry<String, Path> run : runs.entrySet()) {
             List<Sample> samples = read(run.getValue().resolve("samples.csv"));
