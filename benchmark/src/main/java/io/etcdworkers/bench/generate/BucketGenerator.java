@@ -6,6 +6,7 @@ import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.PutRequest;
 import io.etcd.jetcd.api.RequestOp;
 import io.etcd.jetcd.api.TxnRequest;
+import io.etcdworkers.bench.measure.Dirs;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.SnapshotKind;
 import io.etcdworkers.restore.snapshot.SnapshotName;
@@ -119,7 +120,7 @@ public final class BucketGenerator {
                 return bytes;
             }
         } finally {
-            io.etcdworkers.bench.measure.Dirs.delete(seedDir);
+            Dirs.delete(seedDir);
         }
     }
 
