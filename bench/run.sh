@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Regenerates every benchmark number of docs/benchmarks.md (issue 7).
+#
+#   bench/run.sh small   30,000 events: every configuration, a few minutes (a smoke run)
+#   bench/run.sh full    30k and 300k: every configuration, plus 300k with a container-sized JVM;
+#                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration)
+#
+# Builds the worker and the harness, generates the buckets once (cached under $BENCH_DATA),
+# measures the raw sequential-txn ceiling (WAL on disk and on tmpfs), runs the restore worker
+# with the default defragmentation policy and with it off, WAL on disk and on tmpfs, draws the
+# charts into docs/img/ and prints the Markdown tables (also saved to $BENCH_DATA/results.md).
+# Buckets and run outputs stay out of git, under $BENCH_DATA.
+#
+# Environment:
+#   BENCH_DATA       where buckets, runs and scratch dirs go (default /work/bench-data)
+#   BENCH_TMPFS      a tmpfs dir for the WAL runs (default /dev/shm/etcd-bench)
+#   CEILING_TXNS     transactions of each ceiling measurement (default: 30000 small, 100000 full)
+#   WORKER_JAVA_OPTS extra JVM flags for the worker (default none: the JVM's own defaults)
+#   SKIP_BUILD=1     use the jars already built
+set -euo pipefail
+
+MODE=${1:-small}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DATA=${BENCH_DATA:-/work/bench-data}
+TMPFS=${BENCH_TMPFS:-/dev/shm/etcd-bench}
+WORKER_JAVA_OPTS=${WORKER_JAVA_OPTS:-}
+WORKER_JAR=$ROOT/restore-worker/target/restore-worker.jar
+BENCH_JAR=$ROOT/benchmark/target/benchmark.jar
+# The compaction worker has not landed yet; once it builds this jar, run_compact measures it too.
+COMPACT_JAR=$ROOT/compaction-worker/target/compaction-worker.jar
+
+bench() { java -jar "$BENCH_JAR" "$@"; }
+note_load() { echo "$(date -Is) $1: $(uptime)" | tee -a "$DATA/uptime.log" >&2; }
+
+build() {
+  if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl restore-worker,benchmark)
+  fi
+}
+
+machine() {
+  {
+    echo "date: $(date -Is)"
+    echo "nproc: $(nproc)"
+    echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs)"
+    free -m | sed 's/^/memory: /'
+    df -h "$DATA" /dev/shm | sed 's/^/disk: /'
+    echo "etcd: $(etcd --version | head -1)"
+    echo "java: $(java -version 2>&1 | head -1)"
+    echo "uptime: $(uptime)"
+  } > "$DATA/machine.txt"
+  cat "$DATA/machine.txt" >&2
+}
+
+# generate NAME EVENTS: a bucket, unless it is already there
+generate() {
+  local dir=$DATA/buckets/$1
+  if [[ ! -f $dir/expected.json ]]; then
+    rm -rf "$dir"
+    note_load "generate $1 before"
+    bench generate --out "$dir" --events "$2" 2>/dev/null > /dev/null
+    note_load "generate $1 after"
+  fi
+  echo "bucket $1: $(tr -d '\n' < "$dir/expected.json")" >&2
+}
+
+# ceiling NAME [WALDIR]
+ceiling() {
+  local out=$DATA/ceilings/ceiling-$1.json
+  mkdir -p "$DATA/ceilings"
+  note_load "ceiling $1 before"
+  bench ceiling --bucket-out "$DATA/buckets/$CEILING_BUCKET" --txns "$CEILING_TXNS" \
+      --scratch-dir "$DATA/work/ceiling" ${2:+--wal-dir "$2"} --out "$out" 2>/dev/null > /dev/null
+  note_load "ceiling $1 after"
+  echo "ceiling $1: $(tr -d '\n' < "$out")" >&2
+}
+
+# A JVM sized as in a Job with a 512 MiB memory limit on <= 2 CPUs: there the JVM itself would pick
+# the serial collector and a heap of 25 % of the limit.
+CONTAINER_JVM="-XX:+UseSerialGC -Xmx128m"
+
+# run_restore BUCKET POLICY(policy|nopolicy) WAL(disk|tmpfs) [jvm128m]
+run_restore() {
+  local bucket=$1 policy=$2 wal=$3 jvm=${4:-}
+  local label=restore-$bucket-$policy-$wal${jvm:+-$jvm}
+  local java_opts=$WORKER_JAVA_OPTS
+  [[ $jvm == jvm128m ]] && java_opts="$java_opts $CONTAINER_JVM"
+  local out=$DATA/runs/$label work=$DATA/work/$label
+  local -a flags=()
+  [[ $policy == nopolicy ]] && flags+=(--defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0)
+  [[ $wal == tmpfs ]] && { mkdir -p "$TMPFS"; flags+=(--scratch-wal-dir="$TMPFS"); }
+  rm -rf "$out" "$work"
+  mkdir -p "$work" "$DATA/runs"
+  note_load "$label before"
+  local status=0
+  # shellcheck disable=SC2086 # java_opts is a list of flags
+  bench run --label "$label" --out "$out" --db-file "$work/data.part/member/snap/db" \
+      --expected "$DATA/buckets/$bucket/expected.json" -- \
+      /usr/bin/time -v -o "$out/time.txt" \
+      java $java_opts "-Xlog:gc:file=$out/gc.log:uptime" -jar "$WORKER_JAR" restore \
+      --storage-provider=Local --store-container="$DATA/buckets/$bucket/bucket" \
+      --data-dir="$work/data" --scratch-dir="$work/scratch" --progress-interval=1s "${flags[@]}" \
+      > "$out.stdout" 2>&1 || status=$?
+  note_load "$label after"
+  rm -rf "$work"
+  if [[ $status != 0 ]]; then
+    echo "!!!!! $label FAILED (exit $status): see $out/worker.log and $out.stdout" >&2
+    grep -h MISMATCH "$out.stdout" >&2 || true
+  fi
+}
+
+# The hook for the compaction worker (issue 7, second half): same sampling, its own command line.
+run_compact() {
+  if [[ ! -f $COMPACT_JAR ]]; then
+    echo "compaction worker not built yet ($COMPACT_JAR): compaction not measured" >&2
+    return 0
+  fi
+  echo "TODO(issue 7): add the compact command line here, as in run_restore, once its flags are final" >&2
+}
+
+# plot BUCKET: one set of charts per WAL placement (policy against no policy), plus the JVM variant
+plot() {
+  local bucket=$1
+  for w in disk tmpfs; do
+    local -a runs=()
+    for p in policy nopolicy; do runs+=(--run "$p=$DATA/runs/restore-$bucket-$p-$w"); done
+    [[ $w == disk ]] && runs+=(--run "policy, JVM 128m=$DATA/runs/restore-$bucket-policy-disk-jvm128m")
+    bench plot --title "restore $bucket, WAL on $w" --prefix "$ROOT/docs/img/restore-$bucket-$w" "${runs[@]}" > /dev/null
+  done
+}
+
+mkdir -p "$DATA"
+build
+machine
+case $MODE in
+  small) SIZES=(30k); CEILING_TXNS=${CEILING_TXNS:-30000} ;;
+  full) SIZES=(30k 300k 1m); CEILING_TXNS=${CEILING_TXNS:-100000} ;;
+  *) echo "usage: $0 [small|full]" >&2; exit 2 ;;
+esac
+declare -A EVENTS=([30k]=30000 [300k]=300000 [1m]=1000000)
+for s in "${SIZES[@]}"; do generate "$s" "${EVENTS[$s]}"; done
+# Every bucket has the same base (same seed, same seeding): the smallest one serves the ceiling.
+CEILING_BUCKET=30k
+df -h /dev/shm >&2
+ceiling disk
+mkdir -p "$TMPFS"
+ceiling tmpfs "$TMPFS"
+for s in "${SIZES[@]}"; do
+  if [[ $s == 1m && "${FULL_1M_ALL:-0}" != 1 ]]; then
+    run_restore "$s" policy disk
+  else
+    for p in policy nopolicy; do for w in disk tmpfs; do run_restore "$s" "$p" "$w"; done; done
+    [[ $MODE == full && $s == 300k ]] && run_restore "$s" policy disk jvm128m
+  fi
+  run_compact "$s"
+  plot "$s"
+done
+bench table --runs "$DATA/runs" --ceilings "$DATA/ceilings" | tee "$DATA/results.md"
