@@ -2,6 +2,7 @@
 # Regenerates every benchmark number of docs/benchmarks.md (issue 7).
 #
 #   bench/run.sh small   30,000 events: every configuration, a few minutes (a smoke run)
+#   bench/run.sh one restore|compact 300k policy|nopolicy disk|tmpfs   one run, re-measured
 #   bench/run.sh full    30k and 300k: every configuration, plus 300k with a container-sized JVM;
 #                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration)
 #
@@ -34,7 +35,7 @@ note_load() { echo "$(date -Is) $1: $(uptime)" | tee -a "$DATA/uptime.log" >&2; 
 
 build() {
   if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl restore-worker,benchmark)
+    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl restore-worker,compaction-worker,benchmark)
   fi
 }
 
@@ -111,12 +112,39 @@ run_restore() {
 
 # The hook for the compaction worker (issue 7, second half): same sampling, its own command line.
 run_compact() {
-  if [[ ! -f $COMPACT_JAR ]]; then
-    echo "compaction worker not built yet ($COMPACT_JAR): compaction not measured" >&2
-    return 0
-  fi
-  echo "TODO(issue 7): add the compact command line here, as in run_restore, once its flags are final" >&2
+  local bucket=$1 policy=${2:-policy} wal=${3:-disk}
+  local label=compact-$bucket-$policy-$wal
+  local out=$DATA/runs/$label work=$DATA/work/$label
+  local -a flags=()
+  [[ $policy == nopolicy ]] && flags+=(--defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0)
+  [[ $wal == tmpfs ]] && { mkdir -p "$TMPFS"; flags+=(--scratch-wal-dir="$TMPFS"); }
+  rm -rf "$out" "$work"
+  mkdir -p "$work" "$DATA/runs"
+  # hard links: the compaction only adds one new object, the cached bucket stays as it was
+  cp -al "$DATA/buckets/$bucket/bucket" "$work/bucket"
+  note_load "$label before"
+  local status=0
+  # shellcheck disable=SC2086 # WORKER_JAVA_OPTS is a list of flags
+  bench run --label "$label" --out "$out" --db-file "$work/scratch/compact-*/data/member/snap/db" \
+      --expected "$DATA/buckets/$bucket/expected.json" -- \
+      /usr/bin/time -v -o "$out/time.txt" \
+      java $WORKER_JAVA_OPTS "-Xlog:gc:file=$out/gc.log:uptime" -jar "$COMPACT_JAR" compact \
+      --storage-provider=Local --store-container="$work/bucket" \
+      --scratch-dir="$work/scratch" --progress-interval=1s "${flags[@]}" \
+      > "$out.stdout" 2>&1 || status=$?
+  note_load "$label after"
+  ls -l "$work/bucket/v2" | grep ' Full-' | tail -1 | tee "$out/uploaded.txt" >&2
+  rm -rf "$work"
+  [[ $status == 0 ]] || echo "!!!!! $label FAILED (exit $status): see $out/worker.log and $out.stdout" >&2
 }
+
+# one KIND BUCKET POLICY WAL: a single run, for re-measuring one configuration
+if [[ ${1:-} == one ]]; then
+  build
+  mkdir -p "$DATA"
+  "run_$2" "$3" "$4" "$5"
+  exit 0
+fi
 
 # plot BUCKET: one set of charts per WAL placement (policy against no policy), plus the JVM variant
 plot() {

@@ -81,7 +81,7 @@ public final class WorkerRun {
                 etcdAnon += p.anonBytes();
             }
         }
-        long db = spec.dbFile().toFile().length();
+        long db = DbFile.size(spec.dbFile());
         return new Sample((System.nanoTime() - started) / 1e9, rss, jvm, etcd, anon, etcdAnon, ticks, db, progress.dbSize(),
                 progress.dbInUse(), progress.events(), progress.eventsPerSecond());
     }

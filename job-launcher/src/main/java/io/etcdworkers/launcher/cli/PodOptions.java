@@ -31,7 +31,7 @@ final class PodOptions {
     @Option(names = "--tmp-size", defaultValue = JobResources.DEFAULT_TMP, description = "Size limit of the /tmp emptyDir. Default: ${DEFAULT-VALUE}.")
     String tmpSize;
 
-    @Option(names = "--heap-percent", defaultValue = "40", description = "JVM heap as a share of the memory limit; etcd needs the rest. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--heap-percent", defaultValue = "25", description = "JVM heap as a share of the memory limit; etcd needs the rest. Default: ${DEFAULT-VALUE}.")
     int heapPercent;
 
     @Option(names = "--deadline", converter = DurationConverter.class, defaultValue = "2h", description = "activeDeadlineSeconds. Default: ${DEFAULT-VALUE}.")

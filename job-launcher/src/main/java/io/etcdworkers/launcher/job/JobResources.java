@@ -24,7 +24,7 @@ public record JobResources(
     public static final String DEFAULT_MEMORY = "2Gi";
     public static final String DEFAULT_SCRATCH = "20Gi";
     public static final String DEFAULT_TMP = "256Mi";
-    public static final int DEFAULT_HEAP_PERCENT = 40;
+    public static final int DEFAULT_HEAP_PERCENT = 25;
     /** Below this the worker cannot hold a delta's revision groups and etcd's client. */
     static final long MIN_HEAP_BYTES = 128L * 1024 * 1024;
 
@@ -45,7 +45,7 @@ public record JobResources(
         }
     }
 
-    /** The defaults: 500m/2 CPU, 2Gi memory (request = limit), 20Gi scratch, 256Mi /tmp, 40% heap. */
+    /** The defaults: 500m/2 CPU, 2Gi memory (request = limit), 20Gi scratch, 256Mi /tmp, 25% heap. */
     public static JobResources defaults() {
         return new JobResources(DEFAULT_CPU_REQUEST, DEFAULT_CPU_LIMIT, DEFAULT_MEMORY, DEFAULT_MEMORY,
                 DEFAULT_SCRATCH, DEFAULT_TMP, DEFAULT_HEAP_PERCENT);
