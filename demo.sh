@@ -44,7 +44,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/logs"
 say "generating a sample backup: $SEED_KEYS keys in a real etcd snapshot, then $EVENTS events in deltas"
 java -jar "$BENCH_JAR" generate --out "$OUT/sample" --events "$EVENTS" --seed-keys "$SEED_KEYS" \
-  > "$OUT/sample/expected.json.log" 2> "$OUT/logs/generate.log" || { tail -20 "$OUT/logs/generate.log"; die "generation failed"; }
+  > "$OUT/logs/generate.out" 2> "$OUT/logs/generate.log" || { tail -20 "$OUT/logs/generate.log"; die "generation failed"; }
 BUCKET=$OUT/sample/bucket
 ls "$BUCKET/v2" | sed 's/^/  /' | head -5; echo "  ... $(ls "$BUCKET/v2" | wc -l) objects in $BUCKET/v2"
 
