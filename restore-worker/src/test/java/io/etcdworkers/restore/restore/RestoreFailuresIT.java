@@ -166,6 +166,28 @@ class RestoreFailuresIT {
     }
 
     @Test
+    void hungEtcdIsDetectedByTheCallDeadline() throws Exception {
+        GeneratedBucket generated = GeneratedBucket.create(dir.resolve("bucket"), Compression.NONE, 5);
+        for (int d = 0; d < 10; d++) {
+            generated.hotKeys(50, 20, 1000);
+            generated.cutDelta();
+        }
+        CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(
+                () -> restore(generated.root(), "--etcd-call-timeout", "3s"));
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !Processes.etcdChildren().isEmpty());
+        Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> Files.exists(dir.resolve("scratch")) && hasDeltaDownloads(dir.resolve("scratch")));
+        for (ProcessHandle etcd : Processes.etcdChildren()) {
+            // SIGSTOP: the process lives but answers nothing, as a hung etcd would
+            new ProcessBuilder("kill", "-STOP", Long.toString(etcd.pid())).start().waitFor();
+        }
+
+        CommandRun run = running.get(120, TimeUnit.SECONDS);
+
+        assertFailedCleanly(run, ErrorCode.ETCD_FAILURE, "did not answer", "in time");
+    }
+
+    @Test
     void quotaExceededSaysWhichFlagsHelp() throws IOException {
         CommandRun run = restore(Fixtures.bucket("gzip"), "--embedded-etcd-quota-bytes", "3Mi");
 
