@@ -91,14 +91,8 @@ public final class CompactionService {
      *     can lag up to one backend commit behind the last write)
      */
     private StatusResponse compactAndDefragment(EtcdGrpcClient client, long revision) {
-        try {
-            client.compact(revision, config.restore().replay().defragTimeout());
-        } catch (WorkerException e) {
-            // a policy defragmentation may have compacted at this very revision already
-            if (!e.getMessage().contains("required revision has been compacted")) {
-                throw e;
-            }
-        }
+        // false when a policy defragmentation compacted at this very revision already
+        client.compact(revision, config.restore().replay().defragTimeout());
         StatusResponse before = client.status();
         if (config.defragment()) {
             client.defragment(config.restore().replay().defragTimeout());

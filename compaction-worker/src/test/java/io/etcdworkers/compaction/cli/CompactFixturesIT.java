@@ -132,6 +132,18 @@ class CompactFixturesIT {
     }
 
     @Test
+    void policyThatAlreadyCompactedAtTheLastRevisionIsFine() {
+        Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
+
+        // 10 deltas: the policy compacts and defragments after the last one, at revision 3656
+        CommandRun run = compact(dir, bucket, "--defrag-every-deltas=10");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.result().get("defragmentations").get("count").asInt()).isEqualTo(1);
+        assertThat(run.result().get("uploaded").get("name").asText()).contains("Full-00000000-00003656-");
+    }
+
+    @Test
     void compressionPolicyOverridesTheLastDeltasCodec() {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
 

@@ -92,10 +92,23 @@ public final class EtcdGrpcClient implements AutoCloseable {
                 .status(StatusRequest.getDefaultInstance()));
     }
 
-    /** Physical compaction at {@code revision}: returns when etcd has removed the old revisions. */
-    public void compact(long revision, Duration timeout) {
-        call("compact", () -> kv.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build()));
+    /**
+     * Physical compaction at {@code revision}: returns when etcd has removed the old revisions.
+     *
+     * @return false when etcd was already compacted at (or past) that revision: nothing to do
+     */
+    public boolean compact(long revision, Duration timeout) {
+        try {
+            kv.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build());
+            return true;
+        } catch (StatusRuntimeException e) {
+            // etcd answers OUT_OF_RANGE for "required revision has been compacted"
+            if (e.getStatus().getCode() == Status.Code.OUT_OF_RANGE) {
+                return false;
+            }
+            throw failure("compact", e);
+        }
     }
 
     public void defragment(Duration timeout) {
@@ -103,10 +116,23 @@ public final class EtcdGrpcClient implements AutoCloseable {
                 .defragment(DefragmentRequest.getDefaultInstance()));
     }
 
-    /** Grants a lease with a given id (as the source cluster had it). */
-    public void leaseGrant(long id, long ttlSeconds) {
-        call("lease grant", () -> lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(ttlSeconds).build()));
+    /**
+     * Grants a lease with a given id (as the source cluster had it).
+     *
+     * @return false when a lease with that id exists already
+     */
+    public boolean leaseGrant(long id, long ttlSeconds) {
+        try {
+            lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(ttlSeconds).build());
+            return true;
+        } catch (StatusRuntimeException e) {
+            // etcd answers FAILED_PRECONDITION for "lease already exists"
+            if (e.getStatus().getCode() == Status.Code.FAILED_PRECONDITION) {
+                return false;
+            }
+            throw failure("lease grant", e);
+        }
     }
 
     public void leaseRevoke(long id) {

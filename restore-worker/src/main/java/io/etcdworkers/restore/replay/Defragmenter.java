@@ -74,10 +74,8 @@ final class Defragmenter {
         try {
             client.get().compact(revision, timeout);
         } catch (WorkerException e) {
-            if (!e.getMessage().contains("required revision has been compacted")) {
-                failed(why, started, e);
-                return;
-            }
+            failed(why, started, e);
+            return;
         }
         try {
             client.get().defragment(timeout);

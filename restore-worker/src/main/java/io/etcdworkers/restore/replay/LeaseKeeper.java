@@ -3,7 +3,6 @@ package io.etcdworkers.restore.replay;
 import io.etcd.jetcd.api.LeaseGrpc;
 import io.etcd.jetcd.api.LeaseKeepAliveRequest;
 import io.etcd.jetcd.api.LeaseKeepAliveResponse;
-import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.grpc.stub.StreamObserver;
 import java.util.HashSet;
@@ -72,17 +71,12 @@ public final class LeaseKeeper implements AutoCloseable {
         if (id == 0 || ttlById.containsKey(id)) {
             return;
         }
-        try {
-            client.get().leaseGrant(id, grantTtlSeconds);
+        if (client.get().leaseGrant(id, grantTtlSeconds)) {
             granted.add(id);
             track(id, grantTtlSeconds);
             LOG.debug("granted lease missing from the base id={} ttl={}", Long.toHexString(id), grantTtlSeconds);
-        } catch (WorkerException e) {
-            if (e.getMessage().contains("lease already exists")) {
-                track(id, client.get().leaseTimeToLive(id, false).getGrantedTTL());
-                return;
-            }
-            throw e;
+        } else {
+            track(id, client.get().leaseTimeToLive(id, false).getGrantedTTL());
         }
     }
 
