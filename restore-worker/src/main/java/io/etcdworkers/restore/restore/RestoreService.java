@@ -153,11 +153,9 @@ public final class RestoreService {
     }
 
     private EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {
-        EmbeddedEtcdConfig base = EmbeddedEtcdConfig.defaults(binaries, config.member(), dataDir, scratch);
-        base = new EmbeddedEtcdConfig(binaries, config.member(), dataDir, walDir, scratch,
+        return new EmbeddedEtcdConfig(binaries, config.member(), dataDir, walDir, scratch,
                 config.quotaBytes(), ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
-                base.startTimeout(), base.stopTimeout());
-        return base;
+                EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT);
     }
 
     private void download(SnapshotSelection selection, Path baseFile) throws IOException {
