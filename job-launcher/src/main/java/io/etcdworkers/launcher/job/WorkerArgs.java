@@ -62,7 +62,8 @@ public final class WorkerArgs {
         }
         optional(args, "embedded-etcd-quota-bytes", r.embeddedEtcdQuotaBytes());
         optional(args, "max-fetchers", r.maxFetchers());
-        args.add(flag("result-file", RESULT_FILE));
+        // no --result-file: the workers write the termination message (RESULT_FILE) themselves,
+        // fitted to its 4 KiB limit
     }
 
     static void compact(List<String> args, CompactFlags c) {

@@ -23,31 +23,29 @@ class WorkerArgsTest {
         return Stream.of(
                 Arguments.of("minimal S3 restore", restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
-                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log")),
+                        "--data-dir=/var/etcd/data/new.etcd")),
                 Arguments.of("prefix and endpoint", restore(
                         new StoreRef(StorageProvider.S3, "bkt", "a/b", "http://127.0.0.1:9000", "sec", null),
                         MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--store-prefix=a/b",
                         "--store-endpoint-override=http://127.0.0.1:9000", "--scratch-dir=/scratch",
-                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log")),
+                        "--data-dir=/var/etcd/data/new.etcd")),
                 Arguments.of("Local container lives under the bucket volume", restore(
                         new StoreRef(StorageProvider.Local, "dir", "p", null, null, "pvc"),
                         MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=Local", "--store-container=/var/etcd-bucket/dir", "--store-prefix=p",
-                        "--scratch-dir=/scratch", "--data-dir=/var/etcd/data/new.etcd",
-                        "--result-file=/dev/termination-log")),
+                        "--scratch-dir=/scratch", "--data-dir=/var/etcd/data/new.etcd")),
                 Arguments.of("every restore flag", restore(S3, new RestoreFlags("claim", "/var/etcd/data/x",
                         "m0", "m0=http://m0:2380", "tok", "http://m0:2380", true, true, 1024L, 3),
                         DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
                         "--data-dir=/var/etcd/data/x", "--name=m0", "--initial-cluster=m0=http://m0:2380",
                         "--initial-cluster-token=tok", "--initial-advertise-peer-urls=http://m0:2380",
-                        "--skip-hash-check", "--force", "--embedded-etcd-quota-bytes=1024", "--max-fetchers=3",
-                        "--result-file=/dev/termination-log")),
+                        "--skip-hash-check", "--force", "--embedded-etcd-quota-bytes=1024", "--max-fetchers=3")),
                 Arguments.of("every defrag flag", restore(S3, MINIMAL_RESTORE,
                         new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90))), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
-                        "--data-dir=/var/etcd/data/new.etcd", "--result-file=/dev/termination-log",
+                        "--data-dir=/var/etcd/data/new.etcd",
                         "--defrag-every-events=1000", "--defrag-every-deltas=10",
                         "--defrag-db-size-bytes=1073741824", "--defrag-fragmentation-ratio=0.25",
                         "--defrag-interval=1m30s")),
