@@ -25,7 +25,7 @@ public final class EtcdChildJvmMain {
                 EmbeddedEtcdConfig.defaults(binaries, member, Path.of(args[1]), Path.of(args[2])));
         System.out.println("ETCD_PID " + etcd.pid());
         System.out.flush();
-        // Never closes etcd: only the JVM's death may end it.
-        Thread.sleep(Long.MAX_VALUE);
+        // Never closes etcd: only the JVM's death (the test kills it) may end it.
+        new java.util.concurrent.CountDownLatch(1).await();
     }
 }
