@@ -80,62 +80,65 @@ ceiling() {
 # the serial collector and a heap of 25 % of the limit.
 CONTAINER_JVM="-XX:+UseSerialGC -Xmx128m"
 
-# run_restore BUCKET POLICY(policy|nopolicy) WAL(disk|tmpfs) [jvm128m]
-run_restore() {
-  local bucket=$1 policy=$2 wal=$3 jvm=${4:-}
-  local label=restore-$bucket-$policy-$wal${jvm:+-$jvm}
-  local java_opts=$WORKER_JAVA_OPTS
-  [[ $jvm == jvm128m ]] && java_opts="$java_opts $CONTAINER_JVM"
-  local out=$DATA/runs/$label work=$DATA/work/$label
-  local -a flags=()
-  [[ $policy == nopolicy ]] && flags+=(--defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0)
-  [[ $wal == tmpfs ]] && { mkdir -p "$TMPFS"; flags+=(--scratch-wal-dir="$TMPFS"); }
-  rm -rf "$out" "$work"
-  mkdir -p "$work" "$DATA/runs"
+# policy_flags POLICY WAL: the worker flags of a configuration (defragmentation off, WAL on tmpfs)
+policy_flags() {
+  [[ $1 == nopolicy ]] && echo --defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0
+  [[ $2 == tmpfs ]] && { mkdir -p "$TMPFS"; echo --scratch-wal-dir="$TMPFS"; }
+  return 0
+}
+
+# measure LABEL WORK DB_FILE BUCKET JAVA_OPTS -- WORKER ARGS...: one sampled worker run
+measure() {
+  local label=$1 work=$2 db=$3 bucket=$4 java_opts=$5; shift 6
+  local out=$DATA/runs/$label status=0
   note_load "$label before"
-  local status=0
   # shellcheck disable=SC2086 # java_opts is a list of flags
-  bench run --label "$label" --out "$out" --db-file "$work/data.part/member/snap/db" \
+  bench run --label "$label" --out "$out" --db-file "$db" \
       --expected "$DATA/buckets/$bucket/expected.json" -- \
       /usr/bin/time -v -o "$out/time.txt" \
-      java $java_opts "-Xlog:gc:file=$out/gc.log:uptime" -jar "$WORKER_JAR" restore \
-      --storage-provider=Local --store-container="$DATA/buckets/$bucket/bucket" \
-      --data-dir="$work/data" --scratch-dir="$work/scratch" --progress-interval=1s "${flags[@]}" \
+      java $java_opts "-Xlog:gc:file=$out/gc.log:uptime" -jar "$@" \
       > "$out.stdout" 2>&1 || status=$?
   note_load "$label after"
-  rm -rf "$work"
   if [[ $status != 0 ]]; then
     echo "!!!!! $label FAILED (exit $status): see $out/worker.log and $out.stdout" >&2
     grep -h MISMATCH "$out.stdout" >&2 || true
   fi
 }
 
-# The hook for the compaction worker (issue 7, second half): same sampling, its own command line.
+# fresh_dirs LABEL: empties the run's output and work dirs, prints the work dir
+fresh_dirs() {
+  rm -rf "$DATA/runs/$1" "$DATA/work/$1"
+  mkdir -p "$DATA/work/$1" "$DATA/runs"
+  echo "$DATA/work/$1"
+}
+
+# run_restore BUCKET POLICY(policy|nopolicy) WAL(disk|tmpfs) [jvm128m]
+run_restore() {
+  local bucket=$1 policy=$2 wal=$3 jvm=${4:-}
+  local label=restore-$bucket-$policy-$wal${jvm:+-$jvm}
+  local java_opts=$WORKER_JAVA_OPTS work
+  [[ $jvm == jvm128m ]] && java_opts="$java_opts $CONTAINER_JVM"
+  work=$(fresh_dirs "$label")
+  # shellcheck disable=SC2046 # policy_flags prints separate flags
+  measure "$label" "$work" "$work/data.part/member/snap/db" "$bucket" "$java_opts" -- \
+      "$WORKER_JAR" restore --storage-provider=Local --store-container="$DATA/buckets/$bucket/bucket" \
+      --data-dir="$work/data" --scratch-dir="$work/scratch" --progress-interval=1s $(policy_flags "$policy" "$wal")
+  rm -rf "$work"
+}
+
+# run_compact BUCKET [POLICY] [WAL]: the same sampling around the compaction worker
 run_compact() {
   local bucket=$1 policy=${2:-policy} wal=${3:-disk}
-  local label=compact-$bucket-$policy-$wal
-  local out=$DATA/runs/$label work=$DATA/work/$label
-  local -a flags=()
-  [[ $policy == nopolicy ]] && flags+=(--defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0)
-  [[ $wal == tmpfs ]] && { mkdir -p "$TMPFS"; flags+=(--scratch-wal-dir="$TMPFS"); }
-  rm -rf "$out" "$work"
-  mkdir -p "$work" "$DATA/runs"
+  local label=compact-$bucket-$policy-$wal work
+  work=$(fresh_dirs "$label")
   # hard links: the compaction only adds one new object, the cached bucket stays as it was
   cp -al "$DATA/buckets/$bucket/bucket" "$work/bucket"
-  note_load "$label before"
-  local status=0
-  # shellcheck disable=SC2086 # WORKER_JAVA_OPTS is a list of flags
-  bench run --label "$label" --out "$out" --db-file "$work/scratch/compact-*/data/member/snap/db" \
-      --expected "$DATA/buckets/$bucket/expected.json" -- \
-      /usr/bin/time -v -o "$out/time.txt" \
-      java $WORKER_JAVA_OPTS "-Xlog:gc:file=$out/gc.log:uptime" -jar "$COMPACT_JAR" compact \
-      --storage-provider=Local --store-container="$work/bucket" \
-      --scratch-dir="$work/scratch" --progress-interval=1s "${flags[@]}" \
-      > "$out.stdout" 2>&1 || status=$?
-  note_load "$label after"
-  ls -l "$work/bucket/v2" | grep ' Full-' | tail -1 | tee "$out/uploaded.txt" >&2
+  # shellcheck disable=SC2046 # policy_flags prints separate flags
+  measure "$label" "$work" "$work/scratch/compact-*/data/member/snap/db" "$bucket" "$WORKER_JAVA_OPTS" -- \
+      "$COMPACT_JAR" compact --storage-provider=Local --store-container="$work/bucket" \
+      --scratch-dir="$work/scratch" --progress-interval=1s $(policy_flags "$policy" "$wal")
+  ls -l "$work/bucket/v2" | grep ' Full-' | tail -1 | tee "$DATA/runs/$label/uploaded.txt" >&2
   rm -rf "$work"
-  [[ $status == 0 ]] || echo "!!!!! $label FAILED (exit $status): see $out/worker.log and $out.stdout" >&2
 }
 
 # one KIND BUCKET POLICY WAL: a single run, for re-measuring one configuration
