@@ -3,7 +3,6 @@ package io.etcdworkers.compaction.cli;
 import io.etcdworkers.restore.cli.WorkerCli;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.cli.WorkerVersion;
-import io.etcdworkers.restore.error.ErrorCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,8 +35,6 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("error: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ErrorCode.USAGE.exitCode();
+        return WorkerCli.missingSubcommand(spec);
     }
 }

@@ -1,6 +1,5 @@
 package io.etcdworkers.restore.cli;
 
-import io.etcdworkers.restore.error.ErrorCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -30,8 +29,6 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getErr().println("error: a command is required");
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return ErrorCode.USAGE.exitCode();
+        return WorkerCli.missingSubcommand(spec);
     }
 }

@@ -47,6 +47,13 @@ public final class WorkerCli {
         return cli;
     }
 
+    /** What a top command does when no subcommand was given: says so, prints usage, exit 2. */
+    public static int missingSubcommand(CommandLine.Model.CommandSpec spec) {
+        spec.commandLine().getErr().println("error: a command is required");
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ErrorCode.USAGE.exitCode();
+    }
+
     /** Adds a subcommand with the same conventions as its parent. */
     public static void addSubcommand(CommandLine parent, Object command, WorkerContext context) {
         CommandLine sub = commandLine(command, context.env(), context.out(), context.err());
