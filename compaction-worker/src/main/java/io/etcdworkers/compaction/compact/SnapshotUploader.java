@@ -55,7 +55,8 @@ public final class SnapshotUploader {
             }
             written = writer.commit();
         }
-        ObjectInfo listed = store.list(prefix + "v2/").stream().filter(o -> o.key().equals(key)).findFirst()
+        // list by the object's own key: the whole v2/ folder can hold thousands of snapshots
+        ObjectInfo listed = store.list(key).stream().filter(o -> o.key().equals(key)).findFirst()
                 .orElseThrow(() -> new WorkerException(ErrorCode.STORE_UNAVAILABLE,
                         "uploaded " + key + " but " + store.describe() + " does not list it"));
         if (listed.size() != written.size()) {
