@@ -55,11 +55,17 @@ final class NodeBuilder {
     private long scannedSize = PageHeader.SIZE;
     private int breakIndex = -1;
     private long pages;
+    private long maxHeldSize;
 
     NodeBuilder(int pageSize, double fillPercent, Emitter emitter) {
         this.pageSize = pageSize;
         this.threshold = (long) (pageSize * fillPercent);
         this.emitter = emitter;
+    }
+
+    /** The most bytes of elements (as serialized, header included) held at once: the memory bound. */
+    long maxHeldSize() {
+        return maxHeldSize;
     }
 
     /** Pages emitted so far. */
@@ -70,6 +76,7 @@ final class NodeBuilder {
     void add(Element element) throws IOException {
         held.add(element);
         heldSize += element.size();
+        maxHeldSize = Math.max(maxHeldSize, heldSize);
         scan();
         while (breakIndex >= 0 && mustSplit() && held.size() - breakIndex > MIN_KEYS_PER_PAGE) {
             emitFirst(breakIndex);

@@ -37,6 +37,20 @@ class BoltNodeSplitTest {
         assertThat(streamed(elements, pageSize)).isEqualTo(bboltSplit(elements, pageSize, 0.9));
     }
 
+    @Property(tries = 200)
+    void heldElementsStayWithinAFewPagesWhateverTheCount(@ForAll long seed, @ForAll boolean large) throws IOException {
+        Random random = new Random(seed);
+        int pageSize = 4096;
+        int maxElement = 16 + 300 + (large ? 3 * pageSize : 200);
+        NodeBuilder node = new NodeBuilder(pageSize, 0.9, p -> { });
+        for (int i = 0; i < 20_000; i++) {
+            int value = random.nextInt(maxElement - 16 - 300 + 1);
+            node.add(NodeBuilder.Element.leaf(new byte[1 + random.nextInt(300)], new byte[value], 0));
+        }
+        // a page's worth before the cut, at most two large first elements, and what confirms the cut
+        assertThat(node.maxHeldSize()).isLessThanOrEqualTo(2L * pageSize + 5L * maxElement);
+    }
+
     @Test
     void emptyLevelIsOneEmptyPageOnlyWhenAsked() throws IOException {
         List<Integer> pages = new ArrayList<>();
