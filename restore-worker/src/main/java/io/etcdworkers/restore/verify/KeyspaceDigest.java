@@ -5,10 +5,6 @@ import io.etcd.jetcd.api.KeyValue;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcd.jetcd.api.RangeResponse;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
-import java.nio.ByteBuffer;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * A digest of every live key at one revision, defined so two etcds can be compared whatever
@@ -33,57 +29,27 @@ public record KeyspaceDigest(
 
     /** Reads the whole keyspace at {@code revision}, a page at a time. */
     public static KeyspaceDigest of(EtcdGrpcClient client, long revision) {
-        MessageDigest kv = sha256();
-        MessageDigest meta = sha256();
-        MessageDigest metaNoLease = sha256();
-        ByteBuffer u64 = ByteBuffer.allocate(8);
-        long keys = 0;
-        long leased = 0;
+        KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         ByteString from = ByteString.copyFrom(new byte[] {0});
         ByteString toEnd = ByteString.copyFrom(new byte[] {0});
         while (true) {
             RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(toEnd)
                     .setRevision(revision).setLimit(PAGE).build());
             for (KeyValue k : page.getKvsList()) {
-                for (MessageDigest d : new MessageDigest[] {kv, meta, metaNoLease}) {
-                    put(d, u64, k.getKey().size());
-                    k.getKey().asReadOnlyByteBufferList().forEach(d::update);
-                    put(d, u64, k.getValue().size());
-                    k.getValue().asReadOnlyByteBufferList().forEach(d::update);
-                }
-                for (MessageDigest d : new MessageDigest[] {meta, metaNoLease}) {
-                    put(d, u64, k.getCreateRevision());
-                    put(d, u64, k.getModRevision());
-                    put(d, u64, k.getVersion());
-                }
-                put(meta, u64, k.getLease());
-                put(metaNoLease, u64, 0);
-                keys++;
-                if (k.getLease() != 0) {
-                    leased++;
-                }
+                digest.add(k.getKey(), k.getValue(), k.getCreateRevision(), k.getModRevision(), k.getVersion(),
+                        k.getLease());
             }
             if (!page.getMore() || page.getKvsCount() == 0) {
                 break;
             }
             from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
         }
-        HexFormat hex = HexFormat.of();
-        return new KeyspaceDigest(revision, keys, leased, hex.formatHex(kv.digest()), hex.formatHex(meta.digest()),
-                hex.formatHex(metaNoLease.digest()));
+        return digest.build(revision);
     }
 
-    private static void put(MessageDigest digest, ByteBuffer u64, long value) {
-        u64.clear();
-        u64.putLong(value);
-        digest.update(u64.array());
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+    /** The same digest, equal field by field: what a verification compares. */
+    public boolean sameKeyspace(KeyspaceDigest other) {
+        return revision == other.revision && keys == other.keys && leasedKeys == other.leasedKeys
+                && kvSha256.equals(other.kvSha256) && metaSha256.equals(other.metaSha256);
     }
 }
