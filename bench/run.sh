@@ -2,7 +2,7 @@
 # Regenerates every benchmark number of docs/benchmarks.md (issue 7).
 #
 #   bench/run.sh small   30,000 events: every configuration, a few minutes (a smoke run)
-#   bench/run.sh one restore|compact 300k policy|nopolicy disk|tmpfs   one run, re-measured
+#   bench/run.sh one restore|compact 300k policy|nopolicy|offline disk|tmpfs   one run, re-measured
 #   bench/run.sh full    30k and 300k: every configuration, plus 300k with a container-sized JVM;
 #                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration)
 #
@@ -82,6 +82,8 @@ CONTAINER_JVM="-XX:+UseSerialGC -Xmx128m"
 
 # policy_flags POLICY WAL: the worker flags of a configuration (defragmentation off, WAL on tmpfs)
 policy_flags() {
+  # "policy" and "nopolicy" are the replay engine with and without defragmentation; "offline" the offline engine
+  [[ $1 == offline ]] && echo --engine=offline || echo --engine=replay
   [[ $1 == nopolicy ]] && echo --defrag-every-events=0 --defrag-db-size-bytes=0 --defrag-fragmentation-ratio=0
   [[ $2 == tmpfs ]] && { mkdir -p "$TMPFS"; echo --scratch-wal-dir="$TMPFS"; }
   return 0
@@ -112,7 +114,7 @@ fresh_dirs() {
   echo "$DATA/work/$1"
 }
 
-# run_restore BUCKET POLICY(policy|nopolicy) WAL(disk|tmpfs) [jvm128m]
+# run_restore BUCKET POLICY(policy|nopolicy|offline) WAL(disk|tmpfs) [jvm128m]
 run_restore() {
   local bucket=$1 policy=$2 wal=$3 jvm=${4:-}
   local label=restore-$bucket-$policy-$wal${jvm:+-$jvm}

@@ -61,7 +61,9 @@ public final class CompactionService {
             FullSnapshotSummary[] summary = new FullSnapshotSummary[1];
             RestoreOutcome restored = restorer.rebuild(binaries, selection, work.resolve("data"), (etcd, outcome) -> {
                 long revision = outcome.replay().finalRevision();
-                sizes[0] = compactAndDefragment(etcd.client(), revision).getDbSize();
+                // the offline engine wrote a database compacted at this revision and without free pages
+                boolean defragment = config.defragment() && !"offline".equals(outcome.engine());
+                sizes[0] = compactAndDefragment(etcd.client(), revision, defragment).getDbSize();
                 sizes[1] = etcd.client().status().getDbSize();
                 summary[0] = snapshot(etcd.client(), snapshot);
             });
@@ -90,16 +92,16 @@ public final class CompactionService {
      *     then is the size before (compaction only frees pages), and it is fresh (etcd's status
      *     can lag up to one backend commit behind the last write)
      */
-    private StatusResponse compactAndDefragment(EtcdGrpcClient client, long revision) {
+    private StatusResponse compactAndDefragment(EtcdGrpcClient client, long revision, boolean defragment) {
         // false when a policy defragmentation compacted at this very revision already
         client.compact(revision, config.restore().replay().defragTimeout());
         StatusResponse before = client.status();
-        if (config.defragment()) {
+        if (defragment) {
             client.defragment(config.restore().replay().defragTimeout());
         }
         StatusResponse after = client.status();
         LOG.info("final compaction revision={} defragmented={} dbSizeBefore={} dbSizeAfter={} inUseAfter={}",
-                revision, config.defragment(), before.getDbSize(), after.getDbSize(), after.getDbSizeInUse());
+                revision, defragment, before.getDbSize(), after.getDbSize(), after.getDbSizeInUse());
         return before;
     }
 

@@ -7,6 +7,7 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.restore.Engine;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectInfo;
@@ -43,7 +44,7 @@ class UploadFailureIT {
         List<String> before = files(bucket);
         RestoreConfig restore = new RestoreConfig("", dir.resolve("unused"), EtcdMember.onFreeLoopbackPort(), false,
                 false, dir.resolve("scratch"), Optional.empty(), Optional.empty(), System.getenv("PATH"),
-                RestoreConfig.DEFAULT_QUOTA_BYTES, RestoreConfig.DEFAULT_CALL_TIMEOUT, ReplayConfig.defaults());
+                RestoreConfig.DEFAULT_QUOTA_BYTES, RestoreConfig.DEFAULT_CALL_TIMEOUT, ReplayConfig.defaults(), Engine.REPLAY);
         CompactionConfig config = new CompactionConfig(restore, CompactionThresholds.none(), Optional.empty(), true,
                 CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT);
         ObjectStore failing = new FailingAfter(new LocalDirectoryStore(bucket), 1_000_000);

@@ -4,6 +4,7 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.restore.Engine;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +30,13 @@ public final class EtcdOptions {
     @Option(names = "--embedded-etcd-quota-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Space quota of the scratch etcd (--quota-backend-bytes). Default: ${DEFAULT-VALUE}.")
     long quotaBytes = RestoreConfig.DEFAULT_QUOTA_BYTES;
+
+    @Option(names = "--engine", paramLabel = "replay|offline|auto",
+            description = "How deltas become the database: replay (every revision into a scratch etcd), offline "
+                    + "(fold them without etcd and write the compacted database directly; refuse if the base's "
+                    + "layout is not understood), auto (offline, falling back to replay). The result is always "
+                    + "checked by a real etcd. Default: auto.")
+    Engine engine = Engine.AUTO;
 
     @Option(names = "--max-fetchers", paramLabel = "N",
             description = "Deltas downloaded and verified in parallel ahead of the replay. Default: ${DEFAULT-VALUE}.")
@@ -67,7 +75,7 @@ public final class EtcdOptions {
             return new RestoreConfig(prefix, work.resolve(dataDir), member, skipHashCheck, force,
                     work.resolve(scratchDirOrDefault()), Optional.ofNullable(scratchWalDir).map(work::resolve),
                     Optional.ofNullable(binDir).map(work::resolve), context.env().getOrDefault("PATH", ""),
-                    quotaBytes, callTimeout, replayConfig(defrag));
+                    quotaBytes, callTimeout, replayConfig(defrag), engine);
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }

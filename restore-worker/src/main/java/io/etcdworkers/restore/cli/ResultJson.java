@@ -41,6 +41,10 @@ public final class ResultJson {
         base.put("size", o.selection().base().size());
         base.put("revision", o.baseRevision());
         ReplayStats r = o.replay();
+        result.put("engine", o.engine());
+        if (!o.engineNote().isEmpty()) {
+            result.put("engineFallback", o.engineNote());
+        }
         result.put("deltas", o.selection().deltas().size());
         result.put("deltaBytes", o.selection().deltaBytes());
         result.put("revisions", r.revisions());

@@ -34,11 +34,23 @@ public final class DeltaPrefetcher implements AutoCloseable {
     private final List<SnapshotObject> deltas;
     private final Path dir;
     private final int window;
+    private final boolean verify;
     private final ExecutorService pool;
     private final List<Future<FetchedDelta>> futures = new ArrayList<>();
     private int nextToHand;
 
     public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers) {
+        this(store, deltas, dir, maxFetchers, true);
+    }
+
+    /**
+     * @param verify decode every delta on the way in (the replay needs a delta known good before
+     *     it applies any of it); false only downloads, for a consumer that decodes, checks and
+     *     can still throw everything away (the offline fold): then {@link FetchedDelta#summary()}
+     *     is null
+     */
+    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers,
+            boolean verify) {
         if (maxFetchers < 1) {
             throw new IllegalArgumentException("--max-fetchers must be at least 1");
         }
@@ -46,6 +58,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
         this.deltas = List.copyOf(deltas);
         this.dir = dir;
         this.window = maxFetchers;
+        this.verify = verify;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(maxFetchers, r -> {
             Thread t = new Thread(r, "delta-fetch-" + n.incrementAndGet());
@@ -90,9 +103,13 @@ public final class DeltaPrefetcher implements AutoCloseable {
         SnapshotObject delta = deltas.get(index);
         Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
         try (OutputStream copy = Files.newOutputStream(file);
-                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy);
-                InputStream content = SnapshotStreams.codecOf(delta).decompress(raw)) {
-            DeltaSummary summary = DeltaDecoder.verify(delta.key(), content);
+                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy)) {
+            DeltaSummary summary = null;
+            if (verify) {
+                try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
+                    summary = DeltaDecoder.verify(delta.key(), content);
+                }
+            }
             raw.transferTo(OutputStream.nullOutputStream());
             return new FetchedDelta(index, delta, file, summary);
         } catch (IOException e) {
@@ -108,6 +125,18 @@ public final class DeltaPrefetcher implements AutoCloseable {
     @Override
     public void close() {
         pool.shutdownNow();
+    }
+
+    /** Lets a decompressor be closed (freeing its native memory) without closing what it reads. */
+    private static final class NotClosing extends FilterInputStream {
+        NotClosing(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public void close() {
+            // the caller closes the underlying stream
+        }
     }
 
     /** Copies everything read to a second stream. */

@@ -11,6 +11,6 @@ import java.nio.file.Path;
  * @param index position in the replay (0 = first delta)
  * @param object the delta in the store
  * @param file the local copy
- * @param summary what the verification pass found
+ * @param summary what the verification pass found; null when fetched without verification
  */
 public record FetchedDelta(int index, SnapshotObject object, Path file, DeltaSummary summary) {}

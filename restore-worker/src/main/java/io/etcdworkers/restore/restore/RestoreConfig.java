@@ -21,7 +21,8 @@ import java.util.Optional;
  * @param path the PATH to search
  * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes}
  * @param callTimeout deadline of one call to the scratch etcd
- * @param replay how deltas are replayed
+ * @param replay how deltas are replayed (the offline engine uses its fetch and lease settings)
+ * @param engine replay, offline, or offline falling back to replay
  */
 public record RestoreConfig(
         String prefix,
@@ -35,7 +36,8 @@ public record RestoreConfig(
         String path,
         long quotaBytes,
         Duration callTimeout,
-        ReplayConfig replay) {
+        ReplayConfig replay,
+        Engine engine) {
 
     public static final long DEFAULT_QUOTA_BYTES = 8L * 1024 * 1024 * 1024;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(2);
@@ -50,6 +52,7 @@ public record RestoreConfig(
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(callTimeout, "callTimeout");
         Objects.requireNonNull(replay, "replay");
+        Objects.requireNonNull(engine, "engine");
         dataDir = dataDir.toAbsolutePath().normalize();
         if (dataDir.getParent() == null) {
             throw new IllegalArgumentException("--data-dir cannot be the root directory");

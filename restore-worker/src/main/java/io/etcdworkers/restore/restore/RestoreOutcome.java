@@ -16,6 +16,8 @@ import java.util.Map;
  * @param digest the keyspace at the final revision
  * @param dataDir where the data dir was placed (or where the scratch copy is, for compaction)
  * @param phases wall time of each phase, in order
+ * @param engine the engine that built the database: "replay" or "offline"
+ * @param engineNote why the replay ran when the offline engine was asked first; empty otherwise
  */
 public record RestoreOutcome(
         SnapshotSelection selection,
@@ -23,4 +25,11 @@ public record RestoreOutcome(
         ReplayStats replay,
         KeyspaceDigest digest,
         Path dataDir,
-        Map<String, Duration> phases) {}
+        Map<String, Duration> phases,
+        String engine,
+        String engineNote) {
+
+    RestoreOutcome withPhases(Path placedAt, Map<String, Duration> allPhases) {
+        return new RestoreOutcome(selection, baseRevision, replay, digest, placedAt, allPhases, engine, engineNote);
+    }
+}

@@ -61,6 +61,10 @@ public final class RestoreService {
     private final Clock clock;
     private final Map<String, Duration> phases = new LinkedHashMap<>();
 
+    Map<String, Duration> phases() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(phases));
+    }
+
     public RestoreService(ObjectStore store, RestoreConfig config, Clock clock) {
         this.store = store;
         this.config = config;
@@ -77,8 +81,7 @@ public final class RestoreService {
             phase("place", placing);
             LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), outcome.digest().revision(),
                     outcome.digest().keys());
-            return new RestoreOutcome(outcome.selection(), outcome.baseRevision(), outcome.replay(), outcome.digest(),
-                    config.dataDir(), Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+            return outcome.withPhases(config.dataDir(), Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
         }
     }
 
@@ -98,41 +101,65 @@ public final class RestoreService {
             Path baseFile = scratch.resolve("base.db");
             download(selection, baseFile);
             phase("fetchBase", t);
-            t = clock.instant();
-            new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
-                    baseFile, config.member(), dataDir, walDir, config.skipHashCheck()));
-            Files.deleteIfExists(baseFile);
-            phase("restoreBase", t);
-            EmbeddedEtcdConfig etcdConfig = etcdConfig(binaries, dataDir, walDir, scratch);
-            try (ScratchEtcd etcd = ScratchEtcd.start(etcdConfig, config.callTimeout())) {
-                long baseRevision = etcd.client().status().getHeader().getRevision();
-                t = clock.instant();
-                ReplayStats replay = new DeltaReplayer(store, etcd, config.replay(), scratch, clock)
-                        .replay(selection.deltas(), selection.lastRevision());
-                phase("replay", t);
-                t = clock.instant();
-                long expected = Math.max(selection.lastRevision(), baseRevision);
-                if (replay.finalRevision() != expected) {
-                    throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
-                            + replay.finalRevision() + " but the backup ends at " + expected);
+            String note = "";
+            if (config.engine() != Engine.REPLAY) {
+                try {
+                    return new OfflineRebuild(this, store, config, clock)
+                            .rebuild(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning);
+                } catch (OfflineRebuild.Refused e) {
+                    if (config.engine() == Engine.OFFLINE) {
+                        throw new WorkerException(e.code(), e.getMessage() + " (--engine=replay would replay instead)", e);
+                    }
+                    note = e.getMessage();
+                    LOG.warn("offline engine refused, falling back to the replay: {}", note);
+                    FileTree.delete(dataDir);
+                    if (walDir.isPresent()) {
+                        FileTree.delete(walDir.get());
+                    }
                 }
-                KeyspaceDigest digest = KeyspaceDigest.of(etcd.client(), replay.finalRevision());
-                LOG.info("verified revision={} keys={} kvSha256={} metaSha256={}", digest.revision(), digest.keys(),
-                        digest.kvSha256(), digest.metaSha256());
-                phase("verify", t);
-                RestoreOutcome outcome = new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, phases);
-                whileRunning.accept(etcd, outcome);
-                t = clock.instant();
-                etcd.stopProcess();
-                copyWalBack(dataDir, walDir);
-                phase("stopEtcd", t);
-                return new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
             }
+            return replay(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning, note);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
         } finally {
             deleteScratch(scratch);
             walDir.ifPresent(RestoreService::deleteScratch);
+        }
+    }
+
+    private RestoreOutcome replay(EtcdBinaries binaries, SnapshotSelection selection, Path baseFile, Path dataDir,
+            Optional<Path> walDir, Path scratch, WhileRunning whileRunning, String note)
+            throws IOException, InterruptedException {
+        Instant t = clock.instant();
+        new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
+                baseFile, config.member(), dataDir, walDir, config.skipHashCheck()));
+        Files.deleteIfExists(baseFile);
+        phase("restoreBase", t);
+        EmbeddedEtcdConfig etcdConfig = etcdConfig(binaries, dataDir, walDir, scratch);
+        try (ScratchEtcd etcd = ScratchEtcd.start(etcdConfig, config.callTimeout())) {
+            long baseRevision = etcd.client().status().getHeader().getRevision();
+            t = clock.instant();
+            ReplayStats replay = new DeltaReplayer(store, etcd, config.replay(), scratch, clock)
+                    .replay(selection.deltas(), selection.lastRevision());
+            phase("replay", t);
+            t = clock.instant();
+            long expected = Math.max(selection.lastRevision(), baseRevision);
+            if (replay.finalRevision() != expected) {
+                throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
+                        + replay.finalRevision() + " but the backup ends at " + expected);
+            }
+            KeyspaceDigest digest = KeyspaceDigest.of(etcd.client(), replay.finalRevision());
+            LOG.info("verified revision={} keys={} kvSha256={} metaSha256={}", digest.revision(), digest.keys(),
+                    digest.kvSha256(), digest.metaSha256());
+            phase("verify", t);
+            RestoreOutcome outcome = new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, phases,
+                    "replay", note);
+            whileRunning.accept(etcd, outcome);
+            t = clock.instant();
+            etcd.stopProcess();
+            copyWalBack(dataDir, walDir);
+            phase("stopEtcd", t);
+            return outcome.withPhases(dataDir, Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
         }
     }
 
@@ -152,7 +179,7 @@ public final class RestoreService {
         return selection;
     }
 
-    private EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {
+    EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {
         return new EmbeddedEtcdConfig(binaries, config.member(), dataDir, walDir, scratch,
                 config.quotaBytes(), ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
                 EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT);
@@ -166,7 +193,7 @@ public final class RestoreService {
     }
 
     /** The scratch etcd kept its WAL elsewhere (tmpfs): the data dir needs it back. */
-    private static void copyWalBack(Path dataDir, Optional<Path> walDir) throws IOException {
+    static void copyWalBack(Path dataDir, Optional<Path> walDir) throws IOException {
         if (walDir.isEmpty()) {
             return;
         }
@@ -196,7 +223,7 @@ public final class RestoreService {
         }
     }
 
-    private void phase(String name, Instant started) {
+    void phase(String name, Instant started) {
         Duration took = Duration.between(started, clock.instant());
         phases.put(name, took);
         LOG.info("phase done phase={} ms={}", name, took.toMillis());

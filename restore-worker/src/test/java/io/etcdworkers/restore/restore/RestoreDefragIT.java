@@ -45,7 +45,7 @@ class RestoreDefragIT {
 
     private JsonNode restore(String name, String... policy) {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.root().toString(),
-                "--data-dir", dir.resolve(name).toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+                "--data-dir", dir.resolve(name).toString(), "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
         args.addAll(List.of(policy));
         CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));

@@ -47,9 +47,13 @@ class RestoreFailuresIT {
         Files.writeString(marker, "untouched");
     }
 
+    /** The replay engine unless {@code extra} names another: most faults here are the replay's (see OfflineRestoreIT). */
     private CommandRun restore(Path bucket, String... extra) {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
                 "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        if (Stream.of(extra).noneMatch(a -> a.startsWith("--engine"))) {
+            args.add("--engine=replay");
+        }
         args.addAll(List.of(extra));
         return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
@@ -90,6 +94,8 @@ class RestoreFailuresIT {
         flip(bucket.resolve("v2/Incr-00002921-00003499-1795986611"), 30_000);
 
         assertFailedCleanly(restore(bucket), ErrorCode.HASH_MISMATCH, "Incr-00002921-00003499-1795986611");
+        assertFailedCleanly(restore(bucket, "--engine=offline"), ErrorCode.HASH_MISMATCH,
+                "Incr-00002921-00003499-1795986611");
     }
 
     @Test

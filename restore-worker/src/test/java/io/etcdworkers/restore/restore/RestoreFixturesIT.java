@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Every real etcd-backup-restore bucket restores to exactly the source etcd's state: same
  * revision, and for every key the same value, create and mod revision, version and lease
  * (read back from a real etcd started on the placed data dir, compared with
- * {@code expected/keys.jsonl}). This includes the 400-put, 2.18 MB revision 3645.
+ * {@code expected/keys.jsonl}). This includes the 400-put, 2.18 MB revision 3645. The replay
+ * engine; {@code OfflineRestoreIT} is the same for the offline engine.
  */
 @Timeout(300)
 class RestoreFixturesIT {
@@ -101,7 +102,7 @@ class RestoreFixturesIT {
     private CommandRun restore(String bucket, Path dataDir, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("restore", "--store-container",
                 Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString()));
+                "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
         args.addAll(List.of(extra));
         return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));

@@ -50,7 +50,7 @@ class RestoreSignalsIT {
         String jar = System.getProperty("worker.jar");
         return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
                 "restore", "--store-container", bucket.toString(), "--data-dir", target.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), "--progress-interval", "1s"))
+                "--scratch-dir", dir.resolve("scratch").toString(), "--progress-interval", "1s", "--engine=replay"))
                 .redirectOutput(dir.resolve("stdout").toFile())
                 .redirectError(dir.resolve("stderr").toFile())
                 .start();

@@ -83,10 +83,19 @@ public final class ExpectedState {
                 from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
             }
             long[] leases = client.leaseIds();
-            return new Served(revision, keys, leases);
+            io.etcd.jetcd.api.HashKVResponse hash = io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(client.channel())
+                    .withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
+                    .hashKV(io.etcd.jetcd.api.HashKVRequest.newBuilder().setRevision(0).build()); // 0: current (at the compaction revision etcd refuses an explicit one)
+            return new Served(revision, keys, leases, Integer.toUnsignedLong(hash.getHash()), hash.getCompactRevision());
         }
     }
 
-    /** What a restored data dir served. */
-    public record Served(long revision, List<Key> keys, long[] leaseIds) {}
+    /**
+     * What a restored data dir served.
+     *
+     * @param hashKv etcd's {@code endpoint hashkv} at {@code revision}: a hash over the key bucket's
+     *     entries (revisions and encoded key-values) kept since the compaction revision
+     * @param compactRevision etcd's compaction revision
+     */
+    public record Served(long revision, List<Key> keys, long[] leaseIds, long hashKv, long compactRevision) {}
 }

@@ -34,7 +34,8 @@ public final class GeneratedBucket {
     private final Random random;
     private final Map<String, long[]> live = new HashMap<>();
     private long revision = BASE_REVISION;
-    private long time = 1_800_000_000L;
+    // in the past (2023), as real deltas are when a compaction names its snapshot after "now"
+    private long time = 1_700_000_000L;
     private final List<DeltaEvent> pending = new ArrayList<>();
 
     private GeneratedBucket(Path root, Compression compression, long seed) {
@@ -55,6 +56,21 @@ public final class GeneratedBucket {
         return new GeneratedBucket(dir, compression, seed);
     }
 
+    /**
+     * Lets the builder update and delete keys of the base too: the 350 seed keys that are still
+     * live at the fixture's end were written once (create = mod revision, version 1, no lease)
+     * and are in the base exactly so.
+     */
+    public GeneratedBucket withSeedKeys() {
+        for (ExpectedState.Key k : ExpectedState.keys()) {
+            if (k.createRevision() <= BASE_REVISION) {
+                String key = new String(java.util.Base64.getDecoder().decode(k.key()), StandardCharsets.UTF_8);
+                live.put(key, new long[] {k.createRevision(), 1});
+            }
+        }
+        return this;
+    }
+
     public Path root() {
         return root;
     }
@@ -72,6 +88,45 @@ public final class GeneratedBucket {
         random.nextBytes(value);
         pending.add(DeltaEvent.put(key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], 0, now()));
         return this;
+    }
+
+    /** One revision: a put with a lease id (the base has no leases: the restore must grant or keep it). */
+    public GeneratedBucket putWithLease(String key, int size, long lease) {
+        revision++;
+        pending.add(putEvent(key, size, lease));
+        return this;
+    }
+
+    /**
+     * One revision with several changes, in order: {@code puts} (create or update, values of
+     * random sizes up to {@code maxSize}, 0 allowed) then {@code deletes} of live keys. Keys
+     * must be distinct, as in a real transaction.
+     */
+    public GeneratedBucket transaction(List<String> puts, List<String> deletes, int maxSize) {
+        revision++;
+        for (String key : puts) {
+            pending.add(putEvent(key, random.nextInt(maxSize + 1), 0));
+        }
+        for (String key : deletes) {
+            if (live.remove(key) == null) {
+                throw new IllegalArgumentException("not live: " + key);
+            }
+            pending.add(DeltaEvent.delete(key.getBytes(StandardCharsets.UTF_8), revision, now()));
+        }
+        return this;
+    }
+
+    /** Keys created by this builder that are live now, in no particular order. */
+    public List<String> liveKeys() {
+        return new ArrayList<>(live.keySet());
+    }
+
+    private DeltaEvent putEvent(String key, int size, long lease) {
+        long[] meta = live.computeIfAbsent(key, k -> new long[] {revision, 0});
+        meta[1]++;
+        byte[] value = new byte[size];
+        random.nextBytes(value);
+        return DeltaEvent.put(key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], lease, now());
     }
 
     /** One revision: a delete of a live key. */

@@ -1,0 +1,83 @@
+package io.etcdworkers.restore.offline;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcd.jetcd.api.KeyValue;
+import io.etcdworkers.restore.bolt.BoltFormatException;
+import io.etcdworkers.restore.bolt.BoltReader;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Reads what the fold needs from the base snapshot's database: every entry of the {@code key}
+ * bucket in revision order (into the fold), the compaction revision, and the lease ids.
+ * Anything that does not look like etcd's layout is a {@link BoltFormatException}: the engine
+ * refuses rather than guess.
+ */
+final class BaseDatabase {
+    private BaseDatabase() {}
+
+    /** What the base holds besides its keys. */
+    record Summary(long revision, long entries, Set<Long> leaseIds) {}
+
+    static Summary fold(BoltReader base, KeyspaceFold fold) throws IOException {
+        for (byte[] required : new byte[][] {EtcdSchema.KEY_BUCKET, EtcdSchema.META_BUCKET}) {
+            if (!base.hasBucket(required)) {
+                throw new BoltFormatException("the base database has no '" + new String(required, java.nio.charset.StandardCharsets.US_ASCII)
+                        + "' bucket: not an etcd v3 database");
+            }
+        }
+        long[] entries = {0};
+        base.forEach(EtcdSchema.KEY_BUCKET, (k, v, isBucket) -> {
+            fold.baseEntry(entry(k, v, isBucket));
+            entries[0]++;
+        });
+        fold.endBase(compactedRevision(base));
+        Set<Long> leases = new HashSet<>();
+        if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
+            base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> {
+                if (isBucket || k.length != 8) {
+                    throw new BoltFormatException("unexpected entry in the lease bucket (key of " + k.length + " bytes)");
+                }
+                leases.add(EtcdSchema.leaseId(k));
+            });
+        }
+        return new Summary(fold.baseRevision(), entries[0], leases);
+    }
+
+    static BaseKeyEntry entry(byte[] bucketKey, byte[] value, boolean isBucket) throws BoltFormatException {
+        long[] rev = EtcdSchema.parseRevision(bucketKey);
+        if (isBucket || rev == null || rev[1] < 0 || rev[1] > Integer.MAX_VALUE) {
+            throw new BoltFormatException("unexpected entry in the key bucket: " + Arrays.toString(bucketKey));
+        }
+        KeyValue kv;
+        try {
+            kv = KeyValue.parseFrom(value);
+        } catch (InvalidProtocolBufferException e) {
+            throw new BoltFormatException("key bucket entry at revision " + rev[0] + "_" + rev[1]
+                    + " is not an mvccpb.KeyValue: " + e.getMessage());
+        }
+        boolean tombstone = EtcdSchema.isTombstone(bucketKey);
+        if (!tombstone && kv.getModRevision() != rev[0]) {
+            throw new BoltFormatException("key bucket entry at revision " + rev[0] + " says mod revision "
+                    + kv.getModRevision());
+        }
+        return new BaseKeyEntry(rev[0], (int) rev[1], tombstone, kv.getKey().toByteArray(),
+                kv.getValue().toByteArray(), kv.getCreateRevision(), kv.getVersion(), kv.getLease());
+    }
+
+    private static long compactedRevision(BoltReader base) throws IOException {
+        long[] compacted = {0};
+        base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
+            if (Arrays.equals(k, EtcdSchema.FINISHED_COMPACT_REV)) {
+                long[] rev = EtcdSchema.parseRevision(v);
+                if (rev == null) {
+                    throw new BoltFormatException("meta finishedCompactRev is not a revision");
+                }
+                compacted[0] = rev[0];
+            }
+        });
+        return compacted[0];
+    }
+}

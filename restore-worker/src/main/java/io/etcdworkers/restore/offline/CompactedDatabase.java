@@ -1,0 +1,135 @@
+package io.etcdworkers.restore.offline;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.CodedOutputStream;
+import io.etcd.jetcd.api.KeyValue;
+import io.etcdworkers.restore.bolt.BoltFormatException;
+import io.etcdworkers.restore.bolt.BoltReader;
+import io.etcdworkers.restore.bolt.BoltWriter;
+import io.etcdworkers.restore.bolt.BucketWriter;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.KeyspaceDigestBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Writes the folded state as a fresh, compacted etcd database: the {@code key} bucket with one
+ * entry per live key at its mod revision (what etcd's own compaction at the last revision plus a
+ * defragmentation leaves), {@code meta} with both compaction revisions at the last revision (so
+ * etcd opens it at that revision), {@code lease} with the base's leases plus those live keys
+ * name that the base lacked, and every other bucket copied from the base.
+ */
+final class CompactedDatabase {
+    static final int PAGE_SIZE = 4096;
+
+    private CompactedDatabase() {}
+
+    /** What was written. */
+    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest) {}
+
+    static Written write(BoltReader base, LiveKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
+            Path file) throws IOException {
+        TreeSet<byte[]> buckets = new TreeSet<>(Arrays::compareUnsigned);
+        buckets.addAll(base.bucketNames());
+        buckets.add(EtcdSchema.KEY_BUCKET);
+        buckets.add(EtcdSchema.META_BUCKET);
+        buckets.add(EtcdSchema.LEASE_BUCKET);
+        int granted = 0;
+        try (BoltWriter out = BoltWriter.create(file, PAGE_SIZE)) {
+            for (byte[] name : buckets) {
+                try (BucketWriter bucket = out.bucket(name)) {
+                    if (Arrays.equals(name, EtcdSchema.KEY_BUCKET)) {
+                        writeKeys(live, bucket);
+                    } else if (Arrays.equals(name, EtcdSchema.META_BUCKET)) {
+                        writeMeta(base, revision, bucket);
+                    } else if (Arrays.equals(name, EtcdSchema.LEASE_BUCKET)) {
+                        granted = writeLeases(base, live, baseLeases, grantTtlSeconds, bucket);
+                    } else {
+                        copy(base, name, bucket);
+                    }
+                }
+            }
+            long bytes = out.finish();
+            return new Written(bytes, live.size(), granted, digest(live, revision));
+        }
+    }
+
+    private static void writeKeys(LiveKeys live, BucketWriter bucket) throws IOException {
+        for (LiveKey k : live.sorted(LiveKey::byRevision)) {
+            KeyValue kv = KeyValue.newBuilder().setKey(ByteString.copyFrom(k.key())).setCreateRevision(k.create())
+                    .setModRevision(k.mod()).setVersion(k.version()).setValue(ByteString.copyFrom(live.value(k)))
+                    .setLease(k.lease()).build();
+            bucket.put(EtcdSchema.revision(k.mod(), k.sub()), kv.toByteArray());
+        }
+    }
+
+    private static void writeMeta(BoltReader base, long revision, BucketWriter bucket) throws IOException {
+        TreeMap<byte[], byte[]> meta = new TreeMap<>(Arrays::compareUnsigned);
+        base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
+            if (isBucket) {
+                throw new BoltFormatException("unexpected nested bucket in meta");
+            }
+            meta.put(k, v);
+        });
+        meta.put(EtcdSchema.FINISHED_COMPACT_REV, EtcdSchema.revision(revision, 0));
+        meta.put(EtcdSchema.SCHEDULED_COMPACT_REV, EtcdSchema.revision(revision, 0));
+        for (var e : meta.entrySet()) {
+            bucket.put(e.getKey(), e.getValue());
+        }
+    }
+
+    private static int writeLeases(BoltReader base, LiveKeys live, Set<Long> baseLeases, long ttlSeconds,
+            BucketWriter bucket) throws IOException {
+        TreeMap<byte[], byte[]> leases = new TreeMap<>(Arrays::compareUnsigned);
+        if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
+            base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> leases.put(k, v));
+        }
+        int granted = 0;
+        for (LiveKey k : live.sorted(LiveKey::byRevision)) {
+            if (k.lease() != 0 && !baseLeases.contains(k.lease())
+                    && leases.putIfAbsent(EtcdSchema.leaseKey(k.lease()), lease(k.lease(), ttlSeconds)) == null) {
+                granted++;
+            }
+        }
+        for (var e : leases.entrySet()) {
+            bucket.put(e.getKey(), e.getValue());
+        }
+        return granted;
+    }
+
+    /** {@code leasepb.Lease{ID, TTL}} as etcd stores a freshly granted lease. */
+    static byte[] lease(long id, long ttlSeconds) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(24);
+        CodedOutputStream out = CodedOutputStream.newInstance(bytes);
+        out.writeInt64(1, id);
+        out.writeInt64(2, ttlSeconds);
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    private static void copy(BoltReader base, byte[] name, BucketWriter bucket) throws IOException {
+        bucket.setSequence(base.sequence(List.of(name)));
+        base.forEach(name, (k, v, isBucket) -> {
+            if (isBucket) {
+                throw new BoltFormatException("nested bucket in '" + KeyspaceFold.printable(name)
+                        + "': not part of etcd's layout");
+            }
+            bucket.put(k, v);
+        });
+    }
+
+    private static KeyspaceDigest digest(LiveKeys live, long revision) throws IOException {
+        KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
+        List<LiveKey> byKey = live.sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+        for (LiveKey k : byKey) {
+            digest.add(k.key(), live.value(k), k.create(), k.mod(), k.version(), k.lease());
+        }
+        return digest.build(revision);
+    }
+}

@@ -1,0 +1,169 @@
+package io.etcdworkers.restore.restore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.etcdworkers.restore.bolt.BoltFiles;
+import io.etcdworkers.restore.bolt.BoltReader;
+import io.etcdworkers.restore.bolt.BoltWriter;
+import io.etcdworkers.restore.bolt.BucketWriter;
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.restore.testsupport.ExpectedState;
+import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.restore.testsupport.GeneratedBucket;
+import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.restore.testsupport.RandomHistory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The offline engine against the truth: every fixture bucket restores to the source etcd's
+ * exact state, and on random histories (re-created keys, empty values, multi-key revisions,
+ * deletes of base and new keys, leases the base lacks) the offline restore serves exactly
+ * what the replay restore serves, read back from real etcds.
+ */
+@Timeout(600)
+class OfflineRestoreIT {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"plain", "gzip", "zlib", "lzw"})
+    void fixtureBucketsRestoreToTheSourceStateLeasesIncluded(String bucket) {
+        Path dataDir = dir.resolve("data/new.etcd");
+
+        CommandRun run = restore(Fixtures.bucket(bucket), dataDir, "--engine=offline");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode result = run.result();
+        JsonNode state = ExpectedState.stateJson();
+        assertThat(result.get("engine").asText()).isEqualTo("offline");
+        assertThat(result.get("finalRevision").asLong()).isEqualTo(3656);
+        assertThat(result.get("events").asLong()).isEqualTo(3472);
+        assertThat(result.get("revisions").asLong()).isEqualTo(3055);
+        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        // lease a1d is live with 20 keys and was not in the base; a3f lost all its keys: not written
+        assertThat(result.get("leasesGranted").asInt()).isEqualTo(1);
+        ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
+        assertThat(served.revision()).isEqualTo(3656);
+        assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys());
+        assertThat(served.leaseIds()).containsExactly(4390624984326916637L);
+        assertThat(dataDir.resolveSibling("new.etcd.part")).doesNotExist();
+        Processes.awaitNoneMentioning(dir);
+    }
+
+    @Test
+    void aBaseThatIsAlreadyTheWholeStateRestoresAsItIs() {
+        Path dataDir = dir.resolve("data/new.etcd");
+
+        CommandRun run = restore(Fixtures.bucket("compacted"), dataDir, "--engine=offline");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
+        assertThat(served.revision()).isEqualTo(3656);
+        assertThat(served.keys()).containsExactlyElementsOf(
+                ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13})
+    void randomHistoriesServeExactlyWhatTheReplayServes(long seed) {
+        GeneratedBucket bucket = RandomHistory.write(dir.resolve("bucket"), seed);
+
+        CommandRun replay = restore(bucket.root(), dir.resolve("replay/data"), "--engine=replay");
+        CommandRun offline = restore(bucket.root(), dir.resolve("offline/data"), "--engine=offline");
+
+        assertThat(replay.exitCode()).as(replay.stderr()).isZero();
+        assertThat(offline.exitCode()).as(offline.stderr()).isZero();
+        for (String field : List.of("finalRevision", "events", "revisions", "keys", "leasedKeys", "kvSha256",
+                "metaSha256")) {
+            assertThat(offline.result().get(field)).as(field).isEqualTo(replay.result().get(field));
+        }
+        ExpectedState.Served fromReplay = ExpectedState.serve(dir.resolve("replay/data"), dir.resolve("reader1"));
+        ExpectedState.Served fromOffline = ExpectedState.serve(dir.resolve("offline/data"), dir.resolve("reader2"));
+        assertThat(fromOffline.revision()).isEqualTo(bucket.revision()).isEqualTo(fromReplay.revision());
+        assertThat(fromOffline.keys()).containsExactlyElementsOf(fromReplay.keys());
+        assertThat(fromOffline.leaseIds()).containsExactlyInAnyOrder(fromReplay.leaseIds());
+        Processes.awaitNoneMentioning(dir);
+    }
+
+    @Test
+    void theDefaultEngineIsOffline() {
+        CommandRun run = restore(Fixtures.bucket("gzip"), dir.resolve("data/new.etcd"));
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.result().get("engine").asText()).isEqualTo("offline");
+        assertThat(run.result().has("engineFallback")).isFalse();
+    }
+
+    @Test
+    void autoFallsBackToTheReplayWhenTheBaseIsNotWhatTheOfflineEngineReads() throws Exception {
+        Path bucket = bucketWithABaseWithoutMeta();
+
+        CommandRun auto = restore(bucket, dir.resolve("auto/data"));
+        CommandRun offline = restore(bucket, dir.resolve("offline/data"), "--engine=offline");
+
+        assertThat(auto.exitCode()).as(auto.stderr()).isZero();
+        assertThat(auto.result().get("engine").asText()).isEqualTo("replay");
+        assertThat(auto.result().get("engineFallback").asText()).contains("Full-00000000-00000601", "'meta'");
+        assertThat(auto.result().get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        ExpectedState.Served served = ExpectedState.serve(dir.resolve("auto/data"), dir.resolve("reader"));
+        assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys());
+
+        assertThat(offline.exitCode()).isEqualTo(ErrorCode.UNSUPPORTED_OBJECT.exitCode());
+        assertThat(offline.result().get("error").asText()).contains("Full-00000000-00000601", "--engine=replay");
+        assertThat(dir.resolve("offline/data")).doesNotExist();
+        assertThat(dir.resolve("offline/data.part")).doesNotExist();
+        Processes.awaitNoneMentioning(dir);
+    }
+
+    /**
+     * The plain fixture bucket with its base rewritten without the {@code meta} bucket: etcd
+     * recreates that bucket when it opens such a database, the offline engine refuses it.
+     */
+    private Path bucketWithABaseWithoutMeta() throws Exception {
+        Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
+        Path base = bucket.resolve("v2/Full-00000000-00000601-1795986606");
+        Path rewritten = dir.resolve("rewritten.db");
+        try (BoltReader in = BoltReader.open(base); BoltWriter out = BoltWriter.create(rewritten, 4096)) {
+            for (byte[] name : in.bucketNames()) {
+                if (new String(name, java.nio.charset.StandardCharsets.US_ASCII).equals("meta")) {
+                    continue;
+                }
+                try (BucketWriter b = out.bucket(name)) {
+                    in.forEach(name, (k, v, isBucket) -> b.put(k, v));
+                }
+            }
+            out.finish();
+        }
+        BoltFiles.appendSha256Trailer(rewritten);
+        Files.move(rewritten, base, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.createDirectories(dir.resolve("offline"));
+        return bucket;
+    }
+
+    private CommandRun restore(Path bucket, Path dataDir, String... extra) {
+        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
+                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        args.addAll(List.of(extra));
+        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+                args.toArray(String[]::new));
+        try (var left = Files.list(dir.resolve("scratch"))) {
+            assertThat(left).as("scratch emptied").isEmpty();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return run;
+    }
+}
