@@ -1,0 +1,108 @@
+package io.etcdworkers.restore.offline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdworkers.restore.bolt.BoltReader;
+import io.etcdworkers.restore.bolt.PageUsage;
+import io.etcdworkers.restore.etcd.EmbeddedEtcd;
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.snapshot.FullSnapshotReader;
+import io.etcdworkers.restore.snapshot.SnapshotCatalog;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.LocalDirectoryStore;
+import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.restore.testsupport.ExpectedState;
+import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The offline engine's database itself, before any etcd touched it: {@code etcdctl snapshot
+ * status} accepts it at the backup's revision, every page is accounted for, and after etcd's
+ * own restore and defragmentation the keyspace is what the fold computed and the source had.
+ */
+@Timeout(120)
+class OfflineEngineIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theWrittenDatabaseIsOneEtcdAcceptsAsItIsAndAfterItsOwnDefrag() throws Exception {
+        LocalDirectoryStore store = new LocalDirectoryStore(Fixtures.bucket("lzw"));
+        SnapshotSelection selection = SnapshotCatalog.load(store, "").select();
+        Path base = dir.resolve("base.db");
+        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
+                OutputStream out = Files.newOutputStream(base)) {
+            FullSnapshotReader.copy(selection.base().key(), in, out, false);
+        }
+        Path work = Files.createDirectories(dir.resolve("work"));
+
+        OfflineResult result = new OfflineEngine(store, ReplayConfig.defaults(), Clock.systemUTC())
+                .build(selection, base, work, dir.resolve("offline.db"));
+
+        JsonNode state = ExpectedState.stateJson();
+        assertThat(result.finalRevision()).isEqualTo(3656);
+        assertThat(result.expected().kvSha256()).isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.expected().metaSha256()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(Files.size(result.database())).isEqualTo(result.databaseBytes() + 32);
+        try (var left = Files.list(work)) {
+            assertThat(left).as("downloads and spill files removed").allMatch(Files::isDirectory);
+        }
+
+        JsonNode status = snapshotStatus(result.database());
+        // etcdctl reports the newest key entry's revision and one entry per live key: no history
+        assertThat(status.get("totalKey").asLong()).isEqualTo(1364);
+        assertThat(status.get("totalSize").asLong()).isEqualTo(result.databaseBytes());
+        try (BoltReader reader = BoltReader.open(result.database())) {
+            PageUsage usage = reader.checkPages();
+            assertThat(usage.unaccounted()).isZero();
+            assertThat(usage.freePages()).isZero();
+        }
+
+        EtcdMember member = EtcdMember.onFreeLoopbackPort();
+        Path data = dir.resolve("data");
+        new SnapshotRestorer(EtcdTestEnvironment.binaries(), dir.resolve("scratch"), Duration.ofMinutes(2))
+                .restore(new SnapshotRestorer.Request(result.database(), member, data, Optional.empty(), false));
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(),
+                member, data, dir.resolve("etcd")));
+                EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
+            assertThat(client.status().getHeader().getRevision()).isEqualTo(3656);
+            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected())).isTrue();
+            client.defragment(Duration.ofMinutes(1));
+            assertThat(client.status().getHeader().getRevision()).isEqualTo(3656);
+            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected())).isTrue();
+        }
+    }
+
+    private Path snapshotStatusOut;
+
+    private JsonNode snapshotStatus(Path file) throws Exception {
+        Path etcdctl = EtcdTestEnvironment.binaries().etcdctl().orElseThrow();
+        snapshotStatusOut = dir.resolve("status.json");
+        ProcessBuilder pb = new ProcessBuilder(etcdctl.toString(), "snapshot", "status", file.toString(), "-w", "json")
+                .redirectErrorStream(true).redirectOutput(snapshotStatusOut.toFile());
+        pb.environment().put("ETCDCTL_API", "3");
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("etcdctl snapshot status finishes").isTrue();
+        String text = Files.readString(snapshotStatusOut);
+        assertThat(p.exitValue()).as(text).isZero();
+        return new ObjectMapper().readTree(text);
+    }
+}
