@@ -2,6 +2,7 @@ package io.etcdworkers.restore.replay;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
@@ -90,7 +91,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
         SnapshotObject delta = deltas.get(index);
         Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
         try (OutputStream copy = Files.newOutputStream(file);
-                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy);
+                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key());
                 InputStream content = SnapshotStreams.codecOf(delta).decompress(raw)) {
             DeltaSummary summary = DeltaDecoder.verify(delta.key(), content);
             raw.transferTo(OutputStream.nullOutputStream());
@@ -98,7 +99,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
         } catch (IOException e) {
             Files.deleteIfExists(file);
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
-                    + ": " + e.getMessage(), e);
+                    + ": " + DiskFull.explain(e, dir), e);
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
@@ -110,20 +111,28 @@ public final class DeltaPrefetcher implements AutoCloseable {
         pool.shutdownNow();
     }
 
-    /** Copies everything read to a second stream. */
+    /**
+     * Copies everything read to a second stream. A failed write of the copy is the local disk's
+     * fault, never the object's: it is thrown unchecked as {@link ErrorCode#LOCAL_IO} so the
+     * decoder reading through this stream cannot take it for corrupt content.
+     */
     private static final class TeeInputStream extends FilterInputStream {
         private final OutputStream copy;
+        private final Path file;
+        private final String key;
 
-        TeeInputStream(InputStream in, OutputStream copy) {
+        TeeInputStream(InputStream in, OutputStream copy, Path file, String key) {
             super(in);
             this.copy = copy;
+            this.file = file;
+            this.key = key;
         }
 
         @Override
         public int read() throws IOException {
             int b = super.read();
             if (b >= 0) {
-                copy.write(b);
+                write(new byte[] {(byte) b}, 0, 1);
             }
             return b;
         }
@@ -132,9 +141,18 @@ public final class DeltaPrefetcher implements AutoCloseable {
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
             if (n > 0) {
-                copy.write(b, off, n);
+                write(b, off, n);
             }
             return n;
+        }
+
+        private void write(byte[] b, int off, int len) {
+            try {
+                copy.write(b, off, len);
+            } catch (IOException e) {
+                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the local copy " + file + " of " + key
+                        + ": " + DiskFull.explain(e, file.getParent()), e);
+            }
         }
     }
 }
