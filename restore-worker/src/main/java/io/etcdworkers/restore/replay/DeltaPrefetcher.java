@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Downloads the deltas ahead of the replay, at most {@code maxFetchers} at a time and at most
@@ -31,6 +33,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * known good. {@link #next()} returns them strictly in order.
  */
 public final class DeltaPrefetcher implements AutoCloseable {
+    /** Reads of one delta whose body ends early before the run fails. */
+    static final int BODY_ATTEMPTS = 3;
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaPrefetcher.class);
+
     private final ObjectStore store;
     private final List<SnapshotObject> deltas;
     private final Path dir;
@@ -87,7 +93,26 @@ public final class DeltaPrefetcher implements AutoCloseable {
         }
     }
 
+    /**
+     * A body cut short in transit (the connection dropped after the headers) is past the SDK's
+     * retries, so it is read again here, up to {@value #BODY_ATTEMPTS} times. An object stored
+     * truncated fails the same way every time and ends as {@link ErrorCode#TRUNCATED_OBJECT}.
+     */
     private FetchedDelta fetch(int index) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return fetchOnce(index);
+            } catch (WorkerException e) {
+                if (e.code() != ErrorCode.TRUNCATED_OBJECT || attempt >= BODY_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.warn("delta ended early, reading it again key={} attempt={} error={}", deltas.get(index).key(),
+                        attempt + 1, e.getMessage());
+            }
+        }
+    }
+
+    private FetchedDelta fetchOnce(int index) throws IOException, InterruptedException {
         SnapshotObject delta = deltas.get(index);
         Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
         try (OutputStream copy = Files.newOutputStream(file);
