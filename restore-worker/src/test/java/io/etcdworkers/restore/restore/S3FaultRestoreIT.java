@@ -137,17 +137,33 @@ class S3FaultRestoreIT {
 
     /**
      * A body cut short is never taken as valid. The SDK cannot retry it (the response was
-     * already handed over) and the worker does not re-download: even one cut fails the run with
-     * exit 15, retryable, so the Job's next attempt reads it again.
+     * already handed over), so the worker reads the delta again, up to 3 times: one cut costs a
+     * second download and the restore is exact.
      */
     @Test
-    void aBodyCutShortIsATruncatedObjectNeverAValidOne() throws IOException {
+    void aBodyCutShortOnceIsReadAgainAndTheRestoreIsExact() {
         proxy.inject(Fault.cutBody(), "GET", object(DELTA_3), 1);
+
+        CommandRun run = restore();
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.result().get("metaSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("meta_sha256").asText());
+        assertThat(proxy.faulted()).as("the cut happened").hasSize(1);
+        assertThat(proxy.requests().stream().filter(r -> r.startsWith("GET") && r.contains(DELTA_3)))
+                .as("and the delta was read again").hasSize(2);
+    }
+
+    /** A body that keeps ending early fails with exit 15, retryable, naming the object and the byte counts. */
+    @Test
+    void aBodyAlwaysCutShortIsATruncatedObjectNeverAValidOne() throws IOException {
+        proxy.inject(Fault.cutBody(), "GET", object(DELTA_3), FaultProxy.ALWAYS);
 
         CommandRun run = restore();
 
         assertFailedCleanly(run, ErrorCode.TRUNCATED_OBJECT, DELTA_3, "\"" + BUCKET + "\"", "of 45692 bytes");
         assertThat(run.result().get("retryable").asBoolean()).isTrue();
+        assertThat(proxy.faulted()).as("read 3 times").hasSize(3);
     }
 
     private void assertFailedCleanly(CommandRun run, ErrorCode code, String... named) throws IOException {
