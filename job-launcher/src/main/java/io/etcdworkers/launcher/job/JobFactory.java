@@ -179,6 +179,9 @@ public final class JobFactory {
     static String javaOptions(JobResources resources) {
         return "-XX:+UseSerialGC -XX:MaxRAMPercentage=" + resources.heapPercent() + ".0"
                 + " -XX:+ExitOnOutOfMemoryError"
+                // no /tmp/hsperfdata_<user>/<pid>: the worker writes only its data, scratch and temp
+                // dirs (WritesOnlyUnderItsDirsIT), and nobody runs jstat against a Job
+                + " -XX:-UsePerfData"
                 + " -Djava.io.tmpdir=" + PodVolumes.TMP_MOUNT_PATH;
     }
 

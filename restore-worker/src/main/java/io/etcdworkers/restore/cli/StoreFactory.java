@@ -5,10 +5,12 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.store.S3ObjectStore;
+import io.etcdworkers.restore.store.S3StoreConfig;
 import io.etcdworkers.restore.store.S3StoreConfigFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,9 +36,19 @@ public final class StoreFactory {
         }
         return switch (options.provider) {
             case Local -> new LocalDirectoryStore(workingDir.resolve(options.container));
-            case S3 -> new S3ObjectStore(new S3StoreConfigFactory(env)
-                    .create(Optional.of(options.container), endpoint(options.endpointOverride)));
+            case S3 -> new S3ObjectStore(withTimeout(new S3StoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
         };
+    }
+
+    private static S3StoreConfig withTimeout(S3StoreConfig config, Duration requestTimeout) {
+        if (requestTimeout == null) {
+            return config;
+        }
+        if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+            throw new WorkerException(ErrorCode.USAGE, "--store-request-timeout must be positive: " + requestTimeout);
+        }
+        return config.withRetry(config.retry().withAttemptTimeout(requestTimeout));
     }
 
     private static Optional<URI> endpoint(String flag) {

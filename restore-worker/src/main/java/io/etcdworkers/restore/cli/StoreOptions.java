@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,4 +28,9 @@ public final class StoreOptions {
     @Option(names = "--store-endpoint-override", paramLabel = "URL",
             description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...). Default: AWS.")
     public String endpointOverride;
+
+    @Option(names = "--store-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "S3: the longest one request may take (for a download, until its body starts; a body that "
+                    + "stalls this long breaks off). A request that times out is retried like a 503. Default: 2m.")
+    public Duration requestTimeout;
 }

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.io.InputStream;
@@ -167,8 +168,14 @@ public final class EmbeddedEtcd implements AutoCloseable {
         URI health = clientEndpoint.resolve("/health");
         while (true) {
             if (!process.isAlive()) {
+                String tail = LogTail.excerpt(logFile, ERROR_LINES);
+                if (DiskFull.says(tail)) {
+                    throw new WorkerException(ErrorCode.LOCAL_IO, "etcd exited with code " + process.exitValue()
+                            + " while starting on " + config.dataDir() + ": " + DiskFull.describe(config.dataDir())
+                            + "; etcd said: " + tail);
+                }
                 throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd exited with code " + process.exitValue()
-                        + " while starting on " + config.dataDir() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
+                        + " while starting on " + config.dataDir() + ": " + tail);
             }
             if (isHealthy(health)) {
                 return;

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -182,6 +183,11 @@ public final class SnapshotRestorer {
             if (p.exitValue() != 0) {
                 String text = Files.readString(output);
                 String tail = LogTail.excerpt(text, OUTPUT_LINES);
+                if (DiskFull.says(text)) {
+                    throw new WorkerException(ErrorCode.LOCAL_IO, "snapshot restore of " + r.snapshot() + " into "
+                            + r.dataDir() + " failed: " + DiskFull.describe(r.dataDir()) + "; "
+                            + binaries.snapshotRestoreTool().getFileName() + " said: " + tail);
+                }
                 ErrorCode code = text.contains(TOOL_HASH_MISMATCH) ? ErrorCode.HASH_MISMATCH : ErrorCode.ETCD_FAILURE;
                 throw new WorkerException(code, "snapshot restore of " + r.snapshot() + " failed (exit "
                         + p.exitValue() + " from " + binaries.snapshotRestoreTool().getFileName() + "): " + tail);

@@ -2,10 +2,12 @@ package io.etcdworkers.restore.replay;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -21,6 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Downloads the deltas ahead of the replay, at most {@code maxFetchers} at a time and at most
@@ -30,6 +34,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * known good. {@link #next()} returns them strictly in order.
  */
 public final class DeltaPrefetcher implements AutoCloseable {
+    /** Reads of one delta whose body ends early before the run fails. */
+    static final int BODY_ATTEMPTS = 3;
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaPrefetcher.class);
+
     private final ObjectStore store;
     private final List<SnapshotObject> deltas;
     private final Path dir;
@@ -99,26 +107,60 @@ public final class DeltaPrefetcher implements AutoCloseable {
         }
     }
 
+    /**
+     * A body cut short in transit (the connection dropped after the headers) is past the SDK's
+     * retries, so it is read again here, up to {@value #BODY_ATTEMPTS} times. An object stored
+     * truncated fails the same way every time and ends as {@link ErrorCode#TRUNCATED_OBJECT}.
+     */
     private FetchedDelta fetch(int index) throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return fetchOnce(index);
+            } catch (WorkerException e) {
+                if (e.code() != ErrorCode.TRUNCATED_OBJECT || attempt >= BODY_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.warn("delta ended early, reading it again key={} attempt={} error={}", deltas.get(index).key(),
+                        attempt + 1, e.getMessage());
+            }
+        }
+    }
+
+    private FetchedDelta fetchOnce(int index) throws IOException, InterruptedException {
         SnapshotObject delta = deltas.get(index);
         Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
         try (OutputStream copy = Files.newOutputStream(file);
-                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy)) {
+                InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key())) {
             DeltaSummary summary = null;
             if (verify) {
                 try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
                     summary = DeltaDecoder.verify(delta.key(), content);
                 }
             }
-            raw.transferTo(OutputStream.nullOutputStream());
+            drain(raw, delta.key());
             return new FetchedDelta(index, delta, file, summary);
         } catch (IOException e) {
             Files.deleteIfExists(file);
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
-                    + ": " + e.getMessage(), e);
+                    + ": " + DiskFull.explain(e, dir), e);
         } catch (RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
+        }
+    }
+
+    /**
+     * Reads the rest of the object (all of it when not verifying). Failures of the local copy
+     * are already unchecked {@code LOCAL_IO}; what remains is the store's: a body shorter than
+     * listed (retried by {@link #fetch}) or a broken read.
+     */
+    private static void drain(InputStream raw, String key) {
+        try {
+            raw.transferTo(OutputStream.nullOutputStream());
+        } catch (TruncatedStreamException e) {
+            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, key + ": " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, key + ": read failed: " + e.getMessage(), e);
         }
     }
 
@@ -139,20 +181,28 @@ public final class DeltaPrefetcher implements AutoCloseable {
         }
     }
 
-    /** Copies everything read to a second stream. */
+    /**
+     * Copies everything read to a second stream. A failed write of the copy is the local disk's
+     * fault, never the object's: it is thrown unchecked as {@link ErrorCode#LOCAL_IO} so the
+     * decoder reading through this stream cannot take it for corrupt content.
+     */
     private static final class TeeInputStream extends FilterInputStream {
         private final OutputStream copy;
+        private final Path file;
+        private final String key;
 
-        TeeInputStream(InputStream in, OutputStream copy) {
+        TeeInputStream(InputStream in, OutputStream copy, Path file, String key) {
             super(in);
             this.copy = copy;
+            this.file = file;
+            this.key = key;
         }
 
         @Override
         public int read() throws IOException {
             int b = super.read();
             if (b >= 0) {
-                copy.write(b);
+                write(new byte[] {(byte) b}, 0, 1);
             }
             return b;
         }
@@ -161,9 +211,18 @@ public final class DeltaPrefetcher implements AutoCloseable {
         public int read(byte[] b, int off, int len) throws IOException {
             int n = super.read(b, off, len);
             if (n > 0) {
-                copy.write(b, off, n);
+                write(b, off, n);
             }
             return n;
+        }
+
+        private void write(byte[] b, int off, int len) {
+            try {
+                copy.write(b, off, len);
+            } catch (IOException e) {
+                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the local copy " + file + " of " + key
+                        + ": " + DiskFull.explain(e, file.getParent()), e);
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.replay;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.etcd.LogTail;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.store.ObjectStore;
@@ -128,6 +129,12 @@ public final class DeltaReplayer {
             }
             String state = etcd.process().isAlive() ? "etcd is still running"
                     : "the etcd process exited; its last output: " + LogTail.excerpt(etcd.process().logFile(), 10);
+            if (DiskFull.says(state) || DiskFull.says(e.getMessage())) {
+                // etcd died (or refused) for lack of space: the disk's fault, and the message says which one
+                throw new WorkerException(ErrorCode.LOCAL_IO, String.format(
+                        "replaying %s failed at revision %d (etcd at %d): %s; %s; %s", delta, g.group().revision(),
+                        applier.currentRevision(), DiskFull.describe(etcd.process().dataDir()), e.getMessage(), state), e);
+            }
             throw new WorkerException(e.code(), String.format(
                     "replaying %s failed at revision %d (etcd at %d): %s; %s", delta, g.group().revision(),
                     applier.currentRevision(), e.getMessage(), state), e);

@@ -25,17 +25,22 @@ import software.amazon.awssdk.utils.AttributeMap;
 /** Builds the SDK's sync S3 client on the Apache HTTP client from an {@link S3StoreConfig}. */
 final class S3ClientFactory {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    /** A read that stalls this long is retried (before the body) or fails the stream. */
+    /**
+     * A read that stalls this long is retried (before the body) or fails the stream; lowered to
+     * the attempt timeout when that is shorter.
+     */
     static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
     private S3ClientFactory() {
     }
 
     /** The HTTP client; the caller closes it after the S3 client (the SDK does not own it). */
-    static SdkHttpClient httpClient(S3StoreConfig.Tls tls) {
+    static SdkHttpClient httpClient(S3StoreConfig.Tls tls, S3StoreConfig.Retry retry) {
+        Duration socketTimeout = retry.attemptTimeout().compareTo(SOCKET_TIMEOUT) < 0
+                ? retry.attemptTimeout() : SOCKET_TIMEOUT;
         ApacheHttpClient.Builder builder = ApacheHttpClient.builder()
-                .connectionTimeout(CONNECT_TIMEOUT)
-                .socketTimeout(SOCKET_TIMEOUT);
+                .connectionTimeout(CONNECT_TIMEOUT.compareTo(socketTimeout) < 0 ? CONNECT_TIMEOUT : socketTimeout)
+                .socketTimeout(socketTimeout);
         tls.trustedCaCertPem().ifPresent(pem -> {
             TrustManager[] trust = trustManagers(pem);
             builder.tlsTrustManagersProvider(() -> trust);
@@ -55,7 +60,11 @@ final class S3ClientFactory {
                 .forcePathStyle(config.forcePathStyle())
                 .requestChecksumCalculation(config.requestChecksums())
                 .responseChecksumValidation(config.responseChecksums())
-                .overrideConfiguration(o -> o.retryStrategy(retryStrategy(config.retry())));
+                .overrideConfiguration(o -> o.retryStrategy(retryStrategy(config.retry()))
+                        // Without these the SDK bounds nothing but each socket read: a server that
+                        // accepts and trickles, or a stalled upload, would hold a call forever.
+                        .apiCallAttemptTimeout(config.retry().attemptTimeout())
+                        .apiCallTimeout(config.retry().callTimeout()));
         config.endpointOverride().ifPresent(builder::endpointOverride);
         return builder.build();
     }

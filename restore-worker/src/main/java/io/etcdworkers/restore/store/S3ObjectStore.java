@@ -36,7 +36,7 @@ public final class S3ObjectStore implements ObjectStore {
     /** Builds the SDK clients; no request is sent until the first call. */
     public S3ObjectStore(S3StoreConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.httpClient = S3ClientFactory.httpClient(config.tls());
+        this.httpClient = S3ClientFactory.httpClient(config.tls(), config.retry());
         this.client = S3ClientFactory.s3Client(config, httpClient);
         this.errors = new S3ErrorTranslator(describe());
     }

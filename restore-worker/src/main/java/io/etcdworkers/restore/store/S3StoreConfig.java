@@ -128,25 +128,54 @@ public record S3StoreConfig(
 
     /**
      * The SDK's standard retry strategy, bounded: at most {@code maxAttempts} tries per call
-     * (the first included), with exponential backoff and full jitter between them.
+     * (the first included), with exponential backoff and full jitter between them, each try
+     * bounded by {@code attemptTimeout}.
      *
      * @param maxAttempts tries per call, at least 1
      * @param baseDelay first backoff; doubled per attempt
      * @param maxBackoff cap of one backoff
+     * @param attemptTimeout the longest one try may take: for a listing or an upload the whole
+     *     request, for a download until the body starts; a body read that stalls this long
+     *     (capped at the HTTP client's socket timeout) breaks the download
      */
-    public record Retry(int maxAttempts, Duration baseDelay, Duration maxBackoff) {
+    public record Retry(int maxAttempts, Duration baseDelay, Duration maxBackoff, Duration attemptTimeout) {
+        /** The longest one try may take unless configured: long enough for a 16 MiB part on a slow link. */
+        public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofMinutes(2);
         /** 5 tries over roughly half a minute ride out a throttling burst or a restarted gateway. */
         public static final Retry DEFAULT = new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(20));
 
         public Retry {
             Objects.requireNonNull(baseDelay, "baseDelay");
             Objects.requireNonNull(maxBackoff, "maxBackoff");
+            Objects.requireNonNull(attemptTimeout, "attemptTimeout");
             if (maxAttempts < 1) {
                 throw new IllegalArgumentException("maxAttempts must be at least 1, got " + maxAttempts);
             }
             if (baseDelay.isNegative() || maxBackoff.compareTo(baseDelay) < 0) {
                 throw new IllegalArgumentException("need 0 <= baseDelay <= maxBackoff");
             }
+            if (attemptTimeout.isNegative() || attemptTimeout.isZero()) {
+                throw new IllegalArgumentException("attemptTimeout must be positive, got " + attemptTimeout);
+            }
+        }
+
+        /** With the default attempt timeout. */
+        public Retry(int maxAttempts, Duration baseDelay, Duration maxBackoff) {
+            this(maxAttempts, baseDelay, maxBackoff, DEFAULT_ATTEMPT_TIMEOUT);
+        }
+
+        /** The same settings with another attempt timeout. */
+        public Retry withAttemptTimeout(Duration timeout) {
+            return new Retry(maxAttempts, baseDelay, maxBackoff, timeout);
+        }
+
+        /**
+         * The bound of a whole call, retries included: every try at its longest plus every
+         * backoff at its cap. Only a backstop; the attempt timeout is what normally ends a try.
+         */
+        public Duration callTimeout() {
+            return attemptTimeout.multipliedBy(maxAttempts).plus(maxBackoff.multipliedBy(maxAttempts - 1L))
+                    .plusSeconds(10);
         }
     }
 }

@@ -52,11 +52,13 @@ public final class S3ProxyServer implements AutoCloseable {
     private final Process process;
     private final URI endpoint;
     private final Path log;
+    private final String credential;
     private final Thread shutdownHook;
     private S3Client client;
 
-    private S3ProxyServer(Process process, URI endpoint, Path log) {
+    private S3ProxyServer(Process process, URI endpoint, Path log, String credential) {
         this.process = process;
+        this.credential = credential;
         this.endpoint = endpoint;
         this.log = log;
         this.shutdownHook = new Thread(this::kill, "s3proxy-shutdown");
@@ -68,12 +70,17 @@ public final class S3ProxyServer implements AutoCloseable {
      * answers HTTP. Retries on another port if the free port was taken meanwhile.
      */
     public static S3ProxyServer start(Path workDir) {
+        return start(workDir, CREDENTIAL);
+    }
+
+    /** As {@link #start(Path)}, accepting {@code credential} as the secret key instead of {@link #CREDENTIAL}. */
+    public static S3ProxyServer start(Path workDir, String credential) {
         String jar = Objects.requireNonNull(System.getProperty("s3proxy.jar"),
                 "system property s3proxy.jar (set by the pom) names the S3Proxy jar");
         IllegalStateException failure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                return startOnce(Path.of(jar), workDir.resolve("s3proxy-" + attempt));
+                return startOnce(Path.of(jar), workDir.resolve("s3proxy-" + attempt), credential);
             } catch (IllegalStateException e) {
                 failure = e;
             }
@@ -91,7 +98,7 @@ public final class S3ProxyServer implements AutoCloseable {
     }
 
     public String credential() {
-        return CREDENTIAL;
+        return credential;
     }
 
     public Region region() {
@@ -106,7 +113,7 @@ public final class S3ProxyServer implements AutoCloseable {
                     .region(REGION)
                     .forcePathStyle(true)
                     .credentialsProvider(StaticCredentialsProvider.create(
-                            AwsBasicCredentials.create(IDENTITY, CREDENTIAL)))
+                            AwsBasicCredentials.create(IDENTITY, credential)))
                     .build();
         }
         return client;
@@ -130,7 +137,7 @@ public final class S3ProxyServer implements AutoCloseable {
         }
     }
 
-    private static S3ProxyServer startOnce(Path jar, Path dir) {
+    private static S3ProxyServer startOnce(Path jar, Path dir, String credential) {
         int port = freeLoopbackPort();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         Path blobs = dir.resolve("blobs");
@@ -138,7 +145,7 @@ public final class S3ProxyServer implements AutoCloseable {
         Path log = dir.resolve("s3proxy.log");
         try {
             Files.createDirectories(blobs);
-            Files.writeString(properties, String.join("\n", propertiesLines(endpoint, blobs)) + "\n",
+            Files.writeString(properties, String.join("\n", propertiesLines(endpoint, blobs, credential)) + "\n",
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -152,7 +159,7 @@ public final class S3ProxyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run java -jar " + jar, e);
         }
-        S3ProxyServer server = new S3ProxyServer(process, endpoint, log);
+        S3ProxyServer server = new S3ProxyServer(process, endpoint, log, credential);
         try {
             await("S3Proxy at " + endpoint).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
                     .until(() -> {
@@ -183,12 +190,12 @@ public final class S3ProxyServer implements AutoCloseable {
         return command;
     }
 
-    private static List<String> propertiesLines(URI endpoint, Path blobs) {
+    private static List<String> propertiesLines(URI endpoint, Path blobs, String credential) {
         return List.of(
                 "s3proxy.endpoint=" + endpoint,
                 "s3proxy.authorization=aws-v2-or-v4",
                 "s3proxy.identity=" + IDENTITY,
-                "s3proxy.credential=" + CREDENTIAL,
+                "s3proxy.credential=" + credential,
                 "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + blobs);
     }
