@@ -2,7 +2,9 @@
 # Regenerates every benchmark number of docs/benchmarks.md (issue 7).
 #
 #   bench/run.sh small   30,000 events: every configuration, a few minutes (a smoke run)
-#   bench/run.sh one restore|compact 300k policy|nopolicy|offline disk|tmpfs   one run, re-measured
+#   bench/run.sh one restore|compact 300k policy|nopolicy|offline disk|tmpfs [jvm128m]   one run, re-measured
+#                (BENCH_CGROUP_LIMIT=400M: inside a memory cgroup with that limit, as a pod's limit)
+#   bench/run.sh plot-engines   charts of the replay against the offline engine (runs made with "one")
 #   bench/run.sh full    30k and 300k: every configuration, plus 300k with a container-sized JVM;
 #                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration)
 #
@@ -78,7 +80,6 @@ ceiling() {
 
 # A JVM sized as in a Job with a 512 MiB memory limit on <= 2 CPUs: there the JVM itself would pick
 # the serial collector and a heap of 25 % of the limit.
-CONTAINER_JVM="-XX:+UseSerialGC -Xmx128m"
 
 # policy_flags POLICY WAL: the worker flags of a configuration (defragmentation off, WAL on tmpfs)
 policy_flags() {
@@ -89,18 +90,36 @@ policy_flags() {
   return 0
 }
 
-# measure LABEL WORK DB_FILE BUCKET JAVA_OPTS -- WORKER ARGS...: one sampled worker run
+# measure LABEL WORK DB_FILE BUCKET JAVA_OPTS -- WORKER ARGS...: one sampled worker run.
+# With BENCH_CGROUP_LIMIT (e.g. 400M) the worker and its etcd run in a memory cgroup with that
+# limit (what a pod's memory limit is), and the cgroup's own accounting goes to cgroup.txt.
 measure() {
   local label=$1 work=$2 db=$3 bucket=$4 java_opts=$5; shift 6
-  local out=$DATA/runs/$label status=0
+  local out=$DATA/runs/$label status=0 wrap=() cg=
+  if [[ -n ${BENCH_CGROUP_LIMIT:-} ]]; then
+    cg=/sys/fs/cgroup/memory/etcd-bench-$label
+    mkdir -p "$cg"
+    echo "$BENCH_CGROUP_LIMIT" > "$cg/memory.limit_in_bytes"
+    # the shell joins the cgroup, then becomes the worker: the JVM and its etcd are charged to it
+    wrap=(sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg")
+  fi
   note_load "$label before"
   # shellcheck disable=SC2086 # java_opts is a list of flags
   bench run --label "$label" --out "$out" --db-file "$db" \
       --expected "$DATA/buckets/$bucket/expected.json" -- \
       /usr/bin/time -v -o "$out/time.txt" \
-      java $java_opts "-Xlog:gc:file=$out/gc.log:uptime" -jar "$@" \
+      "${wrap[@]}" java $java_opts "-Xlog:gc:file=$out/gc.log:uptime" -jar "$@" \
       > "$out.stdout" 2>&1 || status=$?
   note_load "$label after"
+  if [[ -n $cg ]]; then
+    {
+      echo "limit_in_bytes $(cat "$cg/memory.limit_in_bytes")"
+      echo "max_usage_in_bytes $(cat "$cg/memory.max_usage_in_bytes")"
+      echo "failcnt $(cat "$cg/memory.failcnt")"
+      grep -E 'oom_kill|under_oom' "$cg/memory.oom_control"
+    } > "$out/cgroup.txt"
+    rmdir "$cg" 2>/dev/null || true
+  fi
   if [[ $status != 0 ]]; then
     echo "!!!!! $label FAILED (exit $status): see $out/worker.log and $out.stdout" >&2
     grep -h MISMATCH "$out.stdout" >&2 || true
@@ -114,12 +133,24 @@ fresh_dirs() {
   echo "$DATA/work/$1"
 }
 
-# run_restore BUCKET POLICY(policy|nopolicy|offline) WAL(disk|tmpfs) [jvm128m]
+# container_jvm JVM: the JVM flags of a Job whose heap is JVM (jvm128m: -Xmx128m, the launcher's
+# 25 % of a 512Mi limit; jvm100m: of a 400Mi limit); nothing for ""
+container_jvm() {
+  [[ $1 == jvm*m ]] && echo "-XX:+UseSerialGC -Xmx${1#jvm} -Xms8m"
+  return 0
+}
+
+# label_of KIND BUCKET POLICY WAL JVM: the run's name (with -cgLIMIT when run in a memory cgroup)
+label_of() {
+  echo "$1-$2-$3-$4${5:+-$5}${BENCH_CGROUP_LIMIT:+-cg$BENCH_CGROUP_LIMIT}"
+}
+
+# run_restore BUCKET POLICY(policy|nopolicy|offline) WAL(disk|tmpfs) [jvm128m|jvm100m...]
 run_restore() {
   local bucket=$1 policy=$2 wal=$3 jvm=${4:-}
-  local label=restore-$bucket-$policy-$wal${jvm:+-$jvm}
-  local java_opts=$WORKER_JAVA_OPTS work
-  [[ $jvm == jvm128m ]] && java_opts="$java_opts $CONTAINER_JVM"
+  local label java_opts work
+  label=$(label_of restore "$bucket" "$policy" "$wal" "$jvm")
+  java_opts="$WORKER_JAVA_OPTS $(container_jvm "$jvm")"
   work=$(fresh_dirs "$label")
   # shellcheck disable=SC2046 # policy_flags prints separate flags
   measure "$label" "$work" "$work/data.part/member/snap/db" "$bucket" "$java_opts" -- \
@@ -128,15 +159,17 @@ run_restore() {
   rm -rf "$work"
 }
 
-# run_compact BUCKET [POLICY] [WAL]: the same sampling around the compaction worker
+# run_compact BUCKET [POLICY] [WAL] [JVM]: the same sampling around the compaction worker
 run_compact() {
-  local bucket=$1 policy=${2:-policy} wal=${3:-disk}
-  local label=compact-$bucket-$policy-$wal work
+  local bucket=$1 policy=${2:-policy} wal=${3:-disk} jvm=${4:-}
+  local label java_opts work
+  label=$(label_of compact "$bucket" "$policy" "$wal" "$jvm")
+  java_opts="$WORKER_JAVA_OPTS $(container_jvm "$jvm")"
   work=$(fresh_dirs "$label")
   # hard links: the compaction only adds one new object, the cached bucket stays as it was
   cp -al "$DATA/buckets/$bucket/bucket" "$work/bucket"
   # shellcheck disable=SC2046 # policy_flags prints separate flags
-  measure "$label" "$work" "$work/scratch/compact-*/data/member/snap/db" "$bucket" "$WORKER_JAVA_OPTS" -- \
+  measure "$label" "$work" "$work/scratch/compact-*/data/member/snap/db" "$bucket" "$java_opts" -- \
       "$COMPACT_JAR" compact --storage-provider=Local --store-container="$work/bucket" \
       --scratch-dir="$work/scratch" --progress-interval=1s $(policy_flags "$policy" "$wal")
   ls -l "$work/bucket/v2" | grep ' Full-' | tail -1 | tee "$DATA/runs/$label/uploaded.txt" >&2
@@ -147,7 +180,7 @@ run_compact() {
 if [[ ${1:-} == one ]]; then
   build
   mkdir -p "$DATA"
-  "run_$2" "$3" "$4" "$5"
+  "run_$2" "$3" "$4" "$5" "${6:-}"
   exit 0
 fi
 
@@ -161,6 +194,23 @@ plot() {
     bench plot --title "restore $bucket, WAL on $w" --prefix "$ROOT/docs/img/restore-$bucket-$w" "${runs[@]}" > /dev/null
   done
 }
+
+# plot_engines BUCKET: the replay (default policy) against the offline engine, restore and compaction
+plot_engines() {
+  local bucket=$1
+  bench plot --title "$bucket events: replay vs offline engine (WAL on disk)" \
+      --prefix "$ROOT/docs/img/engines-$bucket" \
+      --run "restore, replay=$DATA/runs/restore-$bucket-policy-disk" \
+      --run "compact, replay=$DATA/runs/compact-$bucket-policy-disk" \
+      --run "restore, offline, JVM 100m=$DATA/runs/restore-$bucket-offline-disk-jvm100m" \
+      --run "compact, offline, JVM 100m=$DATA/runs/compact-$bucket-offline-disk-jvm100m" > /dev/null
+}
+
+if [[ ${1:-} == plot-engines ]]; then
+  plot_engines 300k
+  plot_engines 1m
+  exit 0
+fi
 
 mkdir -p "$DATA"
 build

@@ -7,13 +7,11 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.replay.DeltaPrefetcher;
 import io.etcdworkers.restore.replay.FetchedDelta;
 import io.etcdworkers.restore.replay.ReplayConfig;
-import io.etcdworkers.restore.snapshot.DeltaDecoder;
+import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
+import io.etcdworkers.restore.snapshot.RevisionGroup;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
-import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -81,23 +79,21 @@ public final class OfflineEngine {
         Instant started = clock.instant();
         Instant lastLog = started;
         int done = 0;
+        // the fetch threads download, decompress, hash-check and decode in parallel; this thread
+        // only reads their decoded files back, in order, and folds
         try (DeltaPrefetcher fetcher = new DeltaPrefetcher(store, selection.deltas(), downloads,
-                config.maxFetchers(), false)) {
+                config.maxFetchers(), DeltaPrefetcher.Mode.DECODED)) {
             while (fetcher.hasNext()) {
                 FetchedDelta delta = fetcher.next();
                 String name = delta.object().key();
-                try (InputStream raw = Files.newInputStream(delta.file());
-                        InputStream content = SnapshotStreams.codecOf(delta.object()).decompress(raw)) {
-                    DeltaDecoder.decode(name, content, group -> {
-                        try {
-                            fold.apply(name, group);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    });
-                } catch (UncheckedIOException e) {
-                    throw new WorkerException(ErrorCode.LOCAL_IO, "writing the value spill under " + downloads.getParent()
-                            + " failed while folding " + name + ": " + e.getCause().getMessage(), e.getCause());
+                try (DecodedDeltaFile.Reader groups = new DecodedDeltaFile.Reader(delta.file())) {
+                    RevisionGroup group;
+                    while ((group = groups.next()) != null) {
+                        fold.apply(name, group);
+                    }
+                } catch (IOException e) {
+                    throw new WorkerException(ErrorCode.LOCAL_IO, "folding " + name + " under " + downloads.getParent()
+                            + " failed (decoded copy or value spill): " + e.getMessage(), e);
                 }
                 fold.checkDeltaEnd(name, delta.object().name().lastRevision());
                 Files.deleteIfExists(delta.file());

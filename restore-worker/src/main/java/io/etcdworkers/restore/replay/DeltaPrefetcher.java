@@ -3,6 +3,7 @@ package io.etcdworkers.restore.replay;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Downloads the deltas ahead of the replay, at most {@code maxFetchers} at a time and at most
  * {@code maxFetchers} ahead of the one being replayed (bounded disk and memory), verifying
- * each on the way in: its bytes go to a scratch file and, at the same time, through the
- * decompressor and the decoder, so a delta is only handed out once its hash and events are
- * known good. {@link #next()} returns them strictly in order.
+ * each on the way in: its bytes go through the decompressor and the decoder, so a delta is only
+ * handed out once its hash and events are known good. {@link #next()} returns them strictly in
+ * order. What is kept in the scratch file depends on the {@link Mode}.
  */
 public final class DeltaPrefetcher implements AutoCloseable {
     /** Reads of one delta whose body ends early before the run fails. */
@@ -42,23 +43,27 @@ public final class DeltaPrefetcher implements AutoCloseable {
     private final List<SnapshotObject> deltas;
     private final Path dir;
     private final int window;
-    private final boolean verify;
+    private final Mode mode;
     private final ExecutorService pool;
     private final List<Future<FetchedDelta>> futures = new ArrayList<>();
     private int nextToHand;
 
-    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers) {
-        this(store, deltas, dir, maxFetchers, true);
+    /** What a fetched delta's scratch file holds. */
+    public enum Mode {
+        /** The object's raw bytes (the replay decodes them again on its own thread, group by group). */
+        RAW_COPY,
+        /**
+         * The decoded groups in {@link DecodedDeltaFile}'s form: the decoding, the costly part,
+         * runs on the fetch threads in parallel (the offline fold reads them back in order).
+         */
+        DECODED
     }
 
-    /**
-     * @param verify decode every delta on the way in (the replay needs a delta known good before
-     *     it applies any of it); false only downloads, for a consumer that decodes, checks and
-     *     can still throw everything away (the offline fold): then {@link FetchedDelta#summary()}
-     *     is null
-     */
-    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers,
-            boolean verify) {
+    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers) {
+        this(store, deltas, dir, maxFetchers, Mode.RAW_COPY);
+    }
+
+    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers, Mode mode) {
         if (maxFetchers < 1) {
             throw new IllegalArgumentException("--max-fetchers must be at least 1");
         }
@@ -66,7 +71,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
         this.deltas = List.copyOf(deltas);
         this.dir = dir;
         this.window = maxFetchers;
-        this.verify = verify;
+        this.mode = mode;
         AtomicInteger n = new AtomicInteger();
         this.pool = Executors.newFixedThreadPool(maxFetchers, r -> {
             Thread t = new Thread(r, "delta-fetch-" + n.incrementAndGet());
@@ -127,15 +132,46 @@ public final class DeltaPrefetcher implements AutoCloseable {
     }
 
     private FetchedDelta fetchOnce(int index) throws IOException, InterruptedException {
+        return mode == Mode.RAW_COPY ? fetchRawCopy(index) : fetchDecoded(index);
+    }
+
+    private FetchedDelta fetchDecoded(int index) throws IOException, InterruptedException {
+        SnapshotObject delta = deltas.get(index);
+        Path file = dir.resolve(String.format("%06d-%s.decoded", index, delta.name().format()));
+        try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file);
+                InputStream raw = SnapshotStreams.openRaw(store, delta)) {
+            DeltaSummary summary;
+            try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
+                summary = DeltaDecoder.decode(delta.key(), content, group -> {
+                    try {
+                        out.write(group);
+                    } catch (IOException e) {
+                        throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while decoding "
+                                + delta.key() + ": " + DiskFull.explain(e, dir), e);
+                    }
+                });
+            }
+            drain(raw, delta.key());
+            out.finish();
+            return new FetchedDelta(index, delta, file, summary);
+        } catch (IOException e) {
+            Files.deleteIfExists(file);
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
+                    + ": " + DiskFull.explain(e, dir), e);
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    private FetchedDelta fetchRawCopy(int index) throws IOException, InterruptedException {
         SnapshotObject delta = deltas.get(index);
         Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
         try (OutputStream copy = Files.newOutputStream(file);
                 InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key())) {
-            DeltaSummary summary = null;
-            if (verify) {
-                try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
-                    summary = DeltaDecoder.verify(delta.key(), content);
-                }
+            DeltaSummary summary;
+            try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
+                summary = DeltaDecoder.verify(delta.key(), content);
             }
             drain(raw, delta.key());
             return new FetchedDelta(index, delta, file, summary);

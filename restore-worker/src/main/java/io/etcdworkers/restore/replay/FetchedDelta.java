@@ -10,7 +10,7 @@ import java.nio.file.Path;
  *
  * @param index position in the replay (0 = first delta)
  * @param object the delta in the store
- * @param file the local copy
- * @param summary what the verification pass found; null when fetched without verification
+ * @param file the local copy: raw, or decoded (see {@link DeltaPrefetcher.Mode})
+ * @param summary what the verification pass found
  */
 public record FetchedDelta(int index, SnapshotObject object, Path file, DeltaSummary summary) {}

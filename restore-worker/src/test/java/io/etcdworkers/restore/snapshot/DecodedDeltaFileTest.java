@@ -1,0 +1,79 @@
+package io.etcdworkers.restore.snapshot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DecodedDeltaFileTest {
+    private static final OffsetDateTime T = OffsetDateTime.parse("2026-01-01T00:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void groupsComeBackAsWrittenWithoutTheirTimes() throws IOException {
+        List<RevisionGroup> groups = List.of(
+                new RevisionGroup(7, List.of(DeltaEvent.put(b("a"), b("value"), 5, 7, 3, 0x7a, T))),
+                new RevisionGroup(8, List.of(DeltaEvent.put(b("b"), new byte[0], 8, 8, 1, 0, T),
+                        DeltaEvent.delete(b("a"), 8, T), DeltaEvent.put(new byte[] {(byte) 0xff, 0}, new byte[70_000],
+                                8, 8, 1, 0, T))));
+        Path file = dir.resolve("d.decoded");
+        try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file)) {
+            for (RevisionGroup g : groups) {
+                out.write(g);
+            }
+            out.finish();
+        }
+
+        List<RevisionGroup> read = new ArrayList<>();
+        try (DecodedDeltaFile.Reader in = new DecodedDeltaFile.Reader(file)) {
+            RevisionGroup g;
+            while ((g = in.next()) != null) {
+                read.add(g);
+            }
+        }
+
+        assertThat(read).hasSize(2);
+        for (int i = 0; i < groups.size(); i++) {
+            assertThat(read.get(i).revision()).isEqualTo(groups.get(i).revision());
+            List<DeltaEvent> expected = groups.get(i).events();
+            List<DeltaEvent> actual = read.get(i).events();
+            assertThat(actual).hasSameSizeAs(expected);
+            for (int e = 0; e < expected.size(); e++) {
+                DeltaEvent x = expected.get(e);
+                assertThat(actual.get(e)).isEqualTo(new DeltaEvent(x.type(), x.key(), x.value(), x.createRevision(),
+                        x.modRevision(), x.version(), x.lease(), actual.get(e).time()));
+            }
+        }
+    }
+
+    @Test
+    void aFileCutShortOrNeverFinishedIsAnErrorNotAnEnd() throws IOException {
+        Path file = dir.resolve("d.decoded");
+        try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file)) {
+            out.write(new RevisionGroup(7, List.of(DeltaEvent.put(b("a"), b("v"), 7, 7, 1, 0, T))));
+        }
+        try (DecodedDeltaFile.Reader in = new DecodedDeltaFile.Reader(file)) {
+            assertThat(in.next()).isNotNull();
+            assertThatThrownBy(in::next).isInstanceOf(IOException.class).hasMessageContaining("ends early");
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+        try (DecodedDeltaFile.Reader in = new DecodedDeltaFile.Reader(file)) {
+            assertThatThrownBy(in::next).isInstanceOf(IOException.class).hasMessageContaining("ends early");
+        }
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
