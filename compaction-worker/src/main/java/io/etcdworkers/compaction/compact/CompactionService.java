@@ -6,30 +6,31 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.replay.ScratchEtcd;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
-import io.etcdworkers.restore.snapshot.FullSnapshotReader;
-import io.etcdworkers.restore.snapshot.FullSnapshotSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns the latest full snapshot and its deltas into one new full snapshot: restore in a scratch
- * dir (the restore engine, same policy), compact at the last revision, defragment, stream
- * {@code Maintenance.Snapshot} to a file, verify its SHA-256 trailer, compress and upload it
- * so it sorts as the next base. Deletes nothing in the bucket.
+ * Turns the latest full snapshot and its deltas into one new full snapshot that sorts as the next
+ * base. With the offline engine: the database it writes is uploaded (compressed) while a real
+ * etcd verifies it, and committed only once verified. With the replay: restore in a scratch dir
+ * (same policy), compact at the last revision, defragment, stream {@code Maintenance.Snapshot}
+ * to a file, verify its SHA-256 trailer, compress and upload it. Deletes nothing in the bucket.
  */
 public final class CompactionService {
     private static final Logger LOG = LoggerFactory.getLogger(CompactionService.class);
@@ -55,27 +56,87 @@ public final class CompactionService {
         EtcdBinaries binaries = EtcdBinaries.locate(config.restore().etcdBinDir(), config.restore().path());
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
         Path work = createWork();
-        try {
-            Path snapshot = work.resolve("snapshot.db");
-            long[] sizes = new long[2];
-            FullSnapshotSummary[] summary = new FullSnapshotSummary[1];
-            RestoreOutcome restored = restorer.rebuild(binaries, selection, work.resolve("data"), (etcd, outcome) -> {
-                long revision = outcome.replay().finalRevision();
-                // the offline engine wrote a database compacted at this revision and without free pages
-                boolean defragment = config.defragment() && !"offline".equals(outcome.engine());
-                sizes[0] = compactAndDefragment(etcd.client(), revision, defragment).getDbSize();
-                sizes[1] = etcd.client().status().getDbSize();
-                summary[0] = snapshot(etcd.client(), snapshot);
-            });
-            UploadedSnapshot uploaded = new SnapshotUploader(store, config.restore().prefix()).upload(snapshot, summary[0],
-                    restored.replay().finalRevision(), compression, selection.base().name().isFinal(), clock.instant());
-            return new CompactionOutcome(selection, Optional.empty(), Optional.of(restored), sizes[0], sizes[1],
-                    Optional.of(uploaded));
+        ExecutorService background = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "snapshot-upload");
+            t.setDaemon(true);
+            return t;
+        });
+        SnapshotUploader uploader = new SnapshotUploader(store, config.restore().prefix());
+        boolean isFinal = selection.base().name().isFinal();
+        try (Steps steps = new Steps(uploader, compression, isFinal, work.resolve("snapshot.db"), background)) {
+            RestoreOutcome restored = restorer.rebuild(binaries, selection, work.resolve("data"), steps);
+            if (steps.uploaded == null) {
+                // the replay's snapshot: uploaded once etcd is stopped, so the two do not add up in memory
+                steps.uploaded = uploader.upload(steps.snapshotFile, restored.replay().finalRevision(), compression,
+                        isFinal, clock.instant());
+            }
+            return new CompactionOutcome(selection, Optional.empty(), Optional.of(restored), steps.sizeBefore,
+                    steps.sizeAfter, Optional.of(steps.uploaded));
         } finally {
+            background.shutdownNow();
             try {
                 FileTree.delete(work);
             } catch (IOException e) {
                 LOG.warn("cannot remove the compaction scratch dir {}: {}", work, e.toString());
+            }
+        }
+    }
+
+    /**
+     * What the compaction does with the rebuilt database. The offline engine's database starts
+     * uploading as soon as it is written, while etcd still verifies it, and the upload is committed
+     * only once the verification passed; a database the replay built is compacted, defragmented
+     * and streamed out of etcd into a file, uploaded after etcd stopped. Anything not committed is
+     * aborted on close.
+     */
+    private final class Steps implements RestoreService.WhileRunning, AutoCloseable {
+        private final SnapshotUploader uploader;
+        private final Compression compression;
+        private final boolean isFinal;
+        private final Path snapshotFile;
+        private final ExecutorService background;
+        private SnapshotUploader.Pending offlineUpload;
+        private long sizeBefore;
+        private long sizeAfter;
+        private UploadedSnapshot uploaded;
+
+        Steps(SnapshotUploader uploader, Compression compression, boolean isFinal, Path snapshotFile,
+                ExecutorService background) {
+            this.uploader = uploader;
+            this.compression = compression;
+            this.isFinal = isFinal;
+            this.snapshotFile = snapshotFile;
+            this.background = background;
+        }
+
+        @Override
+        public void offlineDatabase(Path database, long revision) {
+            offlineUpload = uploader.start(database, revision, compression, isFinal, clock.instant(), background);
+        }
+
+        @Override
+        public void accept(ScratchEtcd etcd, RestoreOutcome outcome) throws InterruptedException {
+            long revision = outcome.replay().finalRevision();
+            boolean offline = "offline".equals(outcome.engine());
+            // the offline engine wrote a database compacted at this revision and without free pages
+            sizeBefore = compactAndDefragment(etcd.client(), revision, config.defragment() && !offline).getDbSize();
+            sizeAfter = etcd.client().status().getDbSize();
+            if (offline) {
+                uploaded = offlineUpload.commit();
+                return;
+            }
+            if (offlineUpload != null) {
+                // the offline engine was refused and the replay took over: its database must not land
+                offlineUpload.close();
+                offlineUpload = null;
+            }
+            snapshot(etcd.client(), snapshotFile);
+        }
+
+        @Override
+        public void close() {
+            if (offlineUpload != null) {
+                offlineUpload.close();
             }
         }
     }
@@ -105,21 +166,12 @@ public final class CompactionService {
         return before;
     }
 
-    private FullSnapshotSummary snapshot(EtcdGrpcClient client, Path file) {
+    private void snapshot(EtcdGrpcClient client, Path file) {
         try (OutputStream out = Files.newOutputStream(file)) {
             long bytes = client.snapshot(out, config.snapshotTimeout());
             LOG.info("snapshot streamed bytes={}", bytes);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the snapshot to " + file + ": " + e.getMessage(), e);
-        }
-        try (InputStream in = Files.newInputStream(file)) {
-            FullSnapshotSummary summary = FullSnapshotReader.copy("snapshot of the compacted etcd", in, null, false);
-            if (!summary.hasHash()) {
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd's snapshot has no SHA-256 trailer");
-            }
-            return summary;
-        } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read back " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -72,6 +72,7 @@ final class OfflineRebuild {
         // starts and maps the database, so a heap grown by decoding can shrink (serial and G1 give
         // memory back after a full collection) instead of adding to etcd's peak.
         System.gc();
+        whileRunning.offlineDatabase(folded.database(), folded.finalRevision());
         t = clock.instant();
         try {
             new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
@@ -83,7 +84,6 @@ final class OfflineRebuild {
             throw new Refused(ErrorCode.ETCD_FAILURE, "etcd could not restore the offline engine's database: "
                     + e.getMessage(), e);
         }
-        Files.deleteIfExists(folded.database());
         phase("restoreOffline", t);
         try (ScratchEtcd etcd = start(binaries, dataDir, walDir, scratch)) {
             t = clock.instant();
@@ -108,6 +108,7 @@ final class OfflineRebuild {
                     dataDir, service.phases(), "offline", "");
             whileRunning.accept(etcd, outcome);
             t = clock.instant();
+            Files.deleteIfExists(folded.database());
             etcd.stopProcess();
             RestoreService.copyWalBack(dataDir, walDir);
             service.phase("stopEtcd", t);

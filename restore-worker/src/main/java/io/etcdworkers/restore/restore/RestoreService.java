@@ -45,7 +45,16 @@ public final class RestoreService {
     /** What to do with the rebuilt etcd while it still runs (the compaction worker snapshots it). */
     @FunctionalInterface
     public interface WhileRunning {
+        /** Called once the rebuilt etcd is verified, before it is stopped. */
         void accept(ScratchEtcd etcd, RestoreOutcome outcome) throws InterruptedException;
+
+        /**
+         * The offline engine wrote its database (trailer included) at {@code database}, not yet
+         * verified: the file stays until {@link #accept} returns (the compaction worker starts
+         * uploading it here and commits the upload only in {@code accept}, after the
+         * verification). Not called when the replay builds the database.
+         */
+        default void offlineDatabase(Path database, long revision) {}
     }
 
     /**
