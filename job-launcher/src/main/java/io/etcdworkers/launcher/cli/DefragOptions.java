@@ -4,8 +4,13 @@ import io.etcdworkers.launcher.job.DefragFlags;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
-/** The workers' defragmentation policy, passed through; unset flags keep the worker's defaults. */
+/** The workers' engine and defragmentation policy, passed through; unset flags keep the worker's defaults. */
 final class DefragOptions {
+    @Option(names = "--engine", paramLabel = "replay|offline|auto",
+            description = "How the worker builds the database (the worker's default: auto, the offline engine "
+                    + "falling back to the replay).")
+    String engine;
+
     @Option(names = "--defrag-every-events", description = "Defragment after this many replayed events.")
     Long everyEvents;
 
@@ -22,6 +27,7 @@ final class DefragOptions {
     Duration interval;
 
     DefragFlags toFlags() {
-        return new DefragFlags(everyEvents, everyDeltas, dbSizeBytes, fragmentationRatio, interval);
+        return new DefragFlags(everyEvents, everyDeltas, dbSizeBytes, fragmentationRatio, interval,
+                engine == null ? null : engine.toLowerCase(java.util.Locale.ROOT));
     }
 }

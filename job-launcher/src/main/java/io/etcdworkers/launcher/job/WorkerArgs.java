@@ -80,6 +80,7 @@ public final class WorkerArgs {
     }
 
     static void defrag(List<String> args, DefragFlags d) {
+        optional(args, "engine", d.engine());
         optional(args, "defrag-every-events", d.everyEvents());
         optional(args, "defrag-every-deltas", d.everyDeltas());
         optional(args, "defrag-db-size-bytes", d.dbSizeBytes());

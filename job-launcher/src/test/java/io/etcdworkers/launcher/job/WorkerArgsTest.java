@@ -43,9 +43,9 @@ class WorkerArgsTest {
                         "--initial-cluster-token=tok", "--initial-advertise-peer-urls=http://m0:2380",
                         "--skip-hash-check", "--force", "--embedded-etcd-quota-bytes=1024", "--max-fetchers=3")),
                 Arguments.of("every defrag flag", restore(S3, MINIMAL_RESTORE,
-                        new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90))), List.of(
+                        new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay")), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
-                        "--data-dir=/var/etcd/data/new.etcd",
+                        "--data-dir=/var/etcd/data/new.etcd", "--engine=replay",
                         "--defrag-every-events=1000", "--defrag-every-deltas=10",
                         "--defrag-db-size-bytes=1073741824", "--defrag-fragmentation-ratio=0.25",
                         "--defrag-interval=1m30s")),
@@ -88,8 +88,9 @@ class WorkerArgsTest {
                 .hasMessageContaining("compression policy");
         assertThatThrownBy(() -> new CompactFlags(null, null, null, null, null, null, true, null))
                 .hasMessageContaining("full-snapshot-lease-name");
-        assertThatThrownBy(() -> new DefragFlags(null, null, null, 1.5, null)).hasMessageContaining("ratio");
-        assertThatThrownBy(() -> new DefragFlags(0L, null, null, null, null)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new DefragFlags(null, null, null, 1.5, null, null)).hasMessageContaining("ratio");
+        assertThatThrownBy(() -> new DefragFlags(0L, null, null, null, null, null)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new DefragFlags(null, null, null, null, null, "fast")).hasMessageContaining("engine");
         assertThatThrownBy(() -> new JobResources("0", "1", "1Gi", "1Gi", "1Gi", "1Gi", 40))
                 .hasMessage("cpu request must be positive: 0");
         assertThatThrownBy(() -> new JobResources("1", "1", "lots", "1Gi", "1Gi", "1Gi", 40))
