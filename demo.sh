@@ -76,12 +76,12 @@ java -jar "$RESTORE_JAR" verify-backup --store-container "$BUCKET" > "$OUT/verif
   || { tail -5 "$OUT/logs/verify.log"; die "verify-backup failed: see $OUT/verify.json"; }
 echo "  ok: base $(field name "$OUT/verify.json"), $(field deltas "$OUT/verify.json") deltas, $(field events "$OUT/verify.json") events"
 
-say "restore: replaying the deltas into a scratch etcd (progress below)"
+say "restore: folding the deltas into the base, then a real etcd verifies the result (progress below)"
 run_measured "$OUT/logs/restore.log" "$OUT/restore.json" \
   java -jar "$RESTORE_JAR" restore --store-container "$BUCKET" --data-dir "$OUT/restored/new.etcd" \
   --scratch-dir "$OUT/scratch" --progress-interval 2s &
 RUN=$!
-sleep 1; tail -n +1 -f "$OUT/logs/restore.log" --pid=$RUN 2>/dev/null | grep --line-buffered -E "replay deltas=|compacted and|restore done" || true
+sleep 1; tail -n +1 -f "$OUT/logs/restore.log" --pid=$RUN 2>/dev/null | grep --line-buffered -E "offline fold deltas=|replay deltas=|compacted and|verified revision|restore done" || true
 wait $RUN || { tail -20 "$OUT/logs/restore.log"; die "restore failed: see $OUT/restore.json"; }
 
 say "compaction: the same restore in a scratch dir, then one new full snapshot uploaded into the bucket"
@@ -103,8 +103,8 @@ cat <<EOF
 restored     $(field deltas "$R") deltas ($(field events "$R") events, $(field revisions "$R") revisions) on top of $(field name "$R")
 revision     $(field finalRevision "$R"), $(field keys "$R") keys
 identical to the generator's expected state (values, revisions, versions, leases): $match
-time         restore $(field durationSeconds "$R") s (replay $(field replay "$R") s), compaction $(field durationSeconds "$C") s
-defrags      $(sed -n 's/.*"defragmentations":{"count":\([0-9]*\).*/\1/p' "$R") during the restore (policy: every 100,000 events, 512 MiB, 50 % fragmented)
+engine       $(field engine "$R") (--engine=replay replays every revision into a scratch etcd instead)
+time         restore $(field durationSeconds "$R") s, compaction $(field durationSeconds "$C") s
 memory       peak of worker + etcd: restore $(cat "$R.peak-mb") MB, compaction $(cat "$C.peak-mb") MB
 data dir     $OUT/restored/new.etcd   (start it: etcd --data-dir $OUT/restored/new.etcd)
 new snapshot $OUT/compacted-bucket/$(field name "$OUT/uploaded.json")  ($(field size "$OUT/uploaded.json") bytes, $(field compression "$OUT/uploaded.json"), database $(field dbSizeAfterCompaction "$C") bytes)
