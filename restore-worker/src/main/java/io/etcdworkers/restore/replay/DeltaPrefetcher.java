@@ -132,12 +132,23 @@ public final class DeltaPrefetcher implements AutoCloseable {
     }
 
     private FetchedDelta fetchOnce(int index) throws IOException, InterruptedException {
-        return mode == Mode.RAW_COPY ? fetchRawCopy(index) : fetchDecoded(index);
+        SnapshotObject delta = deltas.get(index);
+        String suffix = mode == Mode.RAW_COPY ? "" : ".decoded";
+        Path file = dir.resolve(String.format("%06d-%s%s", index, delta.name().format(), suffix));
+        try {
+            DeltaSummary summary = mode == Mode.RAW_COPY ? fetchRawCopy(delta, file) : fetchDecoded(delta, file);
+            return new FetchedDelta(index, delta, file, summary);
+        } catch (IOException e) {
+            Files.deleteIfExists(file);
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
+                    + ": " + DiskFull.explain(e, dir), e);
+        } catch (RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
     }
 
-    private FetchedDelta fetchDecoded(int index) throws IOException, InterruptedException {
-        SnapshotObject delta = deltas.get(index);
-        Path file = dir.resolve(String.format("%06d-%s.decoded", index, delta.name().format()));
+    private DeltaSummary fetchDecoded(SnapshotObject delta, Path file) throws IOException, InterruptedException {
         try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file);
                 InputStream raw = SnapshotStreams.openRaw(store, delta)) {
             DeltaSummary summary;
@@ -153,20 +164,11 @@ public final class DeltaPrefetcher implements AutoCloseable {
             }
             drain(raw, delta.key());
             out.finish();
-            return new FetchedDelta(index, delta, file, summary);
-        } catch (IOException e) {
-            Files.deleteIfExists(file);
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
-                    + ": " + DiskFull.explain(e, dir), e);
-        } catch (RuntimeException e) {
-            Files.deleteIfExists(file);
-            throw e;
+            return summary;
         }
     }
 
-    private FetchedDelta fetchRawCopy(int index) throws IOException, InterruptedException {
-        SnapshotObject delta = deltas.get(index);
-        Path file = dir.resolve(String.format("%06d-%s", index, delta.name().format()));
+    private DeltaSummary fetchRawCopy(SnapshotObject delta, Path file) throws IOException, InterruptedException {
         try (OutputStream copy = Files.newOutputStream(file);
                 InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key())) {
             DeltaSummary summary;
@@ -174,14 +176,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
                 summary = DeltaDecoder.verify(delta.key(), content);
             }
             drain(raw, delta.key());
-            return new FetchedDelta(index, delta, file, summary);
-        } catch (IOException e) {
-            Files.deleteIfExists(file);
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
-                    + ": " + DiskFull.explain(e, dir), e);
-        } catch (RuntimeException e) {
-            Files.deleteIfExists(file);
-            throw e;
+            return summary;
         }
     }
 
