@@ -6,7 +6,8 @@
 #                (BENCH_CGROUP_LIMIT=400M: inside a memory cgroup with that limit, as a pod's limit)
 #   bench/run.sh plot-engines   charts of the replay against the offline engine (runs made with "one")
 #   bench/run.sh full    30k and 300k: every configuration, plus 300k with a container-sized JVM;
-#                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration)
+#                        1M: default policy, WAL on disk (FULL_1M_ALL=1: every configuration);
+#                        every size also with the offline engine (and 300k inside a 400 MiB cgroup)
 #
 # Builds the worker and the harness, generates the buckets once (cached under $BENCH_DATA),
 # measures the raw sequential-txn ceiling (WAL on disk and on tmpfs), runs the restore worker
@@ -236,6 +237,14 @@ for s in "${SIZES[@]}"; do
     [[ $MODE == full && $s == 300k ]] && run_restore "$s" policy disk jvm128m
   fi
   run_compact "$s"
+  # the default engine, with the JVM the launcher gives a 400Mi Job, and once inside a 400 MiB cgroup
+  run_restore "$s" offline disk jvm100m
+  run_compact "$s" offline disk jvm100m
+  if [[ $s == 300k ]]; then
+    BENCH_CGROUP_LIMIT=400M run_restore "$s" offline disk jvm100m
+    BENCH_CGROUP_LIMIT=400M run_compact "$s" offline disk jvm100m
+  fi
   plot "$s"
+  [[ $s != 30k ]] && plot_engines "$s"
 done
 bench table --runs "$DATA/runs" --ceilings "$DATA/ceilings" | tee "$DATA/results.md"
