@@ -70,7 +70,7 @@ public final class CeilingRun {
             // The limits RestoreService gives the worker's scratch etcd.
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
                     RestoreConfig.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
-                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout());
+                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
                     EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), RestoreConfig.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);

@@ -120,6 +120,9 @@ public final class EmbeddedEtcd implements AutoCloseable {
         // etcd reads ETCD_* variables for every flag not given: the pod's environment must not
         // switch on metrics listeners or change limits behind the argv's back.
         pb.environment().clear();
+        if (config.goGc() > 0) {
+            pb.environment().put("GOGC", Integer.toString(config.goGc()));
+        }
         Process process;
         try {
             process = pb.start();

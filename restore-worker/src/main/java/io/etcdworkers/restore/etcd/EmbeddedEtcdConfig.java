@@ -21,10 +21,12 @@ import java.util.Optional;
  *     the entries since the last one in memory, so this trades snapshot work against memory
  * @param startTimeout how long start may take until healthy
  * @param stopTimeout how long a SIGTERM stop may take before SIGKILL
+ * @param goGc the Go runtime's {@code GOGC} for etcd (how far its heap grows past the live data
+ *     before a collection: 100 = double); 0 keeps Go's default
  */
 public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path dataDir, Optional<Path> walDir,
                                  Path scratchDir, long quotaBackendBytes, long maxRequestBytes, int maxTxnOps,
-                                 long snapshotCount, Duration startTimeout, Duration stopTimeout) {
+                                 long snapshotCount, Duration startTimeout, Duration stopTimeout, int goGc) {
 
     /** etcd's recommended maximum database size. */
     public static final long DEFAULT_QUOTA_BACKEND_BYTES = 8L * 1024 * 1024 * 1024;
@@ -50,6 +52,9 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
                     + " maxRequestBytes=" + maxRequestBytes + " maxTxnOps=" + maxTxnOps
                     + " snapshotCount=" + snapshotCount);
         }
+        if (goGc < 0) {
+            throw new IllegalArgumentException("GOGC must be positive, or 0 for Go's default: " + goGc);
+        }
         if (startTimeout.isNegative() || startTimeout.isZero() || stopTimeout.isNegative()) {
             throw new IllegalArgumentException("timeouts must be positive: start=" + startTimeout
                     + " stop=" + stopTimeout);
@@ -61,21 +66,26 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
                                               Path scratchDir) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.empty(), scratchDir,
                 DEFAULT_QUOTA_BACKEND_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TXN_OPS,
-                DEFAULT_SNAPSHOT_COUNT, DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT);
+                DEFAULT_SNAPSHOT_COUNT, DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, 0);
     }
 
     public EmbeddedEtcdConfig withWalDir(Path wal) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.of(wal), scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout);
+                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc);
     }
 
     public EmbeddedEtcdConfig withRequestLimits(long requestBytes, int txnOps) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                requestBytes, txnOps, snapshotCount, startTimeout, stopTimeout);
+                requestBytes, txnOps, snapshotCount, startTimeout, stopTimeout, goGc);
     }
 
     public EmbeddedEtcdConfig withStartTimeout(Duration timeout) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, timeout, stopTimeout);
+                maxRequestBytes, maxTxnOps, snapshotCount, timeout, stopTimeout, goGc);
+    }
+
+    public EmbeddedEtcdConfig withGoGc(int gc) {
+        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
+                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, gc);
     }
 }

@@ -50,6 +50,13 @@ final class OfflineRebuild {
         }
     }
 
+    /**
+     * The verifying etcd only serves reads for a second or two: a tight Go heap costs little CPU
+     * there and keeps it from adding tens of MB of garbage on top of the database it maps
+     * (measured at 300k: etcd 265 -> 219 MB, the whole tree 457 -> 393 MB).
+     */
+    static final int VERIFY_GOGC = 25;
+
     private final RestoreService service;
     private final ObjectStore store;
     private final RestoreConfig config;
@@ -131,7 +138,8 @@ final class OfflineRebuild {
     private ScratchEtcd start(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch)
             throws Refused, InterruptedException {
         try {
-            return ScratchEtcd.start(service.etcdConfig(binaries, dataDir, walDir, scratch), config.callTimeout());
+            return ScratchEtcd.start(service.etcdConfig(binaries, dataDir, walDir, scratch).withGoGc(VERIFY_GOGC),
+                    config.callTimeout());
         } catch (WorkerException e) {
             if (e.code() != ErrorCode.ETCD_FAILURE) {
                 throw e;

@@ -191,7 +191,7 @@ public final class RestoreService {
     EmbeddedEtcdConfig etcdConfig(EtcdBinaries binaries, Path dataDir, Optional<Path> walDir, Path scratch) {
         return new EmbeddedEtcdConfig(binaries, config.member(), dataDir, walDir, scratch,
                 config.quotaBytes(), ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
-                EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT);
+                EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
     }
 
     private void download(SnapshotSelection selection, Path baseFile) throws IOException {

@@ -82,6 +82,23 @@ class EtcdEmbeddedIT {
     }
 
     @Test
+    void etcdGetsAnEmptyEnvironmentExceptTheGoGcItWasGiven() throws Exception {
+        EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
+        try (EmbeddedEtcd plain = EmbeddedEtcd.start(config)) {
+            assertThat(environ(plain.pid())).isEmpty();
+        }
+        try (EmbeddedEtcd tight = EmbeddedEtcd.start(config.withGoGc(25))) {
+            assertThat(environ(tight.pid())).containsExactly("GOGC=25");
+        }
+    }
+
+    private static java.util.List<String> environ(long pid) throws IOException {
+        String raw = new String(java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ")), UTF_8);
+        // the orphan guard's shell sets PWD; nothing else may come from the worker's environment
+        return java.util.Arrays.stream(raw.split("\0")).filter(e -> !e.isEmpty() && !e.startsWith("PWD=")).toList();
+    }
+
+    @Test
     void runsWithTheWalOnASeparateDir() throws Exception {
         EmbeddedEtcdConfig config = restoredConfig(Optional.of(tmp.resolve("wal")));
 
