@@ -88,6 +88,8 @@ public final class FaultProxy implements AutoCloseable {
     private final List<Faulted> faulted = new CopyOnWriteArrayList<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    /** Released by {@link #close}: a held-back answer ends there, not after its whole delay. */
+    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
     private FaultProxy(ServerSocket server, URI upstream) {
         this.server = server;
@@ -143,6 +145,7 @@ public final class FaultProxy implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.countDown();
         try {
             server.close();
         } catch (IOException e) {
@@ -231,7 +234,10 @@ public final class FaultProxy implements AutoCloseable {
                     responseBody = method.equals("HEAD") ? new byte[0] : readBody(upIn, response, true);
                 }
                 if (fault != null && !fault.delay().isZero()) {
-                    Thread.sleep(fault.delay().toMillis());
+                    // the injected slowness itself (not a test waiting for a condition)
+                    if (closed.await(fault.delay().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        return;
+                    }
                 }
                 out.write(response.bytesWithout("connection"));
                 if (fault != null && fault.kind().equals("cut body")) {
