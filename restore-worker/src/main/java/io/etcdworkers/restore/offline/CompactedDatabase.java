@@ -91,7 +91,7 @@ final class CompactedDatabase {
             base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> leases.put(k, v));
         }
         int granted = 0;
-        for (LiveKey k : live.sorted(LiveKey::byRevision)) {
+        for (LiveKey k : live.all()) {
             if (k.lease() != 0 && !baseLeases.contains(k.lease())
                     && leases.putIfAbsent(EtcdSchema.leaseKey(k.lease()), lease(k.lease(), ttlSeconds)) == null) {
                 granted++;

@@ -68,6 +68,11 @@ final class LiveKeys implements AutoCloseable {
         return spill.read(key.valueOffset(), key.valueLength());
     }
 
+    /** The live keys, in no particular order (a view: do not change the fold while iterating). */
+    Iterable<LiveKey> all() {
+        return java.util.Collections.unmodifiableCollection(keys.values());
+    }
+
     /** A snapshot of the live keys in the given order. */
     List<LiveKey> sorted(Comparator<LiveKey> order) {
         List<LiveKey> all = new ArrayList<>(keys.values());

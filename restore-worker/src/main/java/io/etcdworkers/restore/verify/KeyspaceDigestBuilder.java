@@ -20,22 +20,39 @@ public final class KeyspaceDigestBuilder {
     private long keys;
     private long leased;
 
-    /** Adds the next key; keys must ascend (unsigned bytewise), else the digest would be meaningless. */
+    /**
+     * Adds the next key; keys must ascend (unsigned bytewise), else the digest would be
+     * meaningless. The value is hashed where it lies (no copy of what etcd sent).
+     */
     public void add(ByteString key, ByteString value, long create, long mod, long version, long lease) {
-        add(key.toByteArray(), value.toByteArray(), create, mod, version, lease);
+        add(key.toByteArray(), value.size(), d -> value.asReadOnlyByteBufferList().forEach(d::update),
+                create, mod, version, lease);
     }
 
     public void add(byte[] key, byte[] value, long create, long mod, long version, long lease) {
+        add(key, value.length, d -> d.update(value), create, mod, version, lease);
+    }
+
+    private void add(byte[] key, int valueLength, java.util.function.Consumer<MessageDigest> value, long create,
+            long mod, long version, long lease) {
+        checkOrder(key);
+        for (MessageDigest d : new MessageDigest[] {kv, meta, metaNoLease}) {
+            put(d, key.length);
+            d.update(key);
+            put(d, valueLength);
+            value.accept(d);
+        }
+        addMeta(create, mod, version, lease);
+    }
+
+    private void checkOrder(byte[] key) {
         if (lastKey != null && Arrays.compareUnsigned(lastKey, key) >= 0) {
             throw new IllegalArgumentException("keys out of order: a digest needs ascending keys");
         }
         lastKey = key;
-        for (MessageDigest d : new MessageDigest[] {kv, meta, metaNoLease}) {
-            put(d, key.length);
-            d.update(key);
-            put(d, value.length);
-            d.update(value);
-        }
+    }
+
+    private void addMeta(long create, long mod, long version, long lease) {
         for (MessageDigest d : new MessageDigest[] {meta, metaNoLease}) {
             put(d, create);
             put(d, mod);
