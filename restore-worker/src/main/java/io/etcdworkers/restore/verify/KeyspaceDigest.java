@@ -8,7 +8,7 @@ import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 
 /**
  * A digest of every live key at one revision, defined so two etcds can be compared whatever
- * their history (the definition of {@code ../shared/fixtures/*&#47;expected/state.json}):
+ * their history (the definition of {@code testdata/*&#47;expected/state.json}):
  * keys in ascending byte order; {@code kv} = SHA-256 over {@code u64(len(key)) key
  * u64(len(value)) value}; {@code meta} appends {@code u64(create) u64(mod) u64(version)
  * u64(lease)}; {@code metaNoLease} writes every lease as 0; {@code u64} is 8 bytes big-endian.

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The real etcd-backup-restore buckets in {@code ../shared/fixtures/} (system property
+ * The real etcd-backup-restore buckets in {@code testdata/} of the repository (system property
  * {@code fixtures.dir}), and copies of them that a test may change.
  */
 public final class Fixtures {
