@@ -37,17 +37,27 @@ public final class ExpectedState {
     }
 
     public static JsonNode stateJson() {
+        return stateJson(Fixtures.V0_23_0);
+    }
+
+    /** {@code expected/state.json} of one fixture ({@link Fixtures#V0_23_0}, {@link Fixtures#V0_41_2}). */
+    public static JsonNode stateJson(String fixture) {
         try {
-            return JSON.readTree(Fixtures.expected().resolve("state.json").toFile());
+            return JSON.readTree(Fixtures.expected(fixture).resolve("state.json").toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     public static List<Key> keys() {
+        return keys(Fixtures.V0_23_0);
+    }
+
+    /** {@code expected/keys.jsonl} of one fixture: every live key at the end, sorted by key. */
+    public static List<Key> keys(String fixture) {
         try {
             List<Key> keys = new ArrayList<>();
-            for (String line : Files.readAllLines(Fixtures.expected().resolve("keys.jsonl"))) {
+            for (String line : Files.readAllLines(Fixtures.expected(fixture).resolve("keys.jsonl"))) {
                 JsonNode n = JSON.readTree(line);
                 keys.add(new Key(n.get("key").asText(), n.path("value").asText(""), n.get("create_revision").asLong(),
                         n.get("mod_revision").asLong(), n.get("version").asLong(), n.path("lease").asLong(0)));

@@ -20,12 +20,26 @@ public final class Fixtures {
 
     private Fixtures() {}
 
+    /** The fixture written by etcdbrctl v0.23.0 (four codecs and a compacted bucket). */
+    public static final String V0_23_0 = "etcdbr-v0.23.0";
+    /**
+     * The fixture written by etcdbrctl v0.41.2, the version etcd-druid ships: two full snapshots
+     * each with its chain, a 2.27 MB transaction, a lease only the deltas name, one revoked.
+     */
+    public static final String V0_41_2 = "etcdbr-v0.41.2";
+
+    /** The v0.23.0 fixture's folder. */
     public static Path root() {
+        return root(V0_23_0);
+    }
+
+    /** One fixture's folder under {@code testdata/}; fails when it is missing or outside the checkout. */
+    public static Path root(String fixture) {
         String dir = System.getProperty("fixtures.dir");
         if (dir == null) {
             throw new IllegalStateException("system property fixtures.dir is not set (run through Maven)");
         }
-        Path root = Path.of(dir).resolve("etcdbr-v0.23.0").toAbsolutePath().normalize();
+        Path root = Path.of(dir).resolve(fixture).toAbsolutePath().normalize();
         if (!Files.isDirectory(root)) {
             throw new IllegalStateException("fixtures not found at " + root);
         }
@@ -36,13 +50,27 @@ public final class Fixtures {
         return root().resolve(name);
     }
 
+    /** A bucket of one fixture (the v0.41.2 fixture has one: {@code gzip}). */
+    public static Path bucket(String fixture, String name) {
+        return root(fixture).resolve(name);
+    }
+
     public static Path expected() {
         return root().resolve("expected");
     }
 
-    /** A writable copy of a fixture bucket under {@code dir}. */
+    public static Path expected(String fixture) {
+        return root(fixture).resolve("expected");
+    }
+
+    /** A writable copy of a v0.23.0 fixture bucket under {@code dir}. */
     public static Path copyBucket(String name, Path dir) {
-        Path source = bucket(name);
+        return copyBucket(V0_23_0, name, dir);
+    }
+
+    /** A writable copy of a fixture bucket under {@code dir}. */
+    public static Path copyBucket(String fixture, String name, Path dir) {
+        Path source = bucket(fixture, name);
         Path target = dir.resolve(name);
         try (Stream<Path> files = Files.walk(source)) {
             for (Path file : (Iterable<Path>) files::iterator) {
