@@ -32,6 +32,9 @@ final class S3ErrorTranslator {
         if (e instanceof AwsServiceException service) {
             return translateService(service, action);
         }
+        if (NoCredentialsFoundException.in(e)) {
+            return fail(ErrorCode.USAGE, action, "no S3 credentials found; looked in " + CredentialsSearch.WHERE, e);
+        }
         if (e instanceof SdkClientException) {
             return fail(ErrorCode.STORE_UNAVAILABLE, action,
                     "the store could not be reached or answered unreadably after retries ("

@@ -139,7 +139,7 @@ public final class S3StoreConfigFactory {
                     ? AwsSessionCredentials.create(keyId.get(), secret.get(), token.get())
                     : AwsBasicCredentials.create(keyId.get(), secret.get()));
         }
-        return DefaultCredentialsProvider.builder().build();
+        return new CredentialsSearch(DefaultCredentialsProvider.builder().build());
     }
 
     private Optional<String> envValue(String name) {

@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
@@ -138,7 +137,7 @@ class S3StoreConfigFactoryTest {
 
         S3StoreConfig chain = factory(Map.of("AWS_REGION", "eu-west-1")).create(Optional.of("b"), Optional.empty());
         // Only its type is checked: resolving it could reach for instance metadata.
-        assertThat(chain.credentials()).isInstanceOf(DefaultCredentialsProvider.class);
+        assertThat(chain.credentials()).isInstanceOf(CredentialsSearch.class);
     }
 
     @Test
