@@ -38,6 +38,25 @@ public final class EtcdVersions {
         return binaries;
     }
 
+    /**
+     * The minor version of the etcd on PATH, the one every other IT runs, and the one this
+     * failsafe execution promises ({@code etcd.expected.minor}: 3.4 by default, 3.5 in the
+     * {@code etcd-3.5} execution), or an error naming both.
+     */
+    public static String requireExpectedOnPath() {
+        String expected = System.getProperty("etcd.expected.minor");
+        if (expected == null || expected.isBlank()) {
+            throw new IllegalStateException("system property etcd.expected.minor is not set (failsafe passes it)");
+        }
+        EtcdBinaries onPath = EtcdTestEnvironment.binaries();
+        String minor = onPath.version().major() + "." + onPath.version().minor();
+        if (!minor.equals(expected)) {
+            throw new AssertionError("this test run expects etcd " + expected + " but the etcd on PATH is "
+                    + onPath.version() + " at " + onPath.etcd() + " (PATH=" + System.getenv("PATH") + ")");
+        }
+        return minor;
+    }
+
     private static Optional<String> setting(String property, String env) {
         String value = System.getProperty(property);
         if (value == null || value.isBlank()) {
