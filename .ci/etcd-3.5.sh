@@ -15,7 +15,7 @@ bin="$cache/usr/bin"
 
 is_good() {
   [[ -x "$bin/etcd" && -x "$bin/etcdctl" && -x "$bin/etcdutl" ]] &&
-    "$bin/etcd" --version 2>/dev/null | grep -q "^etcd Version: $version\$"
+    "$bin/etcd" --version 2>/dev/null | grep "^etcd Version: $version\$" >/dev/null
 }
 
 if ! is_good; then
@@ -41,5 +41,5 @@ if ! is_good; then
     exit 1
   fi
 fi
-"$bin/etcd" --version | head -1 >&2
+"$bin/etcd" --version | sed -n 1p >&2
 echo "$bin"
