@@ -12,6 +12,7 @@ import io.etcdworkers.restore.testsupport.ExpectedState;
 import io.etcdworkers.restore.testsupport.Fixtures;
 import io.etcdworkers.restore.testsupport.Processes;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,18 +36,20 @@ class CrossVersionRestoreIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "restored by {0} with --engine={1}")
-    @CsvSource({"3.5, replay", "3.5, offline", "3.4, replay", "3.4, offline"})
-    void thePlacedDataDirStartsUnderEtcd34And35AndServesTheSourceState(String restoredBy, String engine)
-            throws IOException {
+    @ParameterizedTest(name = "restored by {0} with --engine={1}, WAL on a scratch WAL dir: {2}")
+    @CsvSource({"3.5, replay, false", "3.5, offline, false", "3.5, replay, true", "3.4, replay, false",
+        "3.4, offline, false"})
+    void thePlacedDataDirStartsUnderEtcd34And35AndServesTheSourceState(String restoredBy, String engine,
+            boolean scratchWalDir) throws IOException {
         EtcdBinaries v35 = EtcdVersions.v35();
         EtcdBinaries v34 = EtcdVersions.v34();
         EtcdBinaries restorer = restoredBy.equals("3.5") ? v35 : v34;
         Path dataDir = dir.resolve("data/new.etcd");
 
-        CommandRun run = restore(restorer, engine, dataDir);
+        CommandRun run = restore(restorer, engine, dataDir, scratchWalDir);
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.result().get("engine").asText()).isEqualTo(engine);
         JsonNode state = ExpectedState.stateJson();
         for (EtcdBinaries starter : List.of(v34, v35)) {
             Path copy = dir.resolve("copy-" + starter.version());
@@ -69,10 +72,14 @@ class CrossVersionRestoreIT {
         Processes.awaitNoneMentioning(dir);
     }
 
-    private CommandRun restore(EtcdBinaries binaries, String engine, Path dataDir) {
+    private CommandRun restore(EtcdBinaries binaries, String engine, Path dataDir, boolean scratchWalDir)
+            throws IOException {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
                 "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
                 "--engine=" + engine, "--etcd-bin-dir=" + binaries.etcd().getParent()));
+        if (scratchWalDir) {
+            args.add("--scratch-wal-dir=" + Files.createDirectories(dir.resolve("wal")));
+        }
         return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
