@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # One image for the three programs: /app/restore-worker.jar, /app/compaction-worker.jar,
-# /app/job-launcher.jar, plus etcd, etcdctl and etcdutl (3.5) in /usr/local/bin, on a JRE 17.
+# /app/job-launcher.jar, plus etcd, etcdctl and etcdutl (3.5.16) in /usr/local/bin, on a JRE 17.
 # Build, contents and how the launcher's Jobs run it: docs/image.md.
 #
 #   docker build --build-arg ETCD_SHA256=<sha256 of the etcd tarball> -t etcd-workers:dev .
@@ -14,7 +14,8 @@ RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp -DskipTests package
 
 # --- etcd: the official release tarball, checked against its published sha256 -----------------
 FROM debian:bookworm-slim AS etcd
-ARG ETCD_VERSION=v3.5.17
+# v3.5.16: the 3.5 release CI tests (.ci/etcd-3.5.sh fetches Debian's 3.5.16); see docs/image.md
+ARG ETCD_VERSION=v3.5.16
 # REQUIRED, no default on purpose: the sha256 of etcd-${ETCD_VERSION}-linux-<arch>.tar.gz as listed
 # in SHA256SUMS on https://github.com/etcd-io/etcd/releases/tag/${ETCD_VERSION}. See docs/image.md.
 ARG ETCD_SHA256

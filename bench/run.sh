@@ -154,7 +154,7 @@ run_restore() {
   java_opts="$WORKER_JAVA_OPTS $(container_jvm "$jvm")"
   work=$(fresh_dirs "$label")
   # shellcheck disable=SC2046 # policy_flags prints separate flags
-  measure "$label" "$work" "$work/data.part/member/snap/db" "$bucket" "$java_opts" -- \
+  measure "$label" "$work" "$work/scratch/restore-*/verify.etcd/member/snap/db" "$bucket" "$java_opts" -- \
       "$WORKER_JAR" restore --storage-provider=Local --store-container="$DATA/buckets/$bucket/bucket" \
       --data-dir="$work/data" --scratch-dir="$work/scratch" --progress-interval=1s $(policy_flags "$policy" "$wal")
   rm -rf "$work"
@@ -170,7 +170,7 @@ run_compact() {
   # hard links: the compaction only adds one new object, the cached bucket stays as it was
   cp -al "$DATA/buckets/$bucket/bucket" "$work/bucket"
   # shellcheck disable=SC2046 # policy_flags prints separate flags
-  measure "$label" "$work" "$work/scratch/compact-*/data/member/snap/db" "$bucket" "$java_opts" -- \
+  measure "$label" "$work" "$work/scratch/restore-*/verify.etcd/member/snap/db" "$bucket" "$java_opts" -- \
       "$COMPACT_JAR" compact --storage-provider=Local --store-container="$work/bucket" \
       --scratch-dir="$work/scratch" --progress-interval=1s $(policy_flags "$policy" "$wal")
   ls -l "$work/bucket/v2" | grep ' Full-' | tail -1 | tee "$DATA/runs/$label/uploaded.txt" >&2

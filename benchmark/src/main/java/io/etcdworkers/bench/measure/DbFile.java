@@ -8,8 +8,8 @@ import java.nio.file.PathMatcher;
 import java.util.stream.Stream;
 
 /**
- * The size of the scratch database file, named exactly or by a glob (the compaction worker
- * rebuilds in a scratch dir whose name it chooses: {@code .../scratch/compact-*&#47;data/member/snap/db}).
+ * The size of the scratch database file, named exactly or by a glob (both workers
+ * verify in a scratch dir whose name they choose: {@code .../scratch/restore-*&#47;verify.etcd/member/snap/db}).
  */
 final class DbFile {
     private DbFile() {}

@@ -1,5 +1,6 @@
 package io.etcdworkers.compaction.compact;
 
+import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import java.time.Duration;
@@ -23,7 +24,7 @@ public record CompactionConfig(
         boolean defragment,
         Duration snapshotTimeout) {
 
-    public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(30);
+    public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = MaintenanceSnapshot.DEFAULT_TIMEOUT;
 
     public CompactionConfig {
         Objects.requireNonNull(restore, "restore");

@@ -5,6 +5,7 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.replay.ScratchEtcd;
 import io.etcdworkers.restore.restore.RestoreOutcome;
@@ -15,7 +16,6 @@ import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -64,7 +64,8 @@ public final class CompactionService {
         SnapshotUploader uploader = new SnapshotUploader(store, config.restore().prefix());
         boolean isFinal = selection.base().name().isFinal();
         try (Steps steps = new Steps(uploader, compression, isFinal, work.resolve("snapshot.db"), background)) {
-            RestoreOutcome restored = restorer.rebuild(binaries, selection, work.resolve("data"), steps);
+            // nothing placed: the verified etcd is snapshotted while it runs (replay) or its database uploaded (offline)
+            RestoreOutcome restored = restorer.rebuild(binaries, selection, Optional.empty(), steps);
             if (steps.uploaded == null) {
                 // the replay's snapshot: uploaded once etcd is stopped, so the two do not add up in memory
                 steps.uploaded = uploader.upload(steps.snapshotFile, restored.replay().finalRevision(), compression,
@@ -130,7 +131,7 @@ public final class CompactionService {
                 offlineUpload.close();
                 offlineUpload = null;
             }
-            snapshot(etcd.client(), snapshotFile);
+            MaintenanceSnapshot.save(etcd.client(), snapshotFile, config.snapshotTimeout());
         }
 
         @Override
@@ -164,15 +165,6 @@ public final class CompactionService {
         LOG.info("final compaction revision={} defragmented={} dbSizeBefore={} dbSizeAfter={} inUseAfter={}",
                 revision, defragment, before.getDbSize(), after.getDbSize(), after.getDbSizeInUse());
         return before;
-    }
-
-    private void snapshot(EtcdGrpcClient client, Path file) {
-        try (OutputStream out = Files.newOutputStream(file)) {
-            long bytes = client.snapshot(out, config.snapshotTimeout());
-            LOG.info("snapshot streamed bytes={}", bytes);
-        } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the snapshot to " + file + ": " + e.getMessage(), e);
-        }
     }
 
     private Path createWork() {

@@ -24,7 +24,7 @@ public final class EtcdOptions {
 
     @Option(names = "--scratch-wal-dir", paramLabel = "DIR",
             description = "Keep the scratch etcd's WAL here during the replay (e.g. a tmpfs: on etcd 3.4 this avoids "
-                    + "one disk fsync per revision); it is copied back and synced before the data dir is placed.")
+                    + "one disk fsync per revision); removed after the verification: the placed data dir gets its own WAL from a fresh snapshot restore.")
     Path scratchWalDir;
 
     @Option(names = "--embedded-etcd-quota-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,

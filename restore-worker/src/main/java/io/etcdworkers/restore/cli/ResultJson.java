@@ -69,6 +69,12 @@ public final class ResultJson {
         defrag.put("lastTrigger", d.lastTrigger());
         result.put("peakDbSize", d.peakDbSize());
         result.put("finalDbSize", r.finalDbSize());
+        o.placed().ifPresent(p -> {
+            ObjectNode placed = result.putObject("placedDataDir");
+            placed.put("writtenBy", p.writtenBy());
+            placed.put("verifiedBy", p.verifiedBy());
+            p.startsWith().forEach(placed.putArray("startsWith")::add);
+        });
         ObjectNode phases = result.putObject("phaseSeconds");
         for (Map.Entry<String, Duration> phase : o.phases().entrySet()) {
             phases.put(phase.getKey(), seconds(phase.getValue()));

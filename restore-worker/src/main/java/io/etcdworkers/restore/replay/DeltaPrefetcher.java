@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -23,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +39,11 @@ import org.slf4j.LoggerFactory;
 public final class DeltaPrefetcher implements AutoCloseable {
     /** Reads of one delta whose body ends early before the run fails. */
     static final int BODY_ATTEMPTS = 3;
+    /**
+     * How long {@link #close()} waits for a fetch thread stuck in a read that ignores interrupts
+     * (a socket read): a fifth of the 25 s a SIGTERM leaves for the whole shutdown.
+     */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final Logger LOG = LoggerFactory.getLogger(DeltaPrefetcher.class);
 
     private final ObjectStore store;
@@ -142,7 +149,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
             Files.deleteIfExists(file);
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
                     + ": " + DiskFull.explain(e, dir), e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | InterruptedException e) {
             Files.deleteIfExists(file);
             throw e;
         }
@@ -196,8 +203,20 @@ public final class DeltaPrefetcher implements AutoCloseable {
     }
 
     @Override
+    /**
+     * Stops the fetch threads and waits for them to end, so that none still writes into the dir
+     * when the caller removes it: a run that fails on one delta while others are being fetched
+     * once left a file behind ("cannot remove scratch dir ... DirectoryNotEmptyException").
+     */
     public void close() {
         pool.shutdownNow();
+        try {
+            if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("delta fetch threads still running {} s after close dir={}", CLOSE_WAIT.toSeconds(), dir);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Lets a decompressor be closed (freeing its native memory) without closing what it reads. */

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The restore with the offline engine: fold the deltas into a compacted database without etcd,
- * turn it into a data dir with etcd's own {@code snapshot restore}, then start a real etcd on it
- * and require that it serves exactly the keyspace the fold computed, at the expected revision.
- * Only then does the caller get to use or place it.
+ * turn it into a scratch data dir with etcd's own {@code snapshot restore}, then start a real etcd
+ * on it and require that it serves exactly the keyspace the fold computed, at the expected
+ * revision. Only then does the caller get to use it, and the same database file is restored
+ * again into the dir that is placed.
  *
  * <p>When etcd cannot restore or open the database, or serves anything else, or the base's
  * layout is not understood, this throws {@link Refused}: {@code --engine=auto} then replays.
@@ -70,7 +71,7 @@ final class OfflineRebuild {
     }
 
     RestoreOutcome rebuild(EtcdBinaries binaries, SnapshotSelection selection, Path baseFile, Path dataDir,
-            Optional<Path> walDir, Path scratch, RestoreService.WhileRunning whileRunning)
+            Optional<Path> walDir, Path scratch, RestoreService.WhileRunning whileRunning, Optional<Path> placeAt)
             throws Refused, IOException, InterruptedException {
         Instant t = clock.instant();
         OfflineResult folded = fold(selection, baseFile, scratch);
@@ -115,11 +116,15 @@ final class OfflineRebuild {
                     dataDir, service.phases(), "offline", "");
             whileRunning.accept(etcd, outcome);
             t = clock.instant();
-            Files.deleteIfExists(folded.database());
             etcd.stopProcess();
-            RestoreService.copyWalBack(dataDir, walDir);
             service.phase("stopEtcd", t);
-            return outcome.withPhases(dataDir, service.phases());
+            if (placeAt.isEmpty()) {
+                Files.deleteIfExists(folded.database());
+                return outcome.withPhases(dataDir, service.phases());
+            }
+            // the very file the verifying etcd was restored from and served
+            PlacedDataDir placed = service.place(binaries, folded.database(), dataDir, walDir, scratch, placeAt.get());
+            return outcome.withPhases(placeAt.get(), service.phases()).withPlaced(placed);
         }
     }
 

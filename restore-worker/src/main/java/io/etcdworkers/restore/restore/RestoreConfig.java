@@ -16,7 +16,7 @@ import java.util.Optional;
  * @param skipHashCheck accept a base without (or with a wrong) SHA-256 trailer
  * @param force replace an existing non-empty data dir
  * @param scratchDir where downloads and etcd logs go
- * @param scratchWalDir optional WAL dir for the scratch etcd (tmpfs), copied back before placing
+ * @param scratchWalDir optional WAL dir for the scratch etcd (tmpfs); the placed dir gets its own WAL
  * @param etcdBinDir where etcd, etcdctl and etcdutl are; else PATH
  * @param path the PATH to search
  * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes}

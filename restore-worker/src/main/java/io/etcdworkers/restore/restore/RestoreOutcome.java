@@ -6,6 +6,7 @@ import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A finished restore.
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param phases wall time of each phase, in order
  * @param engine the engine that built the database: "replay" or "offline"
  * @param engineNote why the replay ran when the offline engine was asked first; empty otherwise
+ * @param placed what the placed data dir is good for; empty when nothing was placed (compaction)
  */
 public record RestoreOutcome(
         SnapshotSelection selection,
@@ -27,9 +29,21 @@ public record RestoreOutcome(
         Path dataDir,
         Map<String, Duration> phases,
         String engine,
-        String engineNote) {
+        String engineNote,
+        Optional<PlacedDataDir> placed) {
+
+    RestoreOutcome(SnapshotSelection selection, long baseRevision, ReplayStats replay, KeyspaceDigest digest,
+            Path dataDir, Map<String, Duration> phases, String engine, String engineNote) {
+        this(selection, baseRevision, replay, digest, dataDir, phases, engine, engineNote, Optional.empty());
+    }
 
     RestoreOutcome withPhases(Path placedAt, Map<String, Duration> allPhases) {
-        return new RestoreOutcome(selection, baseRevision, replay, digest, placedAt, allPhases, engine, engineNote);
+        return new RestoreOutcome(selection, baseRevision, replay, digest, placedAt, allPhases, engine, engineNote,
+                placed);
+    }
+
+    RestoreOutcome withPlaced(PlacedDataDir dir) {
+        return new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, phases, engine, engineNote,
+                Optional.of(dir));
     }
 }

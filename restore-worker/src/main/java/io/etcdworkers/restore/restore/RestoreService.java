@@ -4,6 +4,7 @@ import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
@@ -33,9 +34,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds an etcd data dir from a bucket: select base and deltas (refusing gaps up front),
- * restore the base with etcd's tools into {@code <data-dir>.part}, replay the deltas into a
- * scratch etcd running on it, verify the revision and digest the keyspace, stop etcd, sync and
- * rename into place. On any failure the target is left as it was.
+ * restore the base with etcd's tools into a data dir in the scratch dir, replay the deltas into
+ * a scratch etcd running on it, verify the revision and digest the keyspace, snapshot it, stop
+ * etcd; then {@code snapshot restore} that verified database into {@code <data-dir>.part} with
+ * the member's identity and rename it into place. The placed dir is never one an etcd ran on, so
+ * no etcd version is stamped into it (see {@link PlacedDataDir}). On any failure the target is
+ * left as it was.
  *
  * <p>The compaction worker reuses {@link #rebuild} to get a verified running etcd it can
  * snapshot before it is stopped.
@@ -66,6 +70,9 @@ public final class RestoreService {
      */
     static final long SCRATCH_SNAPSHOT_COUNT = 10_000;
 
+    /** The scratch etcd's data dir, inside the run's scratch dir: verified, never placed. */
+    static final String VERIFY_DATA_DIR = "verify.etcd";
+
     private final ObjectStore store;
     private final RestoreConfig config;
     private final Clock clock;
@@ -85,7 +92,7 @@ public final class RestoreService {
     public RestoreOutcome restore() throws InterruptedException {
         EtcdBinaries binaries = EtcdBinaries.locate(config.etcdBinDir(), config.path());
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
-            RestoreOutcome outcome = rebuild(binaries, plan(), target.part(), (etcd, o) -> { });
+            RestoreOutcome outcome = rebuild(binaries, plan(), Optional.of(target.part()), (etcd, o) -> { });
             Instant placing = clock.instant();
             target.place();
             phase("place", placing);
@@ -96,16 +103,19 @@ public final class RestoreService {
     }
 
     /**
-     * Builds a verified data dir in {@code dataDir} (which must not exist or be empty), runs
-     * {@code whileRunning} against the still running etcd, then stops etcd and copies the WAL back
-     * when it was kept elsewhere. Placing is the caller's.
+     * Builds and verifies the database in a scratch etcd (its data dir in the scratch dir, its WAL
+     * under {@code --scratch-wal-dir} when given), runs {@code whileRunning} against the still
+     * running etcd, stops it; then, when {@code placeAt} is given (it must not exist or be empty),
+     * restores the verified database into it with the member's identity. Renaming it into place
+     * is the caller's. The scratch data dir is removed either way.
      */
-    public RestoreOutcome rebuild(EtcdBinaries binaries, SnapshotSelection selection, Path dataDir,
+    public RestoreOutcome rebuild(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeAt,
             WhileRunning whileRunning) throws InterruptedException {
         Instant t;
         Path scratch = createScratch();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
         Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + "-wal"));
+        Path dataDir = scratch.resolve(VERIFY_DATA_DIR);
         try {
             t = clock.instant();
             Path baseFile = scratch.resolve("base.db");
@@ -115,7 +125,7 @@ public final class RestoreService {
             if (config.engine() != Engine.REPLAY) {
                 try {
                     return new OfflineRebuild(this, store, config, clock)
-                            .rebuild(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning);
+                            .rebuild(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning, placeAt);
                 } catch (OfflineRebuild.Refused e) {
                     if (config.engine() == Engine.OFFLINE) {
                         throw new WorkerException(e.code(), e.getMessage() + " (--engine=replay would replay instead)", e);
@@ -141,7 +151,7 @@ public final class RestoreService {
                 }
                 deleteAllBut(scratch, baseFile);
             }
-            return replay(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning, note);
+            return replay(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning, note, placeAt);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
         } finally {
@@ -151,7 +161,7 @@ public final class RestoreService {
     }
 
     private RestoreOutcome replay(EtcdBinaries binaries, SnapshotSelection selection, Path baseFile, Path dataDir,
-            Optional<Path> walDir, Path scratch, WhileRunning whileRunning, String note)
+            Optional<Path> walDir, Path scratch, WhileRunning whileRunning, String note, Optional<Path> placeAt)
             throws IOException, InterruptedException {
         Instant t = clock.instant();
         new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
@@ -178,12 +188,41 @@ public final class RestoreService {
             RestoreOutcome outcome = new RestoreOutcome(selection, baseRevision, replay, digest, dataDir, phases,
                     "replay", note);
             whileRunning.accept(etcd, outcome);
+            Path verified = scratch.resolve("verified.db");
+            if (placeAt.isPresent()) {
+                t = clock.instant();
+                MaintenanceSnapshot.save(etcd.client(), verified, MaintenanceSnapshot.DEFAULT_TIMEOUT);
+                phase("snapshotVerified", t);
+            }
             t = clock.instant();
             etcd.stopProcess();
-            copyWalBack(dataDir, walDir);
             phase("stopEtcd", t);
-            return outcome.withPhases(dataDir, Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+            if (placeAt.isEmpty()) {
+                return outcome.withPhases(dataDir, Collections.unmodifiableMap(new LinkedHashMap<>(phases)));
+            }
+            PlacedDataDir placed = place(binaries, verified, dataDir, walDir, scratch, placeAt.get());
+            return outcome.withPhases(placeAt.get(), Collections.unmodifiableMap(new LinkedHashMap<>(phases)))
+                    .withPlaced(placed);
         }
+    }
+
+    /**
+     * Writes the placed data dir: a fresh {@code snapshot restore} of the verified database (its
+     * SHA-256 trailer checked by the tool) with the member's identity and its WAL inside it. The
+     * scratch etcd's data and WAL dirs go first, so the disk holds one copy besides the file.
+     */
+    PlacedDataDir place(EtcdBinaries binaries, Path verifiedDb, Path scratchDataDir, Optional<Path> walDir,
+            Path scratch, Path placeAt) throws IOException {
+        Instant t = clock.instant();
+        FileTree.delete(scratchDataDir);
+        if (walDir.isPresent()) {
+            FileTree.delete(walDir.get());
+        }
+        new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
+                verifiedDb, config.member(), placeAt, Optional.empty(), false));
+        Files.deleteIfExists(verifiedDb);
+        phase("restorePlaced", t);
+        return PlacedDataDir.of(binaries);
     }
 
     /**
@@ -213,19 +252,6 @@ public final class RestoreService {
                 OutputStream out = Files.newOutputStream(baseFile)) {
             FullSnapshotReader.copy(selection.base().key(), in, out, config.skipHashCheck());
         }
-    }
-
-    /** The scratch etcd kept its WAL elsewhere (tmpfs): the data dir needs it back. */
-    static void copyWalBack(Path dataDir, Optional<Path> walDir) throws IOException {
-        if (walDir.isEmpty()) {
-            return;
-        }
-        Path wal = dataDir.resolve("member").resolve("wal");
-        FileTree.delete(wal);
-        FileTree.copy(walDir.get(), wal);
-        FileTree.fsync(wal);
-        FileTree.delete(walDir.get());
-        LOG.info("copied the WAL back from the scratch WAL dir into {}", wal);
     }
 
     /** A full file system under the scratch dir (not the target's): what the replay may still fit in. */

@@ -12,6 +12,7 @@ import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.restore.testsupport.SnapshotStatus;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -128,18 +128,6 @@ class BoltEtcdIT {
     }
 
     private JsonNode snapshotStatus(Path file) throws IOException, InterruptedException {
-        Path etcdctl = EtcdTestEnvironment.binaries().etcdctl().orElseThrow();
-        Path out = Files.createTempFile(tmp, "status", ".json");
-        ProcessBuilder pb = new ProcessBuilder(etcdctl.toString(), "snapshot", "status", file.toString(), "-w", "json")
-                .redirectErrorStream(true).redirectOutput(out.toFile());
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("etcdctl snapshot status hangs");
-        }
-        String text = Files.readString(out);
-        assertThat(p.exitValue()).as(text).isZero();
-        return JSON.readTree(text);
+        return SnapshotStatus.of(file, tmp);
     }
 }

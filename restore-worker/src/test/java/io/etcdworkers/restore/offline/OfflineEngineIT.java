@@ -3,7 +3,6 @@ package io.etcdworkers.restore.offline;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.PageUsage;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
@@ -20,7 +19,9 @@ import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.restore.testsupport.ExpectedState;
 import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.restore.testsupport.SnapshotStatus;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -28,7 +29,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,18 +98,7 @@ class OfflineEngineIT {
         }
     }
 
-    private Path snapshotStatusOut;
-
-    private JsonNode snapshotStatus(Path file) throws Exception {
-        Path etcdctl = EtcdTestEnvironment.binaries().etcdctl().orElseThrow();
-        snapshotStatusOut = dir.resolve("status.json");
-        ProcessBuilder pb = new ProcessBuilder(etcdctl.toString(), "snapshot", "status", file.toString(), "-w", "json")
-                .redirectErrorStream(true).redirectOutput(snapshotStatusOut.toFile());
-        pb.environment().put("ETCDCTL_API", "3");
-        Process p = pb.start();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("etcdctl snapshot status finishes").isTrue();
-        String text = Files.readString(snapshotStatusOut);
-        assertThat(p.exitValue()).as(text).isZero();
-        return new ObjectMapper().readTree(text);
+    private JsonNode snapshotStatus(Path file) throws IOException, InterruptedException {
+        return SnapshotStatus.of(file, dir);
     }
 }

@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.bolt.BoltFiles;
@@ -10,6 +11,7 @@ import io.etcdworkers.restore.bolt.BucketWriter;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.restore.testsupport.ExpectedState;
 import io.etcdworkers.restore.testsupport.Fixtures;
 import io.etcdworkers.restore.testsupport.GeneratedBucket;
@@ -111,8 +113,19 @@ class OfflineRestoreIT {
     void autoFallsBackToTheReplayWhenTheBaseIsNotWhatTheOfflineEngineReads() throws Exception {
         Path bucket = bucketWithABaseWithoutMeta();
 
-        CommandRun auto = restore(bucket, dir.resolve("auto/data"));
         CommandRun offline = restore(bucket, dir.resolve("offline/data"), "--engine=offline");
+
+        assertThat(offline.exitCode()).isEqualTo(ErrorCode.UNSUPPORTED_OBJECT.exitCode());
+        assertThat(offline.result().get("error").asText()).contains("Full-00000000-00000601", "--engine=replay");
+        assertThat(dir.resolve("offline/data")).doesNotExist();
+        assertThat(dir.resolve("offline/data.part")).doesNotExist();
+        // 3.4-specific: etcdctl 3.4 restores a base without 'meta' (etcd recreates the bucket), so
+        // the replay can take over; etcdutl 3.5 exits 1 on it (it writes the consistent index into
+        // 'meta'), so under 3.5 neither engine restores this base and there is no fallback to show.
+        assumeTrue(EtcdTestEnvironment.binaries().version().minor() == 4,
+                "etcdutl 3.5 does not restore a base without a 'meta' bucket: the fallback is shown with etcd 3.4");
+
+        CommandRun auto = restore(bucket, dir.resolve("auto/data"));
 
         assertThat(auto.exitCode()).as(auto.stderr()).isZero();
         assertThat(auto.result().get("engine").asText()).isEqualTo("replay");
@@ -120,11 +133,6 @@ class OfflineRestoreIT {
         assertThat(auto.result().get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
         ExpectedState.Served served = ExpectedState.serve(dir.resolve("auto/data"), dir.resolve("reader"));
         assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys());
-
-        assertThat(offline.exitCode()).isEqualTo(ErrorCode.UNSUPPORTED_OBJECT.exitCode());
-        assertThat(offline.result().get("error").asText()).contains("Full-00000000-00000601", "--engine=replay");
-        assertThat(dir.resolve("offline/data")).doesNotExist();
-        assertThat(dir.resolve("offline/data.part")).doesNotExist();
         Processes.awaitNoneMentioning(dir);
     }
 

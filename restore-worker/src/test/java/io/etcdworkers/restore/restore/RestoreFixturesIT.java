@@ -80,7 +80,7 @@ class RestoreFixturesIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"gzip"})
-    void walOnAScratchDirIsCopiedBackIntoThePlacedDataDir(String bucket) throws java.io.IOException {
+    void walOnAScratchDirIsEmptiedAndThePlacedDataDirHasItsOwnWal(String bucket) throws java.io.IOException {
         Path dataDir = dir.resolve("data/new.etcd");
         Path wal = dir.resolve("wal-tmpfs");
         Files.createDirectories(wal);

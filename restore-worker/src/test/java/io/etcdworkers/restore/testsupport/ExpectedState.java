@@ -70,9 +70,14 @@ public final class ExpectedState {
 
     /** Starts etcd on a restored data dir (without changing it beyond what etcd's start does) and reads every key. */
     public static Served serve(Path dataDir, Path scratch) {
+        return serve(EtcdTestEnvironment.binaries(), dataDir, scratch);
+    }
+
+    /** As {@link #serve(Path, Path)}, with the given etcd (another version than the one on PATH). */
+    public static Served serve(io.etcdworkers.restore.etcd.EtcdBinaries binaries, Path dataDir, Path scratch) {
         EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + io.etcdworkers.restore.etcd.LoopbackPorts.free()),
                 "reader");
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(), member,
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
                 dataDir, scratch));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             long revision = client.status().getHeader().getRevision();
@@ -96,7 +101,8 @@ public final class ExpectedState {
             io.etcd.jetcd.api.HashKVResponse hash = io.etcd.jetcd.api.MaintenanceGrpc.newBlockingStub(client.channel())
                     .withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
                     .hashKV(io.etcd.jetcd.api.HashKVRequest.newBuilder().setRevision(0).build()); // 0: current (at the compaction revision etcd refuses an explicit one)
-            return new Served(revision, keys, leases, Integer.toUnsignedLong(hash.getHash()), hash.getCompactRevision());
+            return new Served(revision, keys, leases, Integer.toUnsignedLong(hash.getHash()), hash.getCompactRevision(),
+                    io.etcdworkers.restore.verify.KeyspaceDigest.of(client, revision), etcd.version().toString());
         }
     }
 
@@ -106,6 +112,9 @@ public final class ExpectedState {
      * @param hashKv etcd's {@code endpoint hashkv} at {@code revision}: a hash over the key bucket's
      *     entries (revisions and encoded key-values) kept since the compaction revision
      * @param compactRevision etcd's compaction revision
+     * @param digest the keyspace digest at {@code revision} (as {@code expected/state.json} defines it)
+     * @param etcdVersion the version of the etcd that served it
      */
-    public record Served(long revision, List<Key> keys, long[] leaseIds, long hashKv, long compactRevision) {}
+    public record Served(long revision, List<Key> keys, long[] leaseIds, long hashKv, long compactRevision,
+            io.etcdworkers.restore.verify.KeyspaceDigest digest, String etcdVersion) {}
 }

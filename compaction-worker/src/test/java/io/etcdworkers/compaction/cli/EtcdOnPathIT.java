@@ -1,0 +1,17 @@
+package io.etcdworkers.compaction.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdworkers.restore.testsupport.EtcdVersions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compaction ITs' guard, as restore-worker's {@code EtcdOnPathIT}: the etcd on PATH is the
+ * version this failsafe execution is for (3.4 by default, 3.5 in {@code etcd-3.5}).
+ */
+class EtcdOnPathIT {
+    @Test
+    void theEtcdOnPathIsTheVersionThisExecutionTests() {
+        assertThat(EtcdVersions.requireExpectedOnPath()).isEqualTo(System.getProperty("etcd.expected.minor"));
+    }
+}

@@ -1,0 +1,23 @@
+package io.etcdworkers.restore.etcd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.restore.testsupport.EtcdVersions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The guard of each failsafe execution: the etcd every IT of this run finds on PATH is the
+ * version the execution is for (3.4 by default, 3.5 in {@code etcd-3.5}), so the 3.5 execution
+ * can never pass by running 3.4 again, and etcdctl/etcdutl come from the same release.
+ */
+class EtcdOnPathIT {
+    @Test
+    void theEtcdOnPathIsTheVersionThisExecutionTests() {
+        String minor = EtcdVersions.requireExpectedOnPath();
+
+        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        assertThat(binaries.snapshotRestoreTool().getParent()).as("restore tool next to etcd " + minor)
+                .isEqualTo(binaries.etcd().getParent());
+    }
+}
