@@ -6,7 +6,6 @@ import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.replay.DeltaReplayer;
 import io.etcdworkers.restore.replay.ReplayStats;
@@ -121,6 +120,7 @@ public final class RestoreService {
             Path baseFile = scratch.resolve("base.db");
             download(selection, baseFile);
             phase("fetchBase", t);
+            ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
             String note = "";
             if (config.engine() != Engine.REPLAY) {
                 try {
@@ -132,24 +132,11 @@ public final class RestoreService {
                     }
                     note = e.getMessage();
                     LOG.warn("offline engine refused, falling back to the replay: {}", note);
-                } catch (WorkerException | IOException failure) {
-                    WorkerException e = failure instanceof WorkerException w ? w : new WorkerException(
-                            ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + DiskFull.explain(
-                                    (IOException) failure, scratch), failure);
-                    if (config.engine() == Engine.OFFLINE || !ranOutOfScratch(e, scratch)) {
-                        throw e;
+                    FileTree.delete(dataDir);
+                    if (walDir.isPresent()) {
+                        FileTree.delete(walDir.get());
                     }
-                    // The fold needs more scratch than the replay (decoded deltas, the value
-                    // spill, the written database): a small scratch volume is no reason to fail.
-                    note = "the scratch dir " + config.scratchDir() + " is too small for the offline engine ("
-                            + e.getMessage() + "); the replay needs less scratch space";
-                    LOG.warn("offline engine ran out of scratch space, falling back to the replay: {}", note);
                 }
-                FileTree.delete(dataDir);
-                if (walDir.isPresent()) {
-                    FileTree.delete(walDir.get());
-                }
-                deleteAllBut(scratch, baseFile);
             }
             return replay(binaries, selection, baseFile, dataDir, walDir, scratch, whileRunning, note, placeAt);
         } catch (IOException e) {
@@ -251,23 +238,6 @@ public final class RestoreService {
         try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
                 OutputStream out = Files.newOutputStream(baseFile)) {
             FullSnapshotReader.copy(selection.base().key(), in, out, config.skipHashCheck());
-        }
-    }
-
-    /** A full file system under the scratch dir (not the target's): what the replay may still fit in. */
-    private static boolean ranOutOfScratch(WorkerException e, Path scratch) {
-        return e.code() == ErrorCode.LOCAL_IO && DiskFull.is(e) && String.valueOf(e.getMessage())
-                .contains(scratch.getParent().toString());
-    }
-
-    /** Frees what the offline engine left in the run's scratch dir, keeping the downloaded base. */
-    private static void deleteAllBut(Path scratch, Path keep) throws IOException {
-        try (var entries = Files.list(scratch)) {
-            for (Path entry : (Iterable<Path>) entries::iterator) {
-                if (!entry.equals(keep)) {
-                    FileTree.delete(entry);
-                }
-            }
         }
     }
 

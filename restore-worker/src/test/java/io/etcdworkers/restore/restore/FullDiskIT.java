@@ -87,40 +87,6 @@ class FullDiskIT {
         assertFailedCleanly(run, ErrorCode.LOCAL_IO, small.resolve("scratch").toString());
     }
 
-    /**
-     * The offline engine's scratch (the base, the value spill, the written database) is about
-     * three times the replay's (the base and the deltas in flight): on an 8 MiB scratch volume
-     * the replay fits, the fold does not. {@code auto} must then replay instead of failing.
-     */
-    @Test
-    void autoFallsBackToTheReplayWhenTheScratchIsTooSmallForTheFold() throws IOException {
-        GeneratedBucket bucket = GeneratedBucket.create(dir.resolve("many-keys"), Compression.NONE, 8);
-        for (int d = 0; d < 10; d++) {
-            for (int k = 0; k < 100; k++) {
-                bucket.put("/registry/configmaps/many/cm-" + d + "-" + k, 3_000);
-            }
-            bucket.cutDelta();
-        }
-        target = dir.resolve("data/c.etcd");
-
-        CommandRun offline = restore(bucket.root(), small.resolve("scratch"), "--engine=offline");
-
-        assertFailedCleanly(offline, ErrorCode.LOCAL_IO, small.resolve("scratch").toString());
-
-        CommandRun auto = restore(bucket.root(), small.resolve("scratch"));
-
-        assertThat(auto.exitCode()).as(auto.stderr()).isZero();
-        assertThat(auto.result().get("engine").asText()).isEqualTo("replay");
-        assertThat(auto.result().get("engineFallback").asText()).contains("too small for the offline engine",
-                small.resolve("scratch").toString());
-        assertThat(auto.result().get("finalRevision").asLong()).isEqualTo(bucket.revision());
-        assertThat(auto.result().get("keys").asLong()).isEqualTo(600 + 1000);
-        try (Stream<Path> left = Files.list(small.resolve("scratch"))) {
-            assertThat(left).as("scratch emptied").isEmpty();
-        }
-        Processes.awaitNoneMentioning(dir);
-    }
-
     @Test
     void aFullTargetFileSystemSaysTheDiskIsFull() throws IOException {
         target = small.resolve("data/b.etcd");
