@@ -88,6 +88,7 @@ class RestoreSignalsIT {
         assertThat(worker.waitFor(30, TimeUnit.SECONDS)).isTrue();
         Processes.awaitNoneMentioning(dir);
         assertThat(target.resolveSibling("new.etcd.part")).as("the killed run could not clean up").exists();
+        assertThat(scratchEntries()).as("the killed run's scratch dir").anyMatch(n -> n.startsWith("restore-"));
 
         Process second = start(target);
         assertThat(second.waitFor(240, TimeUnit.SECONDS)).isTrue();
@@ -96,6 +97,14 @@ class RestoreSignalsIT {
         assertThat(Files.readString(dir.resolve("stderr"))).contains("removing what an interrupted run left");
         assertThat(target.resolve("member/snap/db")).exists();
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
+        assertThat(target.resolveSibling("new.etcd.lock")).doesNotExist();
+        assertThat(scratchEntries()).as("the rerun removed the killed run's scratch dir, then its own").isEmpty();
+    }
+
+    private List<String> scratchEntries() throws IOException {
+        try (Stream<Path> entries = Files.list(dir.resolve("scratch"))) {
+            return entries.map(p -> p.getFileName().toString()).toList();
+        }
     }
 
     private void assertNothingLeft(Path target) throws IOException {
