@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code .replaced} (a {@code --force} run killed while placing) is put back when the target is
  * missing, so the old data dir is never lost before a new one is in place, and removed when the
  * target is there (the new one, placed). An existing non-empty data dir is refused unless
- * {@code force}.
+ * {@code force}; a target that is a mount point is refused before anything is downloaded.
  */
 public final class TargetDir implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetDir.class);
@@ -73,6 +73,7 @@ public final class TargetDir implements AutoCloseable {
 
     private void checkAndClean(boolean force) throws IOException {
         recoverReplaced();
+        MountPoint.refuse(target);
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
             if (!force) {
                 throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, "data dir " + target
