@@ -25,6 +25,8 @@ public final class ScratchDir implements AutoCloseable {
     /** The kinds of run dirs the workers make under a scratch dir. */
     public static final List<String> KINDS = List.of("restore-", "compact-");
     static final String LOCK_SUFFIX = ".lock";
+    /** A run's WAL dir under {@code --scratch-wal-dir} is named after its scratch dir plus this. */
+    public static final String WAL_SUFFIX = "-wal";
     private static final int ATTEMPTS = 10;
     private static final Logger LOG = LoggerFactory.getLogger(ScratchDir.class);
 
@@ -62,7 +64,7 @@ public final class ScratchDir implements AutoCloseable {
 
     /**
      * Removes each {@code <kind>*<suffix>} entry of {@code dir} whose run is dead: the lock
-     * {@code lockDir/<kind>*.lock} could be taken. With {@code suffix} {@code "-wal"} this clears a
+     * {@code lockDir/<kind>*.lock} could be taken. With {@code suffix} {@link #WAL_SUFFIX} this clears a
      * {@code --scratch-wal-dir} of the WAL dirs of dead runs (their locks live in the scratch dir).
      *
      * @return what was removed
@@ -79,6 +81,9 @@ public final class ScratchDir implements AutoCloseable {
                     continue;
                 }
                 if (suffix.isEmpty()) {
+                    if (name.endsWith(WAL_SUFFIX)) {
+                        continue; // a WAL dir (--scratch-wal-dir may be the scratch dir): its run's lock decides
+                    }
                     runs.add(name.endsWith(LOCK_SUFFIX) ? strip(name, LOCK_SUFFIX) : name);
                 } else if (name.endsWith(suffix)) {
                     runs.add(strip(name, suffix));

@@ -221,7 +221,7 @@ public final class RestoreService {
         try {
             ScratchDir dir = ScratchDir.create(config.scratchDir(), "restore-");
             if (config.scratchWalDir().isPresent()) {
-                ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), "-wal");
+                ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
             }
             return dir;
         } catch (IOException e) {

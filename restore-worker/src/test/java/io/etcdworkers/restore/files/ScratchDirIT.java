@@ -90,6 +90,14 @@ class ScratchDirIT {
                     .containsExactly(root.resolve("wal/restore-123-wal"));
             assertThat(root.resolve("restore-123")).doesNotExist();
             assertThat(root.resolve("compact-456")).doesNotExist();
+
+            // --scratch-wal-dir the same as --scratch-dir: a live run's WAL dir stays
+            Path liveWal = Files.createDirectories(root.resolve(dir.path().getFileName() + "-wal"));
+            try (ScratchDir other = ScratchDir.create(root, "compact-")) {
+                assertThat(ScratchDir.removeDead(root, root, "-wal")).isEmpty();
+                assertThat(liveWal).exists();
+            }
+            Files.delete(liveWal);
         }
         assertThat(names()).containsExactlyInAnyOrder("someone-elses", "wal");
         assertThat(root.resolve("wal/other-wal")).exists();

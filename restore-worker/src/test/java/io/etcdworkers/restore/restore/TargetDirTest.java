@@ -29,7 +29,7 @@ class TargetDirTest {
         Path target = dir.resolve("new.etcd");
 
         try (TargetDir prepared = TargetDir.prepare(target, true)) {
-            assertThat(target.resolve("member/snap/db")).hasContent("old");
+            assertThat(prepared.target().resolve("member/snap/db")).hasContent("old");
             // the run fails here: never placed
         }
 
@@ -54,6 +54,7 @@ class TargetDirTest {
         Path target = dataDir("new.etcd", "new");
 
         try (TargetDir prepared = TargetDir.prepare(target, true)) {
+            assertThat(prepared.part()).doesNotExist();
             assertThat(dir.resolve("new.etcd.replaced")).doesNotExist();
         }
 
@@ -82,7 +83,7 @@ class TargetDirTest {
     void theLockFileIsRemovedWhenTheRunEnds() throws IOException {
         Path target = dir.resolve("new.etcd");
         try (TargetDir prepared = TargetDir.prepare(target, false)) {
-            assertThat(dir.resolve("new.etcd.lock")).exists();
+            assertThat(prepared.target().resolveSibling("new.etcd.lock")).exists();
         }
         assertThat(dir.resolve("new.etcd.lock")).doesNotExist();
 
