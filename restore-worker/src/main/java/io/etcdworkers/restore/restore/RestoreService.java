@@ -133,6 +133,7 @@ public final class RestoreService {
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
         } finally {
+            // the WAL dir first: the scratch dir's lock is what marks it as this live run's
             walDir.ifPresent(RestoreService::deleteScratch);
             deleteScratch(scratchDir);
         }
@@ -220,8 +221,13 @@ public final class RestoreService {
     private ScratchDir createScratch() {
         try {
             ScratchDir dir = ScratchDir.create(config.scratchDir(), "restore-");
-            if (config.scratchWalDir().isPresent()) {
-                ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
+            try {
+                if (config.scratchWalDir().isPresent()) {
+                    ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
+                }
+            } catch (IOException e) {
+                deleteScratch(dir);
+                throw e;
             }
             return dir;
         } catch (IOException e) {
