@@ -51,6 +51,11 @@ public final class LockFile implements AutoCloseable {
      * @return the held lock, or empty when another process (or another holder in this JVM) has it
      */
     public static Optional<LockFile> tryLock(Path path) throws IOException {
+        return tryLock(path, () -> { });
+    }
+
+    /** {@link #tryLock(Path)}, running {@code afterFirstOpen} between opening and locking (for the race's test). */
+    static Optional<LockFile> tryLock(Path path, Runnable afterFirstOpen) throws IOException {
         Path held = Objects.requireNonNull(path, "path").toAbsolutePath().normalize();
         // Asked in this JVM before opening anything: closing a second descriptor of a file this
         // process has locked would silently release that lock.
@@ -59,7 +64,7 @@ public final class LockFile implements AutoCloseable {
         }
         boolean locked = false;
         try {
-            Optional<LockFile> lock = lock(path);
+            Optional<LockFile> lock = lock(path, afterFirstOpen);
             locked = lock.isPresent();
             return lock;
         } finally {
@@ -69,7 +74,7 @@ public final class LockFile implements AutoCloseable {
         }
     }
 
-    private static Optional<LockFile> lock(Path path) throws IOException {
+    private static Optional<LockFile> lock(Path path, Runnable afterFirstOpen) throws IOException {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Object before = fileKey(path);
             if (before == null) {
@@ -81,6 +86,9 @@ public final class LockFile implements AutoCloseable {
                 channel = FileChannel.open(path, StandardOpenOption.WRITE);
             } catch (NoSuchFileException deletedMeanwhile) {
                 continue;
+            }
+            if (attempt == 0) {
+                afterFirstOpen.run();
             }
             FileLock lock;
             try {
