@@ -7,6 +7,7 @@ import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.files.ScratchDir;
 import io.etcdworkers.restore.replay.ScratchEtcd;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
@@ -55,7 +56,8 @@ public final class CompactionService {
         }
         EtcdBinaries binaries = EtcdBinaries.locate(config.restore().etcdBinDir(), config.restore().path());
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
-        Path work = createWork();
+        ScratchDir workDir = createWork();
+        Path work = workDir.path();
         ExecutorService background = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "snapshot-upload");
             t.setDaemon(true);
@@ -76,7 +78,7 @@ public final class CompactionService {
         } finally {
             background.shutdownNow();
             try {
-                FileTree.delete(work);
+                workDir.close();
             } catch (IOException e) {
                 LOG.warn("cannot remove the compaction scratch dir {}: {}", work, e.toString());
             }
@@ -167,10 +169,10 @@ public final class CompactionService {
         return before;
     }
 
-    private Path createWork() {
+    /** The compaction's own scratch dir, locked like the restore's (which also clears dead runs' dirs). */
+    private ScratchDir createWork() {
         try {
-            Files.createDirectories(config.restore().scratchDir());
-            return Files.createTempDirectory(config.restore().scratchDir(), "compact-");
+            return ScratchDir.create(config.restore().scratchDir(), "compact-");
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under "
                     + config.restore().scratchDir() + ": " + e.getMessage(), e);

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  *   <li>on failure the data dir (and WAL dir) are put back as found: nothing half-written stays.</li>
  * </ul>
  * The tool runs with an empty environment (plus {@code ETCDCTL_API=3}) so that stray
- * {@code ETCDCTL_*} variables of the worker's pod cannot change what it does.
+ * {@code ETCDCTL_*} variables of the worker's pod cannot change what it does, and under the
+ * {@link OrphanGuard}: a worker killed by SIGKILL takes the tool with it, so it cannot go on
+ * writing into a {@code .part} that the next run removes and rebuilds.
  */
 public final class SnapshotRestorer {
     /** Generous: etcd restores ~100 MB/s here, and an 8 GiB database is etcd's recommended maximum. */
@@ -170,8 +172,9 @@ public final class SnapshotRestorer {
         try {
             Files.createDirectories(scratchDir);
             output = Files.createTempFile(scratchDir, "snapshot-restore-", ".log");
-            ProcessBuilder pb = new ProcessBuilder(argv(binaries, r)).redirectErrorStream(true)
-                    .redirectOutput(output.toFile()).redirectInput(ProcessBuilder.Redirect.from(devNull()));
+            // stdin stays the default pipe: this JVM holds its write end, the guard watches it
+            ProcessBuilder pb = new ProcessBuilder(OrphanGuard.wrap(argv(binaries, r))).redirectErrorStream(true)
+                    .redirectOutput(output.toFile());
             pb.environment().clear();
             pb.environment().putAll(environment(binaries));
             p = pb.start();
@@ -205,6 +208,9 @@ public final class SnapshotRestorer {
             p.destroyForcibly();
             throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted during snapshot restore of " + r.snapshot(), e);
         } finally {
+            if (p != null) {
+                closeGuardPipe(p);
+            }
             if (output != null) {
                 try {
                     Files.deleteIfExists(output);
@@ -215,7 +221,12 @@ public final class SnapshotRestorer {
         }
     }
 
-    private static java.io.File devNull() {
-        return new java.io.File("/dev/null");
+    /** Lets the guard's watcher exit: the tool is gone (or being killed), nothing left to guard. */
+    private static void closeGuardPipe(Process p) {
+        try {
+            p.getOutputStream().close();
+        } catch (IOException ignored) {
+            // the watcher also exits on its own once the tool is gone
+        }
     }
 }

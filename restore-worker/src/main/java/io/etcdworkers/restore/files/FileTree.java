@@ -88,6 +88,15 @@ public final class FileTree {
         });
     }
 
+    /** The bytes of the regular files under {@code root} (for logs; 0 when it is gone meanwhile). */
+    public static long size(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return 0;
+        }
+    }
+
     /** Whether {@code dir} is an existing directory with no entries. */
     public static boolean isEmptyDirectory(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {

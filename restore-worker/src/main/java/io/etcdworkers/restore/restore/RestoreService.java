@@ -7,6 +7,7 @@ import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.files.ScratchDir;
 import io.etcdworkers.restore.replay.DeltaReplayer;
 import io.etcdworkers.restore.replay.ReplayStats;
 import io.etcdworkers.restore.replay.ScratchEtcd;
@@ -111,7 +112,8 @@ public final class RestoreService {
     public RestoreOutcome rebuild(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeAt,
             WhileRunning whileRunning) throws InterruptedException {
         Instant t;
-        Path scratch = createScratch();
+        ScratchDir scratchDir = createScratch();
+        Path scratch = scratchDir.path();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
         Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + "-wal"));
         Path dataDir = scratch.resolve(VERIFY_DATA_DIR);
@@ -142,8 +144,9 @@ public final class RestoreService {
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
         } finally {
-            deleteScratch(scratch);
+            // the WAL dir first: the scratch dir's lock is what marks it as this live run's
             walDir.ifPresent(RestoreService::deleteScratch);
+            deleteScratch(scratchDir);
         }
     }
 
@@ -241,10 +244,19 @@ public final class RestoreService {
         }
     }
 
-    private Path createScratch() {
+    /** This run's scratch dir, locked; what killed runs left there (and in the WAL dir) is removed first. */
+    private ScratchDir createScratch() {
         try {
-            Files.createDirectories(config.scratchDir());
-            return Files.createTempDirectory(config.scratchDir(), "restore-");
+            ScratchDir dir = ScratchDir.create(config.scratchDir(), "restore-");
+            try {
+                if (config.scratchWalDir().isPresent()) {
+                    ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
+                }
+            } catch (IOException e) {
+                deleteScratch(dir);
+                throw e;
+            }
+            return dir;
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under " + config.scratchDir()
                     + ": " + e.getMessage(), e);
@@ -256,6 +268,14 @@ public final class RestoreService {
             FileTree.delete(scratch);
         } catch (IOException e) {
             LOG.warn("cannot remove scratch dir {}: {}", scratch, e.toString());
+        }
+    }
+
+    private static void deleteScratch(ScratchDir scratch) {
+        try {
+            scratch.close();
+        } catch (IOException e) {
+            LOG.warn("cannot remove scratch dir {}: {}", scratch.path(), e.toString());
         }
     }
 

@@ -9,6 +9,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -19,19 +21,27 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A bucket in a local directory, as etcd-backup-restore's {@code Local} provider lays it out:
  * the container is a directory, keys are paths below it with {@code /} separators.
  *
  * <p>Writes go to a hidden temp file in the target directory, are fsynced, renamed into place
- * atomically and the directory is fsynced, so a snapshot name never shows a partial file.
+ * atomically and the directory is fsynced, so a snapshot name never shows a partial file. The
+ * writer holds an OS lock on its temp file until it is renamed or deleted; a writer killed by
+ * SIGKILL leaves it behind, unlocked, and the next write into that directory removes it.
  */
 public final class LocalDirectoryStore implements ObjectStore {
     /** Names of in-flight writes start with this; listings leave them out. */
     static final String IN_FLIGHT_PREFIX = ".inflight-";
+    private static final Set<Path> IN_FLIGHT_HERE = ConcurrentHashMap.newKeySet();
+    private static final Logger LOG = LoggerFactory.getLogger(LocalDirectoryStore.class);
 
     private final Path root;
 
@@ -112,8 +122,18 @@ public final class LocalDirectoryStore implements ObjectStore {
         Path target = resolve(key);
         try {
             Files.createDirectories(target.getParent());
+            removeAbandonedWrites(target.getParent());
             Path temp = target.resolveSibling(IN_FLIGHT_PREFIX + UUID.randomUUID() + "-" + target.getFileName());
             FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            IN_FLIGHT_HERE.add(temp);
+            try {
+                channel.lock(); // a new file nobody else knows yet: granted at once
+            } catch (IOException | RuntimeException e) {
+                IN_FLIGHT_HERE.remove(temp);
+                channel.close();
+                Files.deleteIfExists(temp);
+                throw e;
+            }
             return new LocalWriter(key, target, temp, channel);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create " + target + ": " + e.getMessage(), e);
@@ -123,6 +143,34 @@ public final class LocalDirectoryStore implements ObjectStore {
     @Override
     public void close() {
         // nothing held open
+    }
+
+    /**
+     * Deletes the in-flight temp files in {@code dir} whose lock can be taken: their writers are
+     * dead. Writers of this JVM are skipped without opening their files (closing a second
+     * descriptor of a locked file would drop the lock).
+     */
+    static void removeAbandonedWrites(Path dir) throws IOException {
+        List<Path> temps;
+        try (Stream<Path> entries = Files.list(dir)) {
+            temps = entries.filter(p -> p.getFileName().toString().startsWith(IN_FLIGHT_PREFIX))
+                    .filter(p -> !IN_FLIGHT_HERE.contains(p)).toList();
+        }
+        for (Path temp : temps) {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+                FileLock lock = channel.tryLock();
+                if (lock != null) {
+                    // by name: a writer that committed meanwhile renamed it, and the name is gone
+                    LOG.warn("removing the temp file of an upload that was killed path={} bytes={}", temp,
+                            Files.size(temp));
+                    Files.deleteIfExists(temp);
+                }
+            } catch (NoSuchFileException finishedMeanwhile) {
+                // committed or aborted by its writer
+            } catch (OverlappingFileLockException notSeenInTheSetYet) {
+                // another writer in this JVM: live
+            }
+        }
     }
 
     private Path resolve(String key) {
@@ -180,12 +228,14 @@ public final class LocalDirectoryStore implements ObjectStore {
             }
             try {
                 channel.force(true);
-                channel.close();
+                // renamed while still locked: nobody may take the temp file for an abandoned one
                 try {
                     Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {
                     throw new IOException("the file system cannot rename atomically", e);
                 }
+                channel.close();
+                IN_FLIGHT_HERE.remove(temp);
                 fsyncDirectory(target.getParent());
                 done = true;
                 BasicFileAttributes attrs = Files.readAttributes(target, BasicFileAttributes.class);
@@ -202,11 +252,12 @@ public final class LocalDirectoryStore implements ObjectStore {
                 return;
             }
             done = true;
-            try {
-                channel.close();
-                Files.deleteIfExists(temp);
+            try (FileChannel held = channel) {
+                Files.deleteIfExists(temp); // still locked: deleted before anyone can take it
             } catch (IOException e) {
                 throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove temp file " + temp + ": " + e.getMessage(), e);
+            } finally {
+                IN_FLIGHT_HERE.remove(temp);
             }
         }
     }

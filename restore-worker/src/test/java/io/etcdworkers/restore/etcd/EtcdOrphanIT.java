@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.restore.testsupport.EtcdChildJvmMain;
 import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.restore.testsupport.SnapshotRestoreChildJvmMain;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The no-orphan guarantee where it matters: a worker JVM killed with SIGKILL (no shutdown hook
- * runs) must not leave its etcd behind.
+ * runs) must not leave its etcd, nor its snapshot restore tool, behind.
  */
 @Timeout(120)
 class EtcdOrphanIT {
@@ -72,6 +73,47 @@ class EtcdOrphanIT {
         System.out.printf("MEASURE orphan guard: etcd gone %d ms after SIGKILL of its JVM%n",
                 (System.nanoTime() - killedAt) / 1_000_000);
         await().atMost(Duration.ofSeconds(20)).until(() -> watchers.stream().allMatch(w -> isGone(w.pid())));
+    }
+
+    /**
+     * The tool is a stand-in that writes into the data dir for a minute, as a large {@code snapshot
+     * restore} does: left running, it went on writing the {@code .part} the next run removed.
+     */
+    @Test
+    void snapshotRestoreToolDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
+        Path bin = Files.createDirectories(tmp.resolve("bin"));
+        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.binaries().etcd());
+        Path pidFile = tmp.resolve("tool.pid");
+        String tool = String.join("\n", "#!/bin/sh",
+                "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,
+                "for a in \"$@\"; do case $a in --data-dir=*) dir=${a#--data-dir=};; esac; done",
+                "mkdir -p \"$dir/member/wal\"",
+                "i=0; while [ $i -lt 600 ]; do echo $i >> \"$dir/member/wal/0.wal\"; sleep 0.1; i=$((i+1)); done", "");
+        for (String name : List.of("etcdctl", "etcdutl")) {
+            Files.writeString(bin.resolve(name), tool);
+            assertThat(bin.resolve(name).toFile().setExecutable(true)).isTrue();
+        }
+        Path data = tmp.resolve("data.part");
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        jvm = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
+                SnapshotRestoreChildJvmMain.class.getName(), bin.toString(), EtcdTestEnvironment.fullSnapshot().toString(),
+                data.toString(), tmp.resolve("scratch").toString()))
+                .redirectErrorStream(true).redirectOutput(tmp.resolve("child-jvm.out").toFile())
+                .start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(pidFile) || !jvm.isAlive());
+        assertThat(jvm.isAlive()).as("child JVM output: %s", Files.readString(tmp.resolve("child-jvm.out"))).isTrue();
+        etcdPid = Long.parseLong(Files.readString(pidFile).strip()); // the tool's: cleaned up like etcd's
+
+        jvm.destroyForcibly();
+        assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> isGone(etcdPid));
+        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.restore.testsupport.Processes.mentioning(data)
+                .isEmpty());
+        Path wal = data.resolve("member/wal/0.wal");
+        long size = Files.size(wal);
+        await("nobody writes into the data dir").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+                .until(() -> Files.size(wal) == size);
     }
 
     private long readEtcdPid(Process child) throws Exception {

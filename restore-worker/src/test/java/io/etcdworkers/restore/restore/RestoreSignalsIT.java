@@ -94,6 +94,7 @@ class RestoreSignalsIT {
                     .contains(RestoreService.VERIFY_DATA_DIR);
         }
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
+        assertThat(scratchEntries()).as("the killed run's scratch dir").anyMatch(n -> n.startsWith("restore-"));
 
         Process second = start(target);
         assertThat(second.waitFor(240, TimeUnit.SECONDS)).isTrue();
@@ -101,6 +102,14 @@ class RestoreSignalsIT {
         assertThat(second.exitValue()).as(Files.readString(dir.resolve("stderr"))).isZero();
         assertThat(target.resolve("member/snap/db")).exists();
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
+        assertThat(target.resolveSibling("new.etcd.lock")).doesNotExist();
+        assertThat(scratchEntries()).as("the rerun removed the killed run's scratch dir, then its own").isEmpty();
+    }
+
+    private List<String> scratchEntries() throws IOException {
+        try (Stream<Path> entries = Files.list(dir.resolve("scratch"))) {
+            return entries.map(p -> p.getFileName().toString()).toList();
+        }
     }
 
     private void assertNothingLeft(Path target) throws IOException {

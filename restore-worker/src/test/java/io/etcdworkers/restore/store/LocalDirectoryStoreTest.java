@@ -50,6 +50,31 @@ class LocalDirectoryStoreTest {
         }
     }
 
+    /** A writer killed by SIGKILL leaves its temp file, unlocked: the next write there removes it, never a live one's. */
+    @Test
+    void theNextWriteRemovesTheTempFileOfAKilledUploadButNotALiveOne() throws IOException {
+        LocalDirectoryStore store = new LocalDirectoryStore(root);
+        Path abandoned = Files.createDirectories(root.resolve("v2"))
+                .resolve(LocalDirectoryStore.IN_FLIGHT_PREFIX + "0000-Full-00000000-00000010-1.gz");
+        Files.write(abandoned, new byte[4096]);
+
+        try (ObjectWriter live = store.create("v2/Full-00000000-00000020-2.gz")) {
+            live.out().write("live".getBytes(StandardCharsets.UTF_8));
+            assertThat(abandoned).doesNotExist();
+            try (ObjectWriter second = store.create("v2/Full-00000000-00000030-3.gz")) {
+                second.out().write("second".getBytes(StandardCharsets.UTF_8));
+                second.commit();
+            }
+            live.commit();
+        }
+
+        assertThat(store.list("v2/")).extracting(ObjectInfo::key).containsExactlyInAnyOrder(
+                "v2/Full-00000000-00000020-2.gz", "v2/Full-00000000-00000030-3.gz");
+        try (Stream<Path> files = Files.list(root.resolve("v2"))) {
+            assertThat(files).hasSize(2);
+        }
+    }
+
     @Test
     void listingStaysInsideThePrefixFolder() throws IOException {
         Files.createDirectories(root.resolve("etcd/v2"));
