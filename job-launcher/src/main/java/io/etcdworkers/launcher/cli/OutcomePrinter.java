@@ -54,7 +54,9 @@ final class OutcomePrinter {
         } else if (o.finished()) {
             out.println("worker: no termination message found (the pod may never have run, or was removed)");
         }
-        out.println("exit code: " + o.exitCode());
+        if (o.state() != JobOutcome.State.RUNNING) {
+            out.println("exit code: " + o.exitCode());
+        }
         out.flush();
     }
 

@@ -47,7 +47,8 @@ final class StatusCommand implements Callable<Integer> {
         }
         JobOutcome outcome = launcher.status(namespace, job);
         OutcomePrinter.print(ctx.out(), outcome);
-        return 0;
+        // a finished Job ends with the worker's code (53 when it left none); a running one with 0
+        return outcome.finished() ? outcome.exitCode() : 0;
     }
 
     private void list(List<Job> jobs) {

@@ -156,6 +156,39 @@ class LauncherCliTest {
     }
 
     @Test
+    void statusOfAFailedJobExitsWithTheWorkersCodeOr53WithoutAResult() {
+        assertThat(run(COMPACT)).isZero();
+        client.batch().v1().jobs().inNamespace(NS).withName(JOB).editStatus(j -> new JobBuilder(j).editOrNewStatus()
+                .addToConditions(new JobConditionBuilder().withType("Failed").withStatus("True")
+                        .withReason("DeadlineExceeded").withMessage("Job was active longer than specified deadline").build())
+                .endStatus().build());
+        assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(53);
+        assertThat(out.toString()).contains(": FAILED (DeadlineExceeded)").contains("exit code: 53");
+
+        client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
+                .withNewStatus().addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
+                .withExitCode(21).withMessage("{\"kind\":\"compact\",\"outcome\":\"failed\",\"exitCode\":21}")
+                .withFinishedAt("2026-11-29T22:03:00Z").endTerminated().endState().endContainerStatus().endStatus()
+                .build()).create();
+        assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(21);
+        assertThat(out.toString()).contains("exit code: 21");
+    }
+
+    @Test
+    void aDryRunWithoutNamespaceTakesTheContextsFromTheKubeconfigWithoutAClient() {
+        List<String> noNamespace = new ArrayList<>(COMPACT);
+        noNamespace.subList(1, 3).clear();
+        noNamespace.add("--dry-run");
+        CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), context -> {
+            throw new AssertionError("a dry run must not build a client");
+        }, new PrintWriter(out, true), new PrintWriter(err, true), context -> context == null ? "from-context" : null);
+        assertThat(LauncherCli.execute(ctx, noNamespace.toArray(String[]::new))).isZero();
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getMetadata().getNamespace())
+                .isEqualTo("from-context");
+    }
+
+    @Test
     void cronjobIsAppliedAndReapplied() {
         List<String> cron = concat(COMPACT, "--schedule", "17 */6 * * *");
         cron.set(0, "cronjob");
