@@ -68,6 +68,19 @@ class LauncherCliTest {
     }
 
     @Test
+    void zeroSwitchesADefaultTriggerOffAndIsRenderedAsSuch() {
+        assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "0", "--defrag-interval", "0",
+                "--defrag-fragmentation-ratio", "0", "--defrag-db-size-bytes", "0")).isZero();
+        // the worker's picocli spec is not on the launcher's classpath (restore-worker brings the AWS SDK and
+        // jetcd); the worker reads "0", "0s" and 0.0 as off (restore-worker DurationConverter, DefragOptions)
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getArgs()).contains("--defrag-every-events=0", "--defrag-interval=0s",
+                "--defrag-fragmentation-ratio=0.0", "--defrag-db-size-bytes=0");
+        assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("defrag every events must not be negative (0: off): -1");
+    }
+
+    @Test
     void environmentTwinsFillFlagsAndFlagsWin() {
         List<String> noSecret = COMPACT.subList(0, COMPACT.size() - 2);
         assertThat(run(Map.of("LAUNCHER_STORE_SECRET", "from-env", "LAUNCHER_STORE_PREFIX", "env-prefix"),
