@@ -16,6 +16,7 @@ final class CompactCommand implements Callable<Integer> {
     @Mixin DefragOptions defrag;
     @Mixin CompactOptions compact;
     @Mixin RunOptions run;
+    @Mixin StuckOptions stuck;
 
     private final CliContext ctx;
 
@@ -25,7 +26,7 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return JobRun.run(ctx, cluster, run, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
+        return JobRun.run(ctx, cluster, run, stuck, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
     }
 
     static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,

@@ -154,6 +154,31 @@ class LauncherCliTest {
     }
 
     @Test
+    void waitSaysWhyThePodIsPendingAndGivesUpOnAnImageThatCannotBePulled() {
+        assertThat(run(COMPACT)).isZero();
+        client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
+                .withNewStatus().withPhase("Pending").withStartTime("2026-11-29T21:40:00Z")
+                .addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewWaiting()
+                .withReason("ImagePullBackOff").withMessage("Back-off pulling image \"img:1\"").endWaiting().endState()
+                .endContainerStatus().endStatus().build()).create();
+        client.v1().events().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withName("ev1").endMetadata()
+                .withNewInvolvedObject().withKind("Pod").withName(JOB + "-x").endInvolvedObject()
+                .withType("Warning").withReason("Failed").withCount(7).withLastTimestamp("2026-11-29T21:59:00Z")
+                .withMessage("Failed to pull image \"img:1\": not found").build()).create();
+
+        // the clock says 22:00: the pod has failed to pull its image for 20 minutes
+        assertThat(run(List.of("status", "-n", NS, "--wait", "--image-pull-limit", "15m", JOB))).isEqualTo(55);
+        assertThat(err.toString())
+                .contains("pod " + JOB + "-x: Pending, container worker waiting: ImagePullBackOff (Back-off pulling image \"img:1\")")
+                .contains("event Pod/" + JOB + "-x: Warning Failed (x7): Failed to pull image \"img:1\": not found");
+        assertThat(out.toString()).contains("job demo/" + JOB + ": POD_STUCK (ImagePullBackOff): pod " + JOB
+                + "-x cannot pull its image (ImagePullBackOff) for 20m (limit 15m)").contains("exit code: 55");
+        assertThat(client.batch().v1().jobs().inNamespace(NS).withName(JOB).get()).as("left running").isNotNull();
+    }
+
+    @Test
     void statusListsAndReportsAndCancelDeletes() {
         assertThat(run(COMPACT)).isZero();
         assertThat(run(List.of("status", "-n", NS))).isZero();
