@@ -61,7 +61,7 @@ final class RestoreCommand implements Callable<Integer> {
                 initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers);
         JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
         return JobRun.run(ctx, cluster, run, stuck, request);
     }
 }

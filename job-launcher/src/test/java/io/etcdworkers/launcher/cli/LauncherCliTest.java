@@ -81,6 +81,45 @@ class LauncherCliTest {
     }
 
     @Test
+    void placementFlagsReachTheJobAndThePodAndTheLaunchersLabelsCannotBeOverridden() {
+        assertThat(run(COMPACT, "--dry-run", "--label", "team=platform", "--label", "tier=db,zone=a",
+                "--annotation", "example.com/ticket=INC-1, urgent", "--node-selector", "pool=etcd",
+                "--toleration", "dedicated=etcd:NoSchedule", "--toleration", "node.kubernetes.io/unreachable:NoExecute",
+                "--priority-class", "gardener-system-500", "--image-pull-secret", "regcred",
+                "--gardener-network-labels")).isZero();
+        Job job = new KubernetesSerialization().unmarshal(out.toString(), Job.class);
+        assertThat(job.getMetadata().getLabels()).containsEntry("team", "platform").containsEntry("tier", "db")
+                .containsEntry("zone", "a").containsEntry("app.kubernetes.io/managed-by", "etcd-workers-launcher");
+        assertThat(job.getMetadata().getAnnotations()).containsEntry("example.com/ticket", "INC-1, urgent");
+        var pod = job.getSpec().getTemplate();
+        assertThat(pod.getMetadata().getLabels()).containsEntry("team", "platform")
+                .containsEntry("networking.gardener.cloud/to-public-networks", "allowed");
+        assertThat(pod.getSpec().getNodeSelector()).containsExactlyEntriesOf(Map.of("pool", "etcd"));
+        assertThat(pod.getSpec().getTolerations()).extracting(t -> t.getKey() + "/" + t.getOperator() + "/" + t.getEffect())
+                .containsExactly("dedicated/Equal/NoSchedule", "node.kubernetes.io/unreachable/Exists/NoExecute");
+        assertThat(pod.getSpec().getPriorityClassName()).isEqualTo("gardener-system-500");
+        assertThat(pod.getSpec().getImagePullSecrets()).extracting(r -> r.getName()).containsExactly("regcred");
+
+        assertThat(run(COMPACT, "--label", "app.kubernetes.io/component=restore")).isEqualTo(2);
+        assertThat(err.toString()).contains("label app.kubernetes.io/component is the launcher's own");
+        assertThat(run(COMPACT, "--toleration", "dedicated=etcd:Sometimes")).isEqualTo(2);
+        assertThat(err.toString()).contains("'Sometimes' is not an effect");
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
+
+        List<String> cron = concat(COMPACT, "--schedule", "17 */6 * * *", "--dry-run", "--label", "team=platform",
+                "--gardener-network-labels", "--node-selector", "pool=etcd");
+        cron.set(0, "cronjob");
+        out.getBuffer().setLength(0);
+        assertThat(run(cron)).isZero();
+        CronJob cj = new KubernetesSerialization().unmarshal(out.toString(), CronJob.class);
+        assertThat(cj.getMetadata().getLabels()).containsEntry("team", "platform");
+        assertThat(cj.getSpec().getJobTemplate().getSpec().getTemplate().getMetadata().getLabels())
+                .containsEntry("networking.gardener.cloud/to-dns", "allowed");
+        assertThat(cj.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getNodeSelector())
+                .containsEntry("pool", "etcd");
+    }
+
+    @Test
     void environmentTwinsFillFlagsAndFlagsWin() {
         List<String> noSecret = COMPACT.subList(0, COMPACT.size() - 2);
         assertThat(run(Map.of("LAUNCHER_STORE_SECRET", "from-env", "LAUNCHER_STORE_PREFIX", "env-prefix"),
