@@ -86,6 +86,11 @@ public record JobRequest(
             RequestChecks.dnsSubdomain(serviceAccountName, "service account");
         }
         placement = placement == null ? PodPlacement.none() : placement;
+        if (kind == WorkerKind.COMPACT && compact.enableSnapshotLeaseRenewal() && serviceAccountName == null) {
+            throw new IllegalArgumentException("--enable-snapshot-lease-renewal needs --service-account: without it the pod"
+                    + " runs as the namespace's default ServiceAccount, which would then need patch rights on the Lease;"
+                    + " give an account of its own the Role that `job-launcher lease-role` renders");
+        }
         if (owner != null && "Etcd".equals(owner.kind()) && !owner.name().equals(etcdName)) {
             throw new IllegalArgumentException("the owning Etcd must be the etcd the Job is for: " + owner.name());
         }

@@ -120,6 +120,31 @@ class LauncherCliTest {
     }
 
     @Test
+    void leaseRenewalNeedsAServiceAccountAndTheLeaseRoleIsLimitedToTheOneLease() {
+        assertThat(run(COMPACT, "--dry-run", "--enable-snapshot-lease-renewal", "--full-snapshot-lease-name",
+                "etcd-main-full-snap")).isEqualTo(2);
+        assertThat(err.toString()).contains("--enable-snapshot-lease-renewal needs --service-account");
+        assertThat(run(COMPACT, "--dry-run", "--enable-snapshot-lease-renewal", "--full-snapshot-lease-name",
+                "etcd-main-full-snap", "--service-account", "etcd-workers")).isZero();
+
+        out.getBuffer().setLength(0);
+        assertThat(run(List.of("lease-role", "-n", NS, "--etcd", "etcd-main", "--service-account", "etcd-workers")))
+                .isZero();
+        List<io.fabric8.kubernetes.api.model.HasMetadata> objects = new KubernetesSerialization()
+                .unmarshal(new java.io.ByteArrayInputStream(out.toString().getBytes()));
+        assertThat(objects).hasSize(2);
+        var role = (io.fabric8.kubernetes.api.model.rbac.Role) objects.get(0);
+        assertThat(role.getRules()).singleElement().satisfies(r -> {
+            assertThat(r.getResourceNames()).containsExactly("etcd-main-full-snap");
+            assertThat(r.getVerbs()).containsExactly("get", "patch");
+        });
+        var binding = (io.fabric8.kubernetes.api.model.rbac.RoleBinding) objects.get(1);
+        assertThat(binding.getSubjects()).singleElement().satisfies(s -> assertThat(s.getName()).isEqualTo("etcd-workers"));
+        assertThat(clientsMade).as("lease-role never contacts a cluster").isZero();
+        assertThat(run(List.of("lease-role", "-n", NS, "--etcd", "etcd-main"))).isEqualTo(2);
+    }
+
+    @Test
     void environmentTwinsFillFlagsAndFlagsWin() {
         List<String> noSecret = COMPACT.subList(0, COMPACT.size() - 2);
         assertThat(run(Map.of("LAUNCHER_STORE_SECRET", "from-env", "LAUNCHER_STORE_PREFIX", "env-prefix"),

@@ -91,6 +91,14 @@ class WorkerArgsTest {
     }
 
     @Test
+    void leaseRenewalWithoutAServiceAccountOfItsOwnIsRefused() {
+        CompactFlags renew = new CompactFlags(null, null, null, null, null, null, true, "e-full-snap");
+        assertThatThrownBy(() -> new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, renew, null,
+                1, null, null, null)).hasMessageContaining("--enable-snapshot-lease-renewal needs --service-account")
+                .hasMessageContaining("default ServiceAccount");
+    }
+
+    @Test
     void badFlagValuesAreRefusedWhenTheRequestIsMade() {
         assertThatThrownBy(() -> new CompactFlags(null, null, null, "brotli", null, null, false, null))
                 .hasMessageContaining("compression policy");
@@ -122,6 +130,6 @@ class WorkerArgsTest {
 
     private static JobRequest compact(CompactFlags flags) {
         return new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, flags, null, 1, null,
-                null, null);
+                null, flags.enableSnapshotLeaseRenewal() ? "etcd-workers" : null);
     }
 }
