@@ -3,6 +3,11 @@ package io.etcdworkers.launcher.cli;
 import io.etcdworkers.launcher.job.JobResources;
 import io.etcdworkers.launcher.job.OwnerRef;
 import io.etcdworkers.launcher.job.PodPlacement;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -87,9 +92,33 @@ final class PodOptions {
                     + "as etcd-druid's compaction Job, so Gardener's NetworkPolicies let them reach DNS and the store.")
     boolean gardenerNetworkLabels;
 
+    @Option(names = "--affinity-file", paramLabel = "FILE",
+            description = "YAML (or JSON) of the pod's affinity: nodeAffinity, podAffinity, podAntiAffinity.")
+    Path affinityFile;
+
     PodPlacement placement() {
         return new PodPlacement(labels, annotations, nodeSelector, tolerations, priorityClass, imagePullSecrets,
-                gardenerNetworkLabels);
+                gardenerNetworkLabels, affinity());
+    }
+
+    private Affinity affinity() {
+        if (affinityFile == null) {
+            return null;
+        }
+        try {
+            Affinity a = new KubernetesSerialization().unmarshal(Files.readString(affinityFile), Affinity.class);
+            if (a == null) {
+                throw new IllegalArgumentException("--affinity-file " + affinityFile + " is empty");
+            }
+            return a;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --affinity-file " + affinityFile + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            if (e instanceof IllegalArgumentException iae && iae.getMessage().startsWith("--affinity-file")) {
+                throw iae;
+            }
+            throw new IllegalArgumentException("--affinity-file " + affinityFile + " is not an affinity: " + e.getMessage(), e);
+        }
     }
 
     JobResources resources() {

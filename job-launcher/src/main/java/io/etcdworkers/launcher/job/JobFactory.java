@@ -125,6 +125,7 @@ public final class JobFactory {
                 .withNodeSelector(request.placement().podNodeSelector())
                 .withTolerations(request.placement().podTolerations())
                 .withImagePullSecrets(request.placement().podImagePullSecrets())
+                .withAffinity(request.placement().affinity())
                 .withAutomountServiceAccountToken(request.needsApiAccess())
                 .withEnableServiceLinks(false)
                 .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)

@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
@@ -25,6 +26,7 @@ import java.util.regex.Pattern;
  * @param priorityClassName      the pod's {@code priorityClassName}, or null
  * @param imagePullSecrets       Secret names for the pod's {@code imagePullSecrets}
  * @param gardenerNetworkLabels  whether the pods get {@link #GARDENER_NETWORK_LABELS}
+ * @param affinity               the pod's {@code affinity} (node, pod, anti-affinity), or null
  */
 public record PodPlacement(
         Map<String, String> labels,
@@ -33,7 +35,8 @@ public record PodPlacement(
         List<String> tolerations,
         String priorityClassName,
         List<String> imagePullSecrets,
-        boolean gardenerNetworkLabels) {
+        boolean gardenerNetworkLabels,
+        Affinity affinity) {
 
     /** DNS, the cluster's private networks and the internet (the object store): what etcd-druid's compaction Job gets. */
     public static final Map<String, String> GARDENER_NETWORK_LABELS = Map.of(
@@ -48,6 +51,14 @@ public record PodPlacement(
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     private static final Set<String> OPERATORS = Set.of("Equal", "Exists");
+
+    /** Without affinity. */
+    public PodPlacement(Map<String, String> labels, Map<String, String> annotations, Map<String, String> nodeSelector,
+            List<String> tolerations, String priorityClassName, List<String> imagePullSecrets,
+            boolean gardenerNetworkLabels) {
+        this(labels, annotations, nodeSelector, tolerations, priorityClassName, imagePullSecrets, gardenerNetworkLabels,
+                null);
+    }
 
     public PodPlacement {
         labels = sorted(labels);
@@ -74,6 +85,10 @@ public record PodPlacement(
             RequestChecks.dnsSubdomain(priorityClassName, "priority class");
         }
         imagePullSecrets.forEach(s -> RequestChecks.dnsSubdomain(s, "image pull secret"));
+        if (affinity != null && affinity.getAdditionalProperties() != null && !affinity.getAdditionalProperties().isEmpty()) {
+            throw new IllegalArgumentException("affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: "
+                    + new java.util.TreeSet<>(affinity.getAdditionalProperties().keySet()));
+        }
     }
 
     /** Nothing extra. */
