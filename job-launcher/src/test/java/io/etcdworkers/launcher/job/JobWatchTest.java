@@ -93,9 +93,11 @@ class JobWatchTest {
     @Test
     void aPodThatStartedLongAgoAndStillCannotPullGivesUpAtTheFirstLook() {
         pod("p1", "ErrImagePull", null, "2026-11-29T21:50:00Z");
-        JobOutcome o = watch(Clock.fixed(NOW, ZoneOffset.UTC), new WatchLimits(Duration.ofHours(2), Duration.ofMinutes(5), null));
+        // the clock's first reading starts the watch, its second is the first look: 22:01, 11 minutes after the start
+        JobOutcome o = watch(new TickingClock(NOW, Duration.ofMinutes(1)),
+                new WatchLimits(Duration.ofMinutes(30), Duration.ofMinutes(5), null));
         assertThat(o.exitCode()).isEqualTo(55);
-        assertThat(o.message()).contains("for 10m (limit 5m)");
+        assertThat(o.message()).contains("cannot pull its image (ErrImagePull) for 11m (limit 5m)");
     }
 
     @Test
