@@ -6,6 +6,7 @@ import io.etcdworkers.compaction.compact.CompactionOutcome;
 import io.etcdworkers.compaction.compact.CompactionService;
 import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
+import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
 import io.etcdworkers.restore.cli.DefragOptions;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Option;
                 + "defragments, and uploads a new full snapshot that etcd-backup-restore restores as the next base. "
                 + "Deletes nothing. Exits 0 with outcome 'skipped' when there is too little to compact."},
         footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
-                "Exit codes: as the restore command's (see docs/reference.md)."})
+                "Exit codes: as the restore command's (see docs/reference.md), and 23: the new full snapshot was uploaded "
+                        + "but the full-snapshot Lease was not renewed (--lease-renewal=required)."})
 public final class CompactCommand implements Callable<Integer> {
     private final WorkerContext context;
     private final KubernetesClients kubernetes;
@@ -85,6 +87,11 @@ public final class CompactCommand implements Callable<Integer> {
             description = "The full-snapshot Lease to update, in the pod's namespace.")
     String leaseName;
 
+    @Option(names = "--lease-renewal", paramLabel = "required|best-effort", defaultValue = "required",
+            description = "With --enable-snapshot-lease-renewal: required fails the run (exit 23, the snapshot is uploaded) "
+                    + "when the Lease cannot be renewed; best-effort records the error and exits 0. Default: ${DEFAULT-VALUE}.")
+    String leaseRenewalPolicy;
+
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
     Path resultFile;
 
@@ -99,8 +106,7 @@ public final class CompactCommand implements Callable<Integer> {
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
                 ResultJson.succeeded(result);
-                describe(result, outcome);
-                return 0;
+                return describe(result, outcome);
             }
         });
     }
@@ -109,6 +115,7 @@ public final class CompactCommand implements Callable<Integer> {
         if (leaseRenewal && (leaseName == null || leaseName.isBlank())) {
             throw new WorkerException(ErrorCode.USAGE, "--enable-snapshot-lease-renewal needs --full-snapshot-lease-name");
         }
+        policy();
         Optional<Compression> compression = Optional.empty();
         if (compressionPolicy != null) {
             compression = Optional.of(Compression.fromPolicyName(compressionPolicy).orElseThrow(() -> new WorkerException(
@@ -125,14 +132,23 @@ public final class CompactCommand implements Callable<Integer> {
         }
     }
 
-    private void describe(ObjectNode result, CompactionOutcome outcome) {
+    private LeaseRenewal.Policy policy() {
+        try {
+            return LeaseRenewal.Policy.parse(leaseRenewalPolicy);
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
+    }
+
+    /** Fills the result; the exit code is 0 unless a required lease renewal failed. */
+    private int describe(ObjectNode result, CompactionOutcome outcome) {
         if (outcome.isSkipped()) {
             result.put("outcome", "skipped");
             result.put("reason", outcome.skipReason().orElseThrow());
             result.put("base", outcome.selection().base().key());
             result.put("deltas", outcome.selection().deltas().size());
             result.put("deltaBytes", outcome.selection().deltaBytes());
-            return;
+            return 0;
         }
         ResultJson.restore(result, outcome.restore().orElseThrow());
         UploadedSnapshot uploaded = outcome.uploaded().orElseThrow();
@@ -144,23 +160,19 @@ public final class CompactCommand implements Callable<Integer> {
         snapshot.put("sha256", uploaded.sha256());
         result.put("dbSizeBeforeCompaction", outcome.dbSizeBeforeCompaction());
         result.put("dbSizeAfterCompaction", outcome.dbSizeAfterCompaction());
-        if (leaseRenewal) {
-            renewLease(result, outcome.restore().orElseThrow().replay().finalRevision());
+        if (!leaseRenewal) {
+            return 0;
         }
+        SnapshotLeaseUpdater.Result renewed = renewLease(outcome.restore().orElseThrow().replay().finalRevision());
+        return LeaseRenewal.record(result, leaseName, renewed, policy(), uploaded.key());
     }
 
-    private void renewLease(ObjectNode result, long revision) {
-        ObjectNode lease = result.putObject("snapshotLease");
-        lease.put("name", leaseName);
+    private SnapshotLeaseUpdater.Result renewLease(long revision) {
         try (KubernetesClient client = kubernetes.create()) {
-            SnapshotLeaseUpdater.Result renewed = new SnapshotLeaseUpdater(client, client.getNamespace(), context.clock())
-                    .renew(leaseName, revision);
-            lease.put("updated", renewed.updated());
-            lease.put("previousRevision", renewed.previousRevision());
-            renewed.error().ifPresent(e -> lease.put("error", e));
+            return new SnapshotLeaseUpdater(client, client.getNamespace(), context.clock()).renew(leaseName, revision);
         } catch (RuntimeException e) {
-            lease.put("updated", false);
-            lease.put("error", e.toString());
+            // no client at all (no configuration): the same failed renewal, with its cause
+            return SnapshotLeaseUpdater.Result.failed("no Kubernetes client for the Lease: " + e);
         }
     }
 }

@@ -20,7 +20,12 @@ public final class SnapshotLeaseUpdater {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotLeaseUpdater.class);
 
     /** What happened to the Lease. */
-    public record Result(boolean updated, long previousRevision, Optional<String> error) {}
+    public record Result(boolean updated, long previousRevision, Optional<String> error) {
+        /** The renewal could not be done at all (no client, no configuration). */
+        public static Result failed(String error) {
+            return new Result(false, 0, Optional.of(error));
+        }
+    }
 
     private final KubernetesClient client;
     private final String namespace;
@@ -32,7 +37,10 @@ public final class SnapshotLeaseUpdater {
         this.clock = clock;
     }
 
-    /** Never throws: a failure is returned (and logged at WARN), since the snapshot is uploaded already. */
+    /**
+     * Never throws: a failure is returned (and logged at WARN), since the snapshot is uploaded already;
+     * {@link LeaseRenewal} decides what it means for the run.
+     */
     public Result renew(String leaseName, long revision) {
         try {
             Lease lease = client.leases().inNamespace(namespace).withName(leaseName).get();
@@ -54,6 +62,13 @@ public final class SnapshotLeaseUpdater {
             LOG.info("snapshot lease renewed lease={}/{} holder={} previous={}", namespace, leaseName, revision, previous);
             return new Result(true, previous, Optional.empty());
         } catch (KubernetesClientException e) {
+            if (e.getCode() == 403) {
+                return failed(leaseName, "access to Lease " + namespace + "/" + leaseName + " is forbidden: the pod's"
+                        + " ServiceAccount needs get and patch on it (job-launcher lease-role renders the Role)");
+            }
+            if (e.getCode() == 404) {
+                return failed(leaseName, "Lease " + namespace + "/" + leaseName + " does not exist");
+            }
             return failed(leaseName, "cannot update Lease " + namespace + "/" + leaseName + ": " + e.getMessage());
         }
     }

@@ -30,7 +30,7 @@ class CompactLeaseIT {
     @TempDir
     Path dir;
 
-    private CommandRun compact(Path bucket) {
+    private CommandRun compact(Path bucket, String... more) {
         KubernetesClients clients = new KubernetesClients() {
             @Override
             public KubernetesClient create() {
@@ -38,9 +38,11 @@ class CompactLeaseIT {
             }
         };
         return CommandRun.run((WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
-                Map.of("PATH", System.getenv("PATH")), dir, "compact", "--store-container", bucket.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",
-                "--full-snapshot-lease-name", "etcd-main-full-snap");
+                Map.of("PATH", System.getenv("PATH")), dir,
+                java.util.stream.Stream.concat(java.util.stream.Stream.of("compact", "--store-container", bucket.toString(),
+                        "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",
+                        "--full-snapshot-lease-name", "etcd-main-full-snap"), java.util.Arrays.stream(more))
+                        .toArray(String[]::new));
     }
 
     private void lease(String holder) {
@@ -75,8 +77,20 @@ class CompactLeaseIT {
     }
 
     @Test
-    void missingLeaseIsReportedWithoutFailingTheUploadedCompaction() {
+    void aMissingLeaseFailsTheUploadedCompactionWithExit23() {
         CommandRun run = compact(Fixtures.copyBucket("plain", dir.resolve("bucket")));
+
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(23);
+        assertThat(run.result().get("outcome").asText()).isEqualTo("failed");
+        assertThat(run.result().get("errorCode").asText()).isEqualTo("LEASE_NOT_RENEWED");
+        assertThat(run.result().get("uploaded").get("name").asText()).contains("Full-00000000-00003656");
+        assertThat(run.result().get("error").asText()).contains("was uploaded").contains("does not exist");
+        assertThat(run.result().get("snapshotLease").get("error").asText()).contains("does not exist");
+    }
+
+    @Test
+    void aMissingLeaseWithBestEffortIsReportedWithoutFailingTheUploadedCompaction() {
+        CommandRun run = compact(Fixtures.copyBucket("plain", dir.resolve("bucket")), "--lease-renewal=best-effort");
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("uploaded").get("name").asText()).contains("Full-00000000-00003656");

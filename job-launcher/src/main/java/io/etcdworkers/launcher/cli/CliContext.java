@@ -16,13 +16,22 @@ import java.util.function.Function;
  *                called only by commands that talk to the API, never by {@code --dry-run}
  * @param out     stdout: YAML and outcomes
  * @param err     stderr: progress and errors
+ * @param contextNamespaces the namespace a kubeconfig context (null = current) sets, or null; read
+ *                from files only, so {@code --dry-run} can use it without a client
  */
 public record CliContext(
         Map<String, String> env,
         Clock clock,
         Function<String, KubernetesClient> clients,
         PrintWriter out,
-        PrintWriter err) {
+        PrintWriter err,
+        Function<String, String> contextNamespaces) {
+
+    /** A context whose kubeconfig sets no namespace (tests that give {@code -n}). */
+    public CliContext(Map<String, String> env, Clock clock, Function<String, KubernetesClient> clients,
+            PrintWriter out, PrintWriter err) {
+        this(env, clock, clients, out, err, context -> null);
+    }
 
     public CliContext {
         env = Map.copyOf(Objects.requireNonNull(env, "env"));
@@ -30,5 +39,6 @@ public record CliContext(
         Objects.requireNonNull(clients, "clients");
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(err, "err");
+        Objects.requireNonNull(contextNamespaces, "contextNamespaces");
     }
 }

@@ -5,7 +5,8 @@ import picocli.CommandLine.Option;
 
 /**
  * Where the Jobs go, resolved like kubectl: {@code --namespace}, else the kubeconfig context's (or
- * the in-cluster) namespace, else {@code default}. A dry run never builds a client.
+ * the in-cluster) namespace, else {@code default}. A dry run never builds a client: it reads the
+ * context's namespace from the kubeconfig files alone.
  */
 final class ClusterOptions {
     static final String DEFAULT_NAMESPACE = "default";
@@ -29,10 +30,7 @@ final class ClusterOptions {
         if (namespace != null && !namespace.isBlank()) {
             return namespace;
         }
-        if (offline) {
-            return DEFAULT_NAMESPACE;
-        }
-        String fromConfig = client(ctx).getNamespace();
+        String fromConfig = offline ? ctx.contextNamespaces().apply(context) : client(ctx).getNamespace();
         return fromConfig == null || fromConfig.isBlank() ? DEFAULT_NAMESPACE : fromConfig;
     }
 }

@@ -16,6 +16,7 @@ final class CompactCommand implements Callable<Integer> {
     @Mixin DefragOptions defrag;
     @Mixin CompactOptions compact;
     @Mixin RunOptions run;
+    @Mixin StuckOptions stuck;
 
     private final CliContext ctx;
 
@@ -25,13 +26,13 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return JobRun.run(ctx, cluster, run, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
+        return JobRun.run(ctx, cluster, run, stuck, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
     }
 
     static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,
             CompactOptions compact) {
         return new JobRequest(WorkerKind.COMPACT, pod.etcd, namespace, pod.image, store.toStoreRef(),
                 pod.resources(), defrag.toFlags(), null, compact.toFlags(), pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
     }
 }

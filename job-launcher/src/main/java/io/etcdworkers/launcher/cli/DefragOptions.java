@@ -11,19 +11,19 @@ final class DefragOptions {
                     + "falling back to the replay).")
     String engine;
 
-    @Option(names = "--defrag-every-events", description = "Defragment after this many replayed events.")
+    @Option(names = "--defrag-every-events", description = "Defragment after this many replayed events (0: off).")
     Long everyEvents;
 
-    @Option(names = "--defrag-every-deltas", description = "Defragment after this many delta snapshots.")
+    @Option(names = "--defrag-every-deltas", description = "Defragment after this many delta snapshots (0: off).")
     Long everyDeltas;
 
-    @Option(names = "--defrag-db-size-bytes", description = "Defragment when the database grows past this size.")
+    @Option(names = "--defrag-db-size-bytes", description = "Defragment when the database grows past this size (0: off).")
     Long dbSizeBytes;
 
-    @Option(names = "--defrag-fragmentation-ratio", description = "Defragment when this share of the database is free (0..1).")
+    @Option(names = "--defrag-fragmentation-ratio", description = "Defragment when this share of the database is free, [0, 1) (0: off).")
     Double fragmentationRatio;
 
-    @Option(names = "--defrag-interval", converter = DurationConverter.class, description = "Defragment at least this often (e.g. 5m).")
+    @Option(names = "--defrag-interval", converter = DurationConverter.class, description = "Defragment at least this often, e.g. 5m (0: off).")
     Duration interval;
 
     DefragFlags toFlags() {

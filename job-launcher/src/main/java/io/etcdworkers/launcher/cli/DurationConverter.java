@@ -6,13 +6,20 @@ import java.util.regex.Pattern;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Reads durations as the workers write them ({@code 90s}, {@code 5m}, {@code 1h30m}) or ISO-8601 ({@code PT5M}). */
+/**
+ * Reads durations as the workers write them ({@code 90s}, {@code 5m}, {@code 1h30m}, {@code 0}) or
+ * ISO-8601 ({@code PT5M}). Zero is accepted here; each request record decides whether it may be zero.
+ */
 final class DurationConverter implements ITypeConverter<Duration> {
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|h|m|s)");
 
     @Override
     public Duration convert(String value) {
         String v = value.strip();
+        if (v.equals("0")) {
+            // as the workers (and Go) read it; for --defrag-interval it means "off"
+            return Duration.ZERO;
+        }
         if (v.startsWith("P") || v.startsWith("p")) {
             try {
                 return Duration.parse(v);

@@ -4,6 +4,7 @@ import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobLauncher;
 import io.etcdworkers.launcher.job.JobOutcome;
 import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.WatchLimits;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -18,13 +19,13 @@ final class JobRun {
     }
 
     /** Builds the Job, named by {@code --job-name} when given, then prints it or creates it. */
-    static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, JobRequest request) {
+    static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, JobRequest request) {
         JobFactory jobs = new JobFactory(ctx.clock());
         Job job = run.jobName == null ? jobs.build(request) : jobs.build(request, run.jobName);
         if (run.dryRun) {
             return print(ctx, job);
         }
-        JobLauncher launcher = new JobLauncher(cluster.client(ctx));
+        JobLauncher launcher = launcher(ctx, cluster);
         Job created = launcher.create(job);
         String name = created.getMetadata().getName();
         ctx.out().println("job " + created.getMetadata().getNamespace() + "/" + name + " created");
@@ -34,11 +35,17 @@ final class JobRun {
         }
         Duration timeout = run.timeout != null ? run.timeout
                 : Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
-        return await(ctx, launcher, created.getMetadata().getNamespace(), name, timeout);
+        return await(ctx, launcher, created.getMetadata().getNamespace(), name, stuck.limits(timeout));
     }
 
-    static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, Duration timeout) {
-        JobOutcome outcome = launcher.watch(namespace, name, timeout, OutcomePrinter.progress(ctx.err()));
+    /** A launcher whose watch measures time (timeout, how long a pod is stuck) with the context's clock. */
+    static JobLauncher launcher(CliContext ctx, ClusterOptions cluster) {
+        return new JobLauncher(cluster.client(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
+    }
+
+    static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, WatchLimits limits) {
+        JobOutcome outcome = launcher.watch(namespace, name, limits, OutcomePrinter.progress(ctx.err()),
+                OutcomePrinter.diagnostics(ctx.err()));
         OutcomePrinter.print(ctx.out(), outcome);
         return outcome.exitCode();
     }

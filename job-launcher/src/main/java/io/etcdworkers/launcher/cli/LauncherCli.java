@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,17 +27,25 @@ public final class LauncherCli {
 
     /** The process entry: real environment, clock, stdout/stderr and kubeconfig. */
     public static int main(String[] args, Map<String, String> env) {
+        ClusterConfigSource source = new ClusterConfigSource(env, Path.of(System.getProperty("user.home")),
+                ClusterConfigSource.IN_CLUSTER_DIR);
+        return run(source, Clock.systemUTC(), new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+    }
+
+    /** {@link #main} with the configuration's origin, clock and streams given. */
+    static int run(ClusterConfigSource source, Clock clock, PrintWriter out, PrintWriter err, String... args) {
         List<KubernetesClient> opened = new ArrayList<>();
         Function<String, KubernetesClient> clients = context -> {
+            // fail at once, not after fabric8 retried https://kubernetes.default.svc for half a minute
+            source.requireConfigured();
             // like kubectl: the kubeconfig's current (or named) context, else the in-cluster config
             KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(context)).build();
             opened.add(client);
             return client;
         };
-        PrintWriter out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
-        PrintWriter err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         try {
-            return execute(new CliContext(env, Clock.systemUTC(), clients, out, err), args);
+            return execute(new CliContext(source.env(), clock, clients, out, err, source::contextNamespace), args);
         } finally {
             opened.forEach(KubernetesClient::close);
         }

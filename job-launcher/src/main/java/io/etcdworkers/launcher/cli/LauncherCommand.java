@@ -8,7 +8,7 @@ import picocli.CommandLine.HelpCommand;
         description = {"Builds, creates, watches and reports the etcd restoration and compaction Jobs.",
             "Every option has an environment twin: --store-prefix is LAUNCHER_STORE_PREFIX."},
         subcommands = {RestoreCommand.class, CompactCommand.class, CronJobCommand.class, StatusCommand.class,
-            CancelCommand.class, HelpCommand.class})
+            CancelCommand.class, LeaseRoleCommand.class, HelpCommand.class})
 final class LauncherCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -31,6 +31,14 @@ final class OutcomePrinter {
         };
     }
 
+    /** A sink for the watch's lines about the pods (waiting reasons, Events): stderr, each once. */
+    static Consumer<String> diagnostics(PrintWriter err) {
+        return line -> {
+            err.println(line);
+            err.flush();
+        };
+    }
+
     static void print(PrintWriter out, JobOutcome o) {
         StringBuilder head = new StringBuilder("job ").append(o.namespace()).append('/').append(o.jobName())
                 .append(": ").append(o.state());
@@ -54,7 +62,9 @@ final class OutcomePrinter {
         } else if (o.finished()) {
             out.println("worker: no termination message found (the pod may never have run, or was removed)");
         }
-        out.println("exit code: " + o.exitCode());
+        if (o.state() != JobOutcome.State.RUNNING) {
+            out.println("exit code: " + o.exitCode());
+        }
         out.flush();
     }
 

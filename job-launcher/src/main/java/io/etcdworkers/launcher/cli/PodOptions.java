@@ -2,7 +2,15 @@ package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.job.JobResources;
 import io.etcdworkers.launcher.job.OwnerRef;
+import io.etcdworkers.launcher.job.PodPlacement;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** The Job's pod: image, resources, deadlines, owner and service account. */
@@ -57,6 +65,61 @@ final class PodOptions {
 
     @Option(names = "--owner-name", description = "Default: the --etcd name.")
     String ownerName;
+
+    @Option(names = "--label", paramLabel = "KEY=VALUE", split = ",",
+            description = "Label for the Job (CronJob) and its pods; repeatable. The launcher's own labels cannot be set.")
+    Map<String, String> labels;
+
+    @Option(names = "--annotation", paramLabel = "KEY=VALUE", description = "Annotation for the Job (CronJob) and its pods; repeatable.")
+    Map<String, String> annotations;
+
+    @Option(names = "--node-selector", paramLabel = "KEY=VALUE", split = ",", description = "The pod's nodeSelector; repeatable.")
+    Map<String, String> nodeSelector;
+
+    @Option(names = "--toleration", paramLabel = "KEY[=VALUE][:EFFECT][:OPERATOR]", split = ",",
+            description = "A toleration of the pod; repeatable. EFFECT NoSchedule|PreferNoSchedule|NoExecute (none: all), "
+                    + "OPERATOR Equal|Exists (default: Equal with a value, Exists without). E.g. dedicated=etcd:NoSchedule.")
+    List<String> tolerations;
+
+    @Option(names = "--priority-class", paramLabel = "NAME", description = "The pod's priorityClassName.")
+    String priorityClass;
+
+    @Option(names = "--image-pull-secret", paramLabel = "NAME", split = ",", description = "A Secret for the pod's imagePullSecrets; repeatable.")
+    List<String> imagePullSecrets;
+
+    @Option(names = "--gardener-network-labels",
+            description = "Label the pods networking.gardener.cloud/to-dns, to-private-networks and to-public-networks=allowed, "
+                    + "as etcd-druid's compaction Job, so Gardener's NetworkPolicies let them reach DNS and the store.")
+    boolean gardenerNetworkLabels;
+
+    @Option(names = "--affinity-file", paramLabel = "FILE",
+            description = "YAML (or JSON) of the pod's affinity: nodeAffinity, podAffinity, podAntiAffinity.")
+    Path affinityFile;
+
+    PodPlacement placement() {
+        return new PodPlacement(labels, annotations, nodeSelector, tolerations, priorityClass, imagePullSecrets,
+                gardenerNetworkLabels, affinity());
+    }
+
+    private Affinity affinity() {
+        if (affinityFile == null) {
+            return null;
+        }
+        try {
+            Affinity a = new KubernetesSerialization().unmarshal(Files.readString(affinityFile), Affinity.class);
+            if (a == null) {
+                throw new IllegalArgumentException("--affinity-file " + affinityFile + " is empty");
+            }
+            return a;
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read --affinity-file " + affinityFile + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            if (e instanceof IllegalArgumentException iae && iae.getMessage().startsWith("--affinity-file")) {
+                throw iae;
+            }
+            throw new IllegalArgumentException("--affinity-file " + affinityFile + " is not an affinity: " + e.getMessage(), e);
+        }
+    }
 
     JobResources resources() {
         return new JobResources(cpuRequest, cpuLimit, memoryRequest, memoryLimit, scratchSize, tmpSize, heapPercent);

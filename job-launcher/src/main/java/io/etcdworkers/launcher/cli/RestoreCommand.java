@@ -17,6 +17,7 @@ final class RestoreCommand implements Callable<Integer> {
     @Mixin StoreOptions store;
     @Mixin DefragOptions defrag;
     @Mixin RunOptions run;
+    @Mixin StuckOptions stuck;
 
     @Option(names = "--target-claim", required = true, description = "PersistentVolumeClaim of the etcd member to restore into.")
     String targetClaim;
@@ -60,7 +61,7 @@ final class RestoreCommand implements Callable<Integer> {
                 initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers);
         JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount);
-        return JobRun.run(ctx, cluster, run, request);
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
+        return JobRun.run(ctx, cluster, run, stuck, request);
     }
 }

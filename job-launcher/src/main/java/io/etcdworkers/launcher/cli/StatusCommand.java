@@ -18,6 +18,7 @@ import picocli.CommandLine.Parameters;
         description = "Print a Job's outcome (--wait: watch it and exit with the worker's exit code), or list the launcher's Jobs.")
 final class StatusCommand implements Callable<Integer> {
     @Mixin ClusterOptions cluster;
+    @Mixin StuckOptions stuck;
 
     @Parameters(arity = "0..1", paramLabel = "JOB", description = "The Job; without it, list the Jobs.")
     String job;
@@ -36,18 +37,19 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobLauncher launcher = new JobLauncher(cluster.client(ctx));
+        JobLauncher launcher = JobRun.launcher(ctx, cluster);
         String namespace = cluster.namespace(ctx, false);
         if (job == null) {
             list(launcher.list(namespace));
             return 0;
         }
         if (await) {
-            return JobRun.await(ctx, launcher, namespace, job, timeout);
+            return JobRun.await(ctx, launcher, namespace, job, stuck.limits(timeout));
         }
         JobOutcome outcome = launcher.status(namespace, job);
         OutcomePrinter.print(ctx.out(), outcome);
-        return 0;
+        // a finished Job ends with the worker's code (53 when it left none); a running one with 0
+        return outcome.finished() ? outcome.exitCode() : 0;
     }
 
     private void list(List<Job> jobs) {

@@ -26,12 +26,13 @@ public final class CronJobFactory {
     public CronJob build(CronJobRequest request) {
         JobRequest job = withThreshold(request.job());
         String name = JobNames.cronJobName(job.etcdName());
-        Map<String, String> labels = JobNames.labels(job.etcdName(), job.kind(), name);
+        Map<String, String> labels = job.placement().objectLabels(JobNames.labels(job.etcdName(), job.kind(), name));
         return new CronJobBuilder()
                 .withNewMetadata()
                     .withName(name)
                     .withNamespace(job.namespace())
                     .withLabels(labels)
+                    .withAnnotations(job.placement().metadataAnnotations())
                     .withOwnerReferences(JobFactory.ownerReferences(job))
                 .endMetadata()
                 .withNewSpec()
@@ -42,7 +43,8 @@ public final class CronJobFactory {
                     .withSuccessfulJobsHistoryLimit(request.successfulJobsHistoryLimit())
                     .withFailedJobsHistoryLimit(request.failedJobsHistoryLimit())
                     .withNewJobTemplate()
-                        .withNewMetadata().withLabels(labels).endMetadata()
+                        .withNewMetadata().withLabels(labels)
+                            .withAnnotations(job.placement().metadataAnnotations()).endMetadata()
                         .withSpec(jobs.jobSpec(job, labels))
                     .endJobTemplate()
                 .endSpec()
@@ -55,6 +57,7 @@ public final class CronJobFactory {
         }
         return new JobRequest(job.kind(), job.etcdName(), job.namespace(), job.image(), job.store(),
                 job.resources(), job.defrag(), null, job.compact().withMinDeltaRevisions(DEFAULT_MIN_DELTA_REVISIONS),
-                job.activeDeadline(), job.backoffLimit(), job.ttlAfterFinished(), job.owner(), job.serviceAccountName());
+                job.activeDeadline(), job.backoffLimit(), job.ttlAfterFinished(), job.owner(), job.serviceAccountName(),
+                job.placement());
     }
 }

@@ -61,12 +61,14 @@ public final class JobFactory {
      */
     public Job build(JobRequest request, String name) {
         RequestChecks.dnsLabel(name, "Job name");
-        Map<String, String> labels = JobNames.labels(request.etcdName(), request.kind(), name);
+        Map<String, String> labels = request.placement().objectLabels(
+                JobNames.labels(request.etcdName(), request.kind(), name));
         return new JobBuilder()
                 .withNewMetadata()
                     .withName(name)
                     .withNamespace(request.namespace())
                     .withLabels(labels)
+                    .withAnnotations(request.placement().metadataAnnotations())
                     .withOwnerReferences(ownerReferences(request))
                 .endMetadata()
                 .withSpec(jobSpec(request, labels))
@@ -107,7 +109,10 @@ public final class JobFactory {
 
     static PodTemplateSpec podTemplate(JobRequest request, Map<String, String> labels) {
         return new PodTemplateSpecBuilder()
-                .withNewMetadata().withLabels(labels).endMetadata()
+                .withNewMetadata()
+                    .withLabels(request.placement().podLabels(labels))
+                    .withAnnotations(request.placement().metadataAnnotations())
+                .endMetadata()
                 .withSpec(podSpec(request))
                 .build();
     }
@@ -116,6 +121,11 @@ public final class JobFactory {
         return new PodSpecBuilder()
                 .withRestartPolicy("Never")
                 .withServiceAccountName(request.serviceAccountName())
+                .withPriorityClassName(request.placement().priorityClassName())
+                .withNodeSelector(request.placement().podNodeSelector())
+                .withTolerations(request.placement().podTolerations())
+                .withImagePullSecrets(request.placement().podImagePullSecrets())
+                .withAffinity(request.placement().affinity())
                 .withAutomountServiceAccountToken(request.needsApiAccess())
                 .withEnableServiceLinks(false)
                 .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)

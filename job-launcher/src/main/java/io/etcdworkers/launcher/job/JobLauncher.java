@@ -9,16 +9,15 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.net.HttpURLConnection;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,10 +35,23 @@ public class JobLauncher {
     static final String LEGACY_POD_JOB_LABEL = "job-name";
     private static final Logger LOG = LoggerFactory.getLogger(JobLauncher.class);
 
+    /** How long one watch of the Job lasts before the launcher looks at its pods and Events again. */
+    public static final Duration DEFAULT_POLL_INTERVAL = Duration.ofSeconds(10);
+
     private final KubernetesClient client;
+    private final JobWatch watch;
 
     public JobLauncher(KubernetesClient client) {
+        this(client, Clock.systemUTC(), DEFAULT_POLL_INTERVAL);
+    }
+
+    /**
+     * @param clock        measures the watch timeout and how long a pod has been stuck
+     * @param pollInterval how often a watch looks at the pods and Events (real time)
+     */
+    public JobLauncher(KubernetesClient client, Clock clock, Duration pollInterval) {
         this.client = Objects.requireNonNull(client, "client");
+        this.watch = new JobWatch(client, clock, pollInterval);
     }
 
     /** Creates the Job unless one for the same target is still active. */
@@ -77,25 +89,32 @@ public class JobLauncher {
      * then), calling {@code progress} on every change, and returns the outcome.
      */
     public JobOutcome watch(String namespace, String name, Duration timeout, Consumer<Job> progress) {
-        Job last;
-        try {
-            last = client.batch().v1().jobs().inNamespace(namespace).withName(name).waitUntilCondition(j -> {
-                if (j != null) {
-                    progress.accept(j);
-                }
-                return j == null || finished(j);
-            }, timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (KubernetesClientTimeoutException e) {
-            JobOutcome now = status(namespace, name);
-            return now.finished() ? now : new JobOutcome(namespace, name, JobOutcome.State.WATCH_TIMED_OUT,
-                    null, "still running after " + timeout + "; the Job was left running", null, null);
-        } catch (KubernetesClientException e) {
-            throw api("watch Job " + name, e);
-        }
-        if (last == null) {
+        return watch(namespace, name, WatchLimits.of(timeout), progress, line -> { });
+    }
+
+    /**
+     * Waits until the Job is complete or failed, the timeout passes, or a worker pod cannot start
+     * beyond the limits (the Job keeps running in both cases: {@link JobOutcome.State#WATCH_TIMED_OUT},
+     * {@link JobOutcome.State#POD_STUCK}). Calls {@code progress} on every Job change and
+     * {@code diagnostics} with each new line about the pods: a waiting reason, an unschedulable pod,
+     * the latest Events of the Job and its pods.
+     */
+    public JobOutcome watch(String namespace, String name, WatchLimits limits, Consumer<Job> progress,
+            Consumer<String> diagnostics) {
+        JobWatch.Result r = watch.run(namespace, name, limits, progress, diagnostics);
+        if (r.deleted()) {
             throw new LauncherException(LauncherError.NOT_FOUND, "Job " + name + " in " + namespace + " was deleted");
         }
-        return outcome(last);
+        if (r.finished() != null) {
+            return outcome(r.finished());
+        }
+        if (r.stuck() != null) {
+            return new JobOutcome(namespace, name, JobOutcome.State.POD_STUCK, r.stuck().reason(),
+                    r.stuck().message() + "; the Job was left running (cancel it, fix the cause, start again)", null, null);
+        }
+        JobOutcome now = status(namespace, name);
+        return now.finished() ? now : new JobOutcome(namespace, name, JobOutcome.State.WATCH_TIMED_OUT,
+                null, "still running after " + limits.timeout() + "; the Job was left running", null, null);
     }
 
     /** The Job's outcome now, without waiting. */
@@ -174,14 +193,19 @@ public class JobLauncher {
                 .findFirst();
     }
 
-    private Optional<ContainerStateTerminated> latestWorkerTermination(String ns, String jobName) {
+    /** The Job's pods, by the label the Job controller sets (the legacy one before Kubernetes 1.27). */
+    static List<Pod> pods(KubernetesClient client, String ns, String jobName) {
         List<Pod> pods = call(() -> client.pods().inNamespace(ns).withLabel(POD_JOB_LABEL, jobName).list().getItems(),
                 "list pods of Job " + jobName);
         if (pods.isEmpty()) {
             pods = call(() -> client.pods().inNamespace(ns).withLabel(LEGACY_POD_JOB_LABEL, jobName).list().getItems(),
                     "list pods of Job " + jobName);
         }
-        return pods.stream()
+        return pods;
+    }
+
+    private Optional<ContainerStateTerminated> latestWorkerTermination(String ns, String jobName) {
+        return pods(client, ns, jobName).stream()
                 .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
                 .flatMap(p -> p.getStatus().getContainerStatuses().stream())
                 .filter(s -> JobFactory.CONTAINER.equals(s.getName()))
@@ -192,7 +216,7 @@ public class JobLauncher {
                 .max(Comparator.comparing((ContainerStateTerminated t) -> Objects.toString(t.getFinishedAt(), "")));
     }
 
-    private static <T> T call(java.util.function.Supplier<T> call, String what) {
+    static <T> T call(java.util.function.Supplier<T> call, String what) {
         try {
             return call.get();
         } catch (KubernetesClientException e) {
@@ -200,7 +224,7 @@ public class JobLauncher {
         }
     }
 
-    private static LauncherException api(String what, KubernetesClientException e) {
+    static LauncherException api(String what, KubernetesClientException e) {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
             return new LauncherException(LauncherError.NOT_FOUND, "could not " + what + ": not found", e);
         }

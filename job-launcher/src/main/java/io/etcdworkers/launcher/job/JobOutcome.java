@@ -21,7 +21,11 @@ public record JobOutcome(
         Integer containerExitCode) {
 
     /** Where the Job is. */
-    public enum State { RUNNING, SUCCEEDED, FAILED, WATCH_TIMED_OUT }
+    public enum State {
+        RUNNING, SUCCEEDED, FAILED, WATCH_TIMED_OUT,
+        /** The watch gave up: a worker pod cannot start by itself (the Job keeps running). */
+        POD_STUCK
+    }
 
     /** The Job controller's reasons for a Failed condition that the launcher tells apart. */
     public enum FailureReason {
@@ -56,7 +60,7 @@ public record JobOutcome(
      * else 0 for success and a {@link LauncherError} code otherwise.
      */
     public int exitCode() {
-        if (result != null && result.exitCode() != null && state != State.RUNNING) {
+        if (result != null && result.exitCode() != null && finished()) {
             return result.exitCode();
         }
         if (containerExitCode != null && (state == State.SUCCEEDED || state == State.FAILED)) {
@@ -66,6 +70,7 @@ public record JobOutcome(
             case SUCCEEDED -> 0;
             case FAILED -> LauncherError.JOB_FAILED_WITHOUT_RESULT.exitCode();
             case RUNNING, WATCH_TIMED_OUT -> LauncherError.WATCH_TIMEOUT.exitCode();
+            case POD_STUCK -> LauncherError.POD_STUCK.exitCode();
         };
     }
 

@@ -20,6 +20,8 @@ import java.util.Objects;
  * @param ttlAfterFinished    {@code ttlSecondsAfterFinished}: how long the finished Job stays readable
  * @param owner               optional owner reference
  * @param serviceAccountName  optional; the token is mounted only when lease renewal needs it
+ * @param placement           extra labels and annotations, node selector, tolerations, priority class,
+ *                            image pull secrets; null = none
  */
 public record JobRequest(
         WorkerKind kind,
@@ -35,11 +37,21 @@ public record JobRequest(
         int backoffLimit,
         Duration ttlAfterFinished,
         OwnerRef owner,
-        String serviceAccountName) {
+        String serviceAccountName,
+        PodPlacement placement) {
 
     public static final Duration DEFAULT_ACTIVE_DEADLINE = Duration.ofHours(2);
     public static final int DEFAULT_BACKOFF_LIMIT = 2;
     public static final Duration DEFAULT_TTL_AFTER_FINISHED = Duration.ofDays(1);
+
+    /** A request with nothing extra on the pod ({@link PodPlacement#none()}). */
+    public JobRequest(WorkerKind kind, String etcdName, String namespace, String image, StoreRef store,
+            JobResources resources, DefragFlags defrag, RestoreFlags restore, CompactFlags compact,
+            Duration activeDeadline, int backoffLimit, Duration ttlAfterFinished, OwnerRef owner,
+            String serviceAccountName) {
+        this(kind, etcdName, namespace, image, store, resources, defrag, restore, compact, activeDeadline,
+                backoffLimit, ttlAfterFinished, owner, serviceAccountName, null);
+    }
 
     public JobRequest {
         Objects.requireNonNull(kind, "kind");
@@ -72,6 +84,12 @@ public record JobRequest(
         serviceAccountName = RequestChecks.blankToNull(serviceAccountName);
         if (serviceAccountName != null) {
             RequestChecks.dnsSubdomain(serviceAccountName, "service account");
+        }
+        placement = placement == null ? PodPlacement.none() : placement;
+        if (kind == WorkerKind.COMPACT && compact.enableSnapshotLeaseRenewal() && serviceAccountName == null) {
+            throw new IllegalArgumentException("--enable-snapshot-lease-renewal needs --service-account: without it the pod"
+                    + " runs as the namespace's default ServiceAccount, which would then need patch rights on the Lease;"
+                    + " give an account of its own the Role that `job-launcher lease-role` renders");
         }
         if (owner != null && "Etcd".equals(owner.kind()) && !owner.name().equals(etcdName)) {
             throw new IllegalArgumentException("the owning Etcd must be the etcd the Job is for: " + owner.name());

@@ -18,7 +18,14 @@ public enum LauncherError {
     /** The Job failed and no worker exit code could be read (e.g. the pod never started). */
     JOB_FAILED_WITHOUT_RESULT(53),
     /** No such Job (or it was deleted while being watched). */
-    NOT_FOUND(54);
+    NOT_FOUND(54),
+    /**
+     * {@code --wait}: the worker pod cannot start and will not by itself (an image that cannot be
+     * pulled, or a pod that cannot be scheduled, for longer than the limit); the Job keeps running.
+     */
+    POD_STUCK(55),
+    /** No cluster is configured (no kubeconfig, not in a pod): nothing to talk to. */
+    NO_CLUSTER(56);
 
     private final int exitCode;
 

@@ -69,6 +69,14 @@ final class RequestChecks {
         return value;
     }
 
+    /** For the workers' counters where 0 means "off". */
+    static Long notNegative(Long value, String what) {
+        if (value != null && value < 0) {
+            throw new IllegalArgumentException(what + " must not be negative (0: off): " + value);
+        }
+        return value;
+    }
+
     static String absolutePath(String value, String what) {
         String v = required(value, what);
         if (!v.startsWith("/") || v.contains("..")) {

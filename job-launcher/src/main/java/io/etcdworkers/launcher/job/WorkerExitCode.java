@@ -24,6 +24,8 @@ public enum WorkerExitCode {
     STORE_UNAVAILABLE(20, true, "the store could not be reached"),
     STORE_NOT_FOUND(21, false, "the bucket does not exist or access is denied"),
     OBJECT_VANISHED(22, true, "a listed object disappeared"),
+    /** compaction-worker only: a rerun would skip (the new snapshot is the base) and still not renew. */
+    LEASE_NOT_RENEWED(23, false, "the new full snapshot was uploaded but the full-snapshot Lease was not renewed"),
     ETCD_FAILURE(30, true, "the embedded etcd failed"),
     TARGET_NOT_EMPTY(31, false, "the target data dir is not empty"),
     ETCD_QUOTA_EXCEEDED(32, false, "the embedded etcd hit its quota"),

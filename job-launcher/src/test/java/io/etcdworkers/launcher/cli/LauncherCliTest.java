@@ -68,6 +68,19 @@ class LauncherCliTest {
     }
 
     @Test
+    void zeroSwitchesADefaultTriggerOffAndIsRenderedAsSuch() {
+        assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "0", "--defrag-interval", "0",
+                "--defrag-fragmentation-ratio", "0", "--defrag-db-size-bytes", "0")).isZero();
+        // the worker's picocli spec is not on the launcher's classpath (restore-worker brings the AWS SDK and
+        // jetcd); the worker reads "0", "0s" and 0.0 as off (restore-worker DurationConverter, DefragOptions)
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getSpec().getTemplate().getSpec()
+                .getContainers().get(0).getArgs()).contains("--defrag-every-events=0", "--defrag-interval=0s",
+                "--defrag-fragmentation-ratio=0.0", "--defrag-db-size-bytes=0");
+        assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("defrag every events must not be negative (0: off): -1");
+    }
+
+    @Test
     void environmentTwinsFillFlagsAndFlagsWin() {
         List<String> noSecret = COMPACT.subList(0, COMPACT.size() - 2);
         assertThat(run(Map.of("LAUNCHER_STORE_SECRET", "from-env", "LAUNCHER_STORE_PREFIX", "env-prefix"),
@@ -141,6 +154,31 @@ class LauncherCliTest {
     }
 
     @Test
+    void waitSaysWhyThePodIsPendingAndGivesUpOnAnImageThatCannotBePulled() {
+        assertThat(run(COMPACT)).isZero();
+        client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
+                .withNewStatus().withPhase("Pending").withStartTime("2026-11-29T21:40:00Z")
+                .addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewWaiting()
+                .withReason("ImagePullBackOff").withMessage("Back-off pulling image \"img:1\"").endWaiting().endState()
+                .endContainerStatus().endStatus().build()).create();
+        client.v1().events().inNamespace(NS).resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withName("ev1").endMetadata()
+                .withNewInvolvedObject().withKind("Pod").withName(JOB + "-x").endInvolvedObject()
+                .withType("Warning").withReason("Failed").withCount(7).withLastTimestamp("2026-11-29T21:59:00Z")
+                .withMessage("Failed to pull image \"img:1\": not found").build()).create();
+
+        // the clock says 22:00: the pod has failed to pull its image for 20 minutes
+        assertThat(run(List.of("status", "-n", NS, "--wait", "--image-pull-limit", "15m", JOB))).isEqualTo(55);
+        assertThat(err.toString())
+                .contains("pod " + JOB + "-x: Pending, container worker waiting: ImagePullBackOff (Back-off pulling image \"img:1\")")
+                .contains("event Pod/" + JOB + "-x: Warning Failed (x7): Failed to pull image \"img:1\": not found");
+        assertThat(out.toString()).contains("job demo/" + JOB + ": POD_STUCK (ImagePullBackOff): pod " + JOB
+                + "-x cannot pull its image (ImagePullBackOff) for 20m (limit 15m)").contains("exit code: 55");
+        assertThat(client.batch().v1().jobs().inNamespace(NS).withName(JOB).get()).as("left running").isNotNull();
+    }
+
+    @Test
     void statusListsAndReportsAndCancelDeletes() {
         assertThat(run(COMPACT)).isZero();
         assertThat(run(List.of("status", "-n", NS))).isZero();
@@ -153,6 +191,39 @@ class LauncherCliTest {
         assertThat(run(List.of("cancel", "-n", NS, JOB))).isEqualTo(54);
         assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(54);
         assertThat(err.toString()).contains("no Job " + JOB);
+    }
+
+    @Test
+    void statusOfAFailedJobExitsWithTheWorkersCodeOr53WithoutAResult() {
+        assertThat(run(COMPACT)).isZero();
+        client.batch().v1().jobs().inNamespace(NS).withName(JOB).editStatus(j -> new JobBuilder(j).editOrNewStatus()
+                .addToConditions(new JobConditionBuilder().withType("Failed").withStatus("True")
+                        .withReason("DeadlineExceeded").withMessage("Job was active longer than specified deadline").build())
+                .endStatus().build());
+        assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(53);
+        assertThat(out.toString()).contains(": FAILED (DeadlineExceeded)").contains("exit code: 53");
+
+        client.pods().inNamespace(NS).resource(new PodBuilder()
+                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
+                .withNewStatus().addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
+                .withExitCode(21).withMessage("{\"kind\":\"compact\",\"outcome\":\"failed\",\"exitCode\":21}")
+                .withFinishedAt("2026-11-29T22:03:00Z").endTerminated().endState().endContainerStatus().endStatus()
+                .build()).create();
+        assertThat(run(List.of("status", "-n", NS, JOB))).isEqualTo(21);
+        assertThat(out.toString()).contains("exit code: 21");
+    }
+
+    @Test
+    void aDryRunWithoutNamespaceTakesTheContextsFromTheKubeconfigWithoutAClient() {
+        List<String> noNamespace = new ArrayList<>(COMPACT);
+        noNamespace.subList(1, 3).clear();
+        noNamespace.add("--dry-run");
+        CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), context -> {
+            throw new AssertionError("a dry run must not build a client");
+        }, new PrintWriter(out, true), new PrintWriter(err, true), context -> context == null ? "from-context" : null);
+        assertThat(LauncherCli.execute(ctx, noNamespace.toArray(String[]::new))).isZero();
+        assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getMetadata().getNamespace())
+                .isEqualTo("from-context");
     }
 
     @Test

@@ -41,7 +41,7 @@ class JobFactoryTest {
     @Test
     void theGoldenCasesCoverEveryKindProviderAndOwnership() {
         assertThat(cases().toList()).contains("restore-s3", "restore-local-owner", "compact-s3-owner",
-                "compact-local", "cronjob-s3", "cronjob-local-owner");
+                "compact-local", "cronjob-s3", "cronjob-local-owner", "restore-placement", "cronjob-gardener");
     }
 
     @Test

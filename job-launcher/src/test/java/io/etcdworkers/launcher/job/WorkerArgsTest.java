@@ -49,6 +49,14 @@ class WorkerArgsTest {
                         "--defrag-every-events=1000", "--defrag-every-deltas=10",
                         "--defrag-db-size-bytes=1073741824", "--defrag-fragmentation-ratio=0.25",
                         "--defrag-interval=1m30s")),
+                // 0 is the workers' "off"; only a rendered 0 switches off a trigger that is on by default
+                Arguments.of("zero switches every trigger off", restore(S3, MINIMAL_RESTORE,
+                        new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null)), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--data-dir=/var/etcd/data/new.etcd",
+                        "--defrag-every-events=0", "--defrag-every-deltas=0",
+                        "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0.0",
+                        "--defrag-interval=0s")),
                 Arguments.of("compaction without flags", compact(CompactFlags.none()), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch")),
                 Arguments.of("every compaction flag", compact(new CompactFlags(5L, 6L, 7L, "lzw", false,
@@ -83,13 +91,25 @@ class WorkerArgsTest {
     }
 
     @Test
+    void leaseRenewalWithoutAServiceAccountOfItsOwnIsRefused() {
+        CompactFlags renew = new CompactFlags(null, null, null, null, null, null, true, "e-full-snap");
+        assertThatThrownBy(() -> new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, renew, null,
+                1, null, null, null)).hasMessageContaining("--enable-snapshot-lease-renewal needs --service-account")
+                .hasMessageContaining("default ServiceAccount");
+    }
+
+    @Test
     void badFlagValuesAreRefusedWhenTheRequestIsMade() {
         assertThatThrownBy(() -> new CompactFlags(null, null, null, "brotli", null, null, false, null))
                 .hasMessageContaining("compression policy");
         assertThatThrownBy(() -> new CompactFlags(null, null, null, null, null, null, true, null))
                 .hasMessageContaining("full-snapshot-lease-name");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, 1.5, null, null)).hasMessageContaining("ratio");
-        assertThatThrownBy(() -> new DefragFlags(0L, null, null, null, null, null)).hasMessageContaining("positive");
+        assertThatThrownBy(() -> new DefragFlags(-1L, null, null, null, null, null))
+                .hasMessage("defrag every events must not be negative (0: off): -1");
+        assertThatThrownBy(() -> new DefragFlags(null, null, null, -0.1, null, null)).hasMessageContaining("[0, 1)");
+        assertThatThrownBy(() -> new DefragFlags(null, null, null, null, Duration.ofSeconds(-1), null))
+                .hasMessageContaining("defrag interval must not be negative");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, null, null, "fast")).hasMessageContaining("engine");
         assertThatThrownBy(() -> new JobResources("0", "1", "1Gi", "1Gi", "1Gi", "1Gi", 40))
                 .hasMessage("cpu request must be positive: 0");
@@ -110,6 +130,6 @@ class WorkerArgsTest {
 
     private static JobRequest compact(CompactFlags flags) {
         return new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, flags, null, 1, null,
-                null, null);
+                null, flags.enableSnapshotLeaseRenewal() ? "etcd-workers" : null);
     }
 }

@@ -192,12 +192,14 @@ class KustomizationTest {
                         .filter(b -> b.getSubjects().stream().anyMatch(s -> s.getName().equals("etcd-workers")))
                         .map(b -> b.getRoleRef().getName()).toList()));
         assertThat(workerGrants).containsEntry("manifests", List.of()).containsEntry("restore-example", List.of())
-                .containsEntry("lease-renewal", List.of("etcd-workers-lease-renewal"));
+                .containsEntry("lease-renewal", List.of("etcd-main-full-snap-renewal"));
         Role lease = (Role) unit(ManifestFiles.ROOT.resolve("components/lease-renewal")).objects().stream()
                 .filter(o -> o instanceof Role).findFirst().orElseThrow();
         assertThat(lease.getRules()).singleElement().satisfies(r -> {
             assertThat(r.getApiGroups()).containsExactly("coordination.k8s.io");
             assertThat(r.getResources()).containsExactly("leases");
+            assertThat(r.getResourceNames()).as("only the full-snapshot Lease, never the members'")
+                    .containsExactly("etcd-main-full-snap");
             assertThat(r.getVerbs()).containsExactly("get", "patch");
         });
     }
