@@ -103,6 +103,7 @@ public final class CompactCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         return ResultRun.run(context, "compact", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+            ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
                 ResultJson.succeeded(result);

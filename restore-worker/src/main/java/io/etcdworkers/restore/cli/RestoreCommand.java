@@ -55,6 +55,7 @@ public final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         return ResultRun.run(context, "restore", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+            ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 RestoreConfig config = config();
                 result.put("dataDir", config.dataDir().toString());

@@ -21,6 +21,11 @@ public final class ResultJson {
         return result;
     }
 
+    /** The store the run reads (and, for a compaction, writes), by etcdbrctl's provider name. */
+    public static void store(ObjectNode result, StoreOptions options) {
+        result.put("storageProvider", options.provider.name());
+    }
+
     public static void succeeded(ObjectNode result) {
         result.put("outcome", "succeeded");
         result.put("exitCode", 0);

@@ -9,16 +9,20 @@ import picocli.CommandLine.Option;
  */
 public final class StoreOptions {
 
-    /** The providers this worker can read; etcd-backup-restore's other names are refused clearly. */
-    public enum Provider { Local, S3 }
+    /**
+     * The providers this worker can read, by {@code etcdbrctl}'s names; etcd-druid's spellings
+     * and the refusal of the others are {@link StorageProviderConverter}'s.
+     */
+    public enum Provider { Local, S3, ABS }
 
-    @Option(names = "--storage-provider", paramLabel = "Local|S3",
-            description = "Where the backups are: Local (a directory) or S3 (any S3-compatible store). Default: ${DEFAULT-VALUE}.",
+    @Option(names = "--storage-provider", paramLabel = "Local|S3|ABS", converter = StorageProviderConverter.class,
+            description = "Where the backups are: Local (a directory), S3 (any S3-compatible store) or ABS (Azure Blob "
+                    + "Storage); etcd-druid's local, aws, stackit and azure are accepted too. Default: ${DEFAULT-VALUE}.",
             defaultValue = "Local")
     public Provider provider;
 
     @Option(names = "--store-container", paramLabel = "NAME|DIR",
-            description = "The S3 bucket, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
+            description = "The S3 bucket or ABS container, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
     public String container;
 
     @Option(names = "--store-prefix", paramLabel = "PREFIX", defaultValue = "",
@@ -26,11 +30,13 @@ public final class StoreOptions {
     public String prefix;
 
     @Option(names = "--store-endpoint-override", paramLabel = "URL",
-            description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...). Default: AWS.")
+            description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...), or for ABS the URL the container "
+                    + "name is appended to (Azurite: http://HOST:PORT/devstoreaccount1). Default: AWS, or "
+                    + "https://<account>.blob.core.windows.net.")
     public String endpointOverride;
 
     @Option(names = "--store-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "S3: the longest one request may take (for a download, until its body starts; a body that "
+            description = "S3 and ABS: the longest one request may take (for a download, until its body starts; a body that "
                     + "stalls this long breaks off). A request that times out is retried like a 503. Default: 2m.")
     public Duration requestTimeout;
 }

@@ -49,6 +49,7 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), result -> {
+            ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();
                 describe(result, report);
