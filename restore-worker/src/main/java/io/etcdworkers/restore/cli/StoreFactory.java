@@ -2,6 +2,9 @@ package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.store.AzureBlobStore;
+import io.etcdworkers.restore.store.AzureStoreConfig;
+import io.etcdworkers.restore.store.AzureStoreConfigFactory;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.store.S3ObjectStore;
@@ -38,17 +41,31 @@ public final class StoreFactory {
             case Local -> new LocalDirectoryStore(workingDir.resolve(options.container));
             case S3 -> new S3ObjectStore(withTimeout(new S3StoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
         };
+    }
+
+    private static AzureStoreConfig withTimeout(AzureStoreConfig config, Duration requestTimeout) {
+        if (requestTimeout == null) {
+            return config;
+        }
+        checkPositive(requestTimeout);
+        return config.withRetry(config.retry().withTryTimeout(requestTimeout));
     }
 
     private static S3StoreConfig withTimeout(S3StoreConfig config, Duration requestTimeout) {
         if (requestTimeout == null) {
             return config;
         }
+        checkPositive(requestTimeout);
+        return config.withRetry(config.retry().withAttemptTimeout(requestTimeout));
+    }
+
+    private static void checkPositive(Duration requestTimeout) {
         if (requestTimeout.isZero() || requestTimeout.isNegative()) {
             throw new WorkerException(ErrorCode.USAGE, "--store-request-timeout must be positive: " + requestTimeout);
         }
-        return config.withRetry(config.retry().withAttemptTimeout(requestTimeout));
     }
 
     private static Optional<URI> endpoint(String flag) {

@@ -1,0 +1,191 @@
+package io.etcdworkers.restore.store;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.http.rest.PagedResponse;
+import com.azure.storage.blob.BlobClient;
+import com.azure.storage.blob.BlobContainerClient;
+import com.azure.storage.blob.BlobContainerClientBuilder;
+import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobRange;
+import com.azure.storage.blob.models.ListBlobsOptions;
+import com.azure.storage.blob.options.BlobInputStreamOptions;
+import com.azure.storage.blob.specialized.BlobInputStream;
+import com.azure.storage.common.StorageSharedKeyCredential;
+import com.azure.storage.common.policy.RequestRetryOptions;
+import com.azure.storage.common.policy.RetryPolicyType;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.store.AzureErrorTranslator.Target;
+import java.io.InputStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * An {@link ObjectStore} over one Azure Blob Storage container (or Azurite), signed with the
+ * account's shared key, on the JDK's HTTP client (the SDK's default Netty client would clash
+ * with fabric8's Netty). Listings walk every page; reads stream in chunks of
+ * {@value #READ_CHUNK} bytes, each one ranged request pinned to the blob's ETag, and check their
+ * length; writes are {@link AzureBlockWriter}s. Every SDK failure, after the SDK's retries,
+ * becomes a {@link WorkerException} (see {@link AzureErrorTranslator}).
+ *
+ * <p>Reads and listings may run concurrently (the SDK client is thread-safe); one writer is not.
+ */
+public final class AzureBlobStore implements ObjectStore {
+    /** Bytes per ranged request of a read; the only part of a blob held in memory. */
+    static final int READ_CHUNK = 4 * 1024 * 1024;
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration MAX_SOCKET_TIMEOUT = Duration.ofSeconds(60);
+
+    private final AzureStoreConfig config;
+    private final BlobContainerClient container;
+    private final AzureErrorTranslator errors;
+
+    /** Builds the SDK client; no request is sent until the first call. */
+    public AzureBlobStore(AzureStoreConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.errors = new AzureErrorTranslator(describe());
+        this.container = new BlobContainerClientBuilder()
+                .endpoint(config.containerUrl().toString())
+                .credential(new StorageSharedKeyCredential(config.storageAccount(), config.storageKey()))
+                .httpClient(httpClient(config.retry()))
+                .retryOptions(retryOptions(config.retry()))
+                .buildClient();
+        checkUrlUnderstood();
+    }
+
+    @Override
+    public String describe() {
+        return "abs container \"" + config.container() + "\" at " + config.containerUrl();
+    }
+
+    @Override
+    public List<ObjectInfo> list(String keyPrefix) {
+        Objects.requireNonNull(keyPrefix, "keyPrefix");
+        List<ObjectInfo> result = new ArrayList<>();
+        try {
+            ListBlobsOptions options = new ListBlobsOptions().setPrefix(keyPrefix.isEmpty() ? null : keyPrefix);
+            // By page, so that each page's request is retried on its own and none is held twice.
+            for (PagedResponse<BlobItem> page : container.listBlobs(options, null).iterableByPage()) {
+                for (BlobItem item : page.getValue()) {
+                    Long size = item.getProperties() == null ? null : item.getProperties().getContentLength();
+                    result.add(new ObjectInfo(item.getName(), size == null ? 0 : size,
+                            item.getProperties() == null || item.getProperties().getLastModified() == null
+                                    ? Instant.EPOCH : item.getProperties().getLastModified().toInstant()));
+                }
+            }
+        } catch (RuntimeException e) {
+            throw errors.translate(e, "listing \"" + keyPrefix + "\"", Target.CONTAINER);
+        }
+        return result;
+    }
+
+    @Override
+    public InputStream open(String key) {
+        String what = describe() + ": \"" + key + "\"";
+        BlobInputStream in = openStream(key, new BlobInputStreamOptions().setBlockSize(READ_CHUNK));
+        long size = in.getProperties().getBlobSize();
+        return new LengthCheckedInputStream(new AzureBodyStream(in, errors, "reading \"" + key + "\""), size, what);
+    }
+
+    @Override
+    public InputStream openRange(String key, long offset, long length) {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("negative range " + offset + "+" + length + " of " + key);
+        }
+        if (length == 0) {
+            // No empty BlobRange exists; still fail as a real read would if the blob is gone.
+            properties(key);
+            return InputStream.nullInputStream();
+        }
+        String action = "reading \"" + key + "\" at " + offset + "+" + length;
+        BlobInputStream in = openStream(key, new BlobInputStreamOptions().setBlockSize(READ_CHUNK)
+                .setRange(new BlobRange(offset, length)));
+        long size = in.getProperties().getBlobSize();
+        if (size < offset + length) {
+            closeQuietly(in);
+            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, describe() + ": \"" + key + "\" has " + size
+                    + " bytes, fewer than the " + (offset + length) + " asked for");
+        }
+        return new LengthCheckedInputStream(new AzureBodyStream(in, errors, action), length,
+                describe() + ": \"" + key + "\" at " + offset + "+" + length);
+    }
+
+    @Override
+    public ObjectWriter create(String key) {
+        Objects.requireNonNull(key, "key");
+        return new AzureBlockWriter(container.getBlobClient(key).getBlockBlobClient(), key, config.blockSize(), errors);
+    }
+
+    @Override
+    public void close() {
+        // The SDK's sync client holds no resources of its own; the JDK client's threads are daemons.
+    }
+
+    private BlobInputStream openStream(String key, BlobInputStreamOptions options) {
+        try {
+            // Fetches the properties (size and ETag) first; every chunk then asks If-Match that ETag.
+            return blob(key).openInputStream(options);
+        } catch (RuntimeException e) {
+            throw errors.translate(e, "reading \"" + key + "\"", Target.BLOB);
+        }
+    }
+
+    private void properties(String key) {
+        try {
+            blob(key).getProperties();
+        } catch (RuntimeException e) {
+            throw errors.translate(e, "reading \"" + key + "\"", Target.BLOB);
+        }
+    }
+
+    private BlobClient blob(String key) {
+        return container.getBlobClient(key);
+    }
+
+    /**
+     * The SDK parses the URL itself (account and container from an IP-style host's path, else
+     * from the host); refuse a URL it would read differently instead of writing elsewhere.
+     */
+    private void checkUrlUnderstood() {
+        String url = container.getBlobContainerUrl();
+        if (!config.container().equals(container.getBlobContainerName())
+                || !stripSlash(url).equals(stripSlash(config.containerUrl().toString()))) {
+            throw new WorkerException(ErrorCode.USAGE, describe() + ": the Azure SDK reads this URL as container \""
+                    + container.getBlobContainerName() + "\" at " + url + "; give --store-endpoint-override as "
+                    + "https://<account>.<domain> or http://<ip or localhost>:<port>/<account>");
+        }
+    }
+
+    private static String stripSlash(String s) {
+        return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static HttpClient httpClient(AzureStoreConfig.Retry retry) {
+        Duration socket = retry.tryTimeout().compareTo(MAX_SOCKET_TIMEOUT) < 0 ? retry.tryTimeout() : MAX_SOCKET_TIMEOUT;
+        // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on every plain-http request.
+        return new JdkHttpClientBuilder(java.net.http.HttpClient.newBuilder()
+                .version(java.net.http.HttpClient.Version.HTTP_1_1))
+                .connectionTimeout(CONNECT_TIMEOUT)
+                .responseTimeout(socket)
+                .readTimeout(socket)
+                .writeTimeout(socket)
+                .build();
+    }
+
+    private static RequestRetryOptions retryOptions(AzureStoreConfig.Retry retry) {
+        return new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retry.maxTries(), retry.tryTimeout(),
+                retry.baseDelay(), retry.maxDelay(), null);
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (java.io.IOException e) {
+            // Nothing was read; the failure being reported is the one that matters.
+        }
+    }
+}
