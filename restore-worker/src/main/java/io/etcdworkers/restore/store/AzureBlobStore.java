@@ -147,8 +147,10 @@ public final class AzureBlobStore implements ObjectStore {
     }
 
     /**
-     * The SDK parses the URL itself (account and container from an IP-style host's path, else
-     * from the host); refuse a URL it would read differently instead of writing elsewhere.
+     * The SDK parses the URL itself: an authority with a port or an IP address is "IP style"
+     * (account and container from the path, as Azurite serves them), any other gives the account
+     * in the host and the container in the path. Refuse a URL it would read differently (such as
+     * {@code https://acct.blob.core.windows.net:443/c}) instead of writing elsewhere.
      */
     private void checkUrlUnderstood() {
         String url = container.getBlobContainerUrl();
@@ -156,7 +158,7 @@ public final class AzureBlobStore implements ObjectStore {
                 || !stripSlash(url).equals(stripSlash(config.containerUrl().toString()))) {
             throw new WorkerException(ErrorCode.USAGE, describe() + ": the Azure SDK reads this URL as container \""
                     + container.getBlobContainerName() + "\" at " + url + "; give --store-endpoint-override as "
-                    + "https://<account>.<domain> or http://<ip or localhost>:<port>/<account>");
+                    + "https://<account>.<domain> (no port) or http://<host>:<port>/<account>");
         }
     }
 
