@@ -7,10 +7,7 @@ import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
-import com.azure.storage.blob.models.BlobRange;
 import com.azure.storage.blob.models.ListBlobsOptions;
-import com.azure.storage.blob.options.BlobInputStreamOptions;
-import com.azure.storage.blob.specialized.BlobInputStream;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
 import com.azure.storage.common.policy.RetryPolicyType;
@@ -23,26 +20,26 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An {@link ObjectStore} over one Azure Blob Storage container (or Azurite), signed with the
  * account's shared key, on the JDK's HTTP client (the SDK's default Netty client would clash
- * with fabric8's Netty). Listings walk every page; reads stream in chunks of
- * {@value #READ_CHUNK} bytes, each one ranged request pinned to the blob's ETag, and check their
- * length; writes are {@link AzureBlockWriter}s. Every SDK failure, after the SDK's retries,
+ * with fabric8's Netty). Listings walk every page; a read is one GET (ranged for
+ * {@link #openRange}) whose body streams and is length-checked ({@link AzureBlobDownload});
+ * writes are {@link AzureBlockWriter}s. Every SDK failure, after the SDK's retries,
  * becomes a {@link WorkerException} (see {@link AzureErrorTranslator}).
  *
  * <p>Reads and listings may run concurrently (the SDK client is thread-safe); one writer is not.
  */
 public final class AzureBlobStore implements ObjectStore {
-    /** Bytes per ranged request of a read; the only part of a blob held in memory. */
-    static final int READ_CHUNK = 4 * 1024 * 1024;
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration MAX_SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
     private final AzureStoreConfig config;
     private final BlobContainerClient container;
     private final AzureErrorTranslator errors;
+    private final AzureBlobDownload download;
 
     /** Builds the SDK client; no request is sent until the first call. */
     public AzureBlobStore(AzureStoreConfig config) {
@@ -55,6 +52,8 @@ public final class AzureBlobStore implements ObjectStore {
                 .retryOptions(retryOptions(config.retry()))
                 .buildClient();
         checkUrlUnderstood();
+        this.download = new AzureBlobDownload(container.getHttpPipeline(), container.getServiceVersion().getVersion(),
+                errors, describe());
     }
 
     @Override
@@ -85,10 +84,8 @@ public final class AzureBlobStore implements ObjectStore {
 
     @Override
     public InputStream open(String key) {
-        String what = describe() + ": \"" + key + "\"";
-        BlobInputStream in = openStream(key, new BlobInputStreamOptions().setBlockSize(READ_CHUNK));
-        long size = in.getProperties().getBlobSize();
-        return new LengthCheckedInputStream(new AzureBodyStream(in, errors, "reading \"" + key + "\""), size, what);
+        Objects.requireNonNull(key, "key");
+        return download.open(blob(key).getBlobUrl(), key, Optional.empty());
     }
 
     @Override
@@ -97,21 +94,11 @@ public final class AzureBlobStore implements ObjectStore {
             throw new IllegalArgumentException("negative range " + offset + "+" + length + " of " + key);
         }
         if (length == 0) {
-            // No empty BlobRange exists; still fail as a real read would if the blob is gone.
+            // "bytes=a-(a-1)" is no valid range; still fail as a real read would if the blob is gone.
             properties(key);
             return InputStream.nullInputStream();
         }
-        String action = "reading \"" + key + "\" at " + offset + "+" + length;
-        BlobInputStream in = openStream(key, new BlobInputStreamOptions().setBlockSize(READ_CHUNK)
-                .setRange(new BlobRange(offset, length)));
-        long size = in.getProperties().getBlobSize();
-        if (size < offset + length) {
-            closeQuietly(in);
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, describe() + ": \"" + key + "\" has " + size
-                    + " bytes, fewer than the " + (offset + length) + " asked for");
-        }
-        return new LengthCheckedInputStream(new AzureBodyStream(in, errors, action), length,
-                describe() + ": \"" + key + "\" at " + offset + "+" + length);
+        return download.open(blob(key).getBlobUrl(), key, Optional.of(new long[] {offset, length}));
     }
 
     @Override
@@ -123,15 +110,6 @@ public final class AzureBlobStore implements ObjectStore {
     @Override
     public void close() {
         // The SDK's sync client holds no resources of its own; the JDK client's threads are daemons.
-    }
-
-    private BlobInputStream openStream(String key, BlobInputStreamOptions options) {
-        try {
-            // Fetches the properties (size and ETag) first; every chunk then asks If-Match that ETag.
-            return blob(key).openInputStream(options);
-        } catch (RuntimeException e) {
-            throw errors.translate(e, "reading \"" + key + "\"", Target.BLOB);
-        }
     }
 
     private void properties(String key) {
@@ -181,13 +159,5 @@ public final class AzureBlobStore implements ObjectStore {
     private static RequestRetryOptions retryOptions(AzureStoreConfig.Retry retry) {
         return new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retry.maxTries(), retry.tryTimeout(),
                 retry.baseDelay(), retry.maxDelay(), null);
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (java.io.IOException e) {
-            // Nothing was read; the failure being reported is the one that matters.
-        }
     }
 }

@@ -49,8 +49,24 @@ final class AzureErrorTranslator {
 
     private WorkerException translateResponse(HttpResponseException e, String action, Target target) {
         int status = e.getResponse() == null ? 0 : e.getResponse().getStatusCode();
-        BlobErrorCode code = e instanceof BlobStorageException blob ? blob.getErrorCode() : null;
+        BlobErrorCode blobCode = e instanceof BlobStorageException blob ? blob.getErrorCode() : null;
         String requestId = e.getResponse() == null ? null : e.getResponse().getHeaderValue("x-ms-request-id");
+        return translateStatus(status, blobCode == null ? null : blobCode.toString(), requestId, action, target, e);
+    }
+
+    /**
+     * An error answer by its status and storage error code ({@code x-ms-error-code}, may be null).
+     *
+     * @param cause the SDK's exception, or null when the answer was read directly
+     */
+    WorkerException translateStatus(int status, String errorCode, String requestId, String action, Target target,
+            Throwable cause) {
+        BlobErrorCode code = errorCode == null || errorCode.isBlank() ? null : BlobErrorCode.fromString(errorCode);
+        return classify(status, code, requestId, action, target, cause);
+    }
+
+    private WorkerException classify(int status, BlobErrorCode code, String requestId, String action, Target target,
+            Throwable e) {
         String detail = " (HTTP " + status + (code == null ? "" : ", " + code)
                 + (requestId == null ? "" : ", request id " + requestId) + ")";
         if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code) || (status == 404 && code == null

@@ -94,8 +94,8 @@ class AzureBlobStoreIT {
         try (InputStream in = store.open("read/blob")) {
             assertThat(in.readAllBytes()).isEqualTo(content);
         }
-        // Across a chunk boundary (4 MiB), and the very end.
-        long offset = AzureBlobStore.READ_CHUNK - 1000L;
+        // In the middle, and the very end.
+        long offset = 4 * 1024 * 1024 - 1000L;
         try (InputStream in = store.openRange("read/blob", offset, 5000)) {
             assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(content, (int) offset, (int) offset + 5000));
         }
@@ -113,21 +113,13 @@ class AzureBlobStoreIT {
     }
 
     @Test
-    void aMissingBlobIsVanishedAndOneDeletedMidReadToo() throws IOException {
+    void aMissingBlobIsVanished() {
         assertThatThrownBy(() -> store.open("read/none")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
             assertThat(e.getMessage()).contains("\"read/none\"", CONTAINER, azurite.accountUrl().toString(), "404");
         });
         assertThatThrownBy(() -> store.openRange("read/none", 0, 0))
                 .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
-
-        blobs.getBlobClient("read/going").upload(BinaryData.fromBytes(random(AzureBlobStore.READ_CHUNK + 10, 2)));
-        try (InputStream in = store.open("read/going")) {
-            assertThat(in.read()).isNotNegative();
-            blobs.getBlobClient("read/going").delete();
-            assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
-        }
     }
 
     @Test
