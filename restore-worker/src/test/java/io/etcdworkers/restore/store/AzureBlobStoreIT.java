@@ -189,6 +189,27 @@ class AzureBlobStoreIT {
     }
 
     @Test
+    void aReadLongerThanTheRequestTimeoutIsNotCutByIt() throws IOException {
+        byte[] content = random(20_000_000, 6);
+        blobs.getBlobClient("slow/blob").upload(BinaryData.fromBytes(content));
+        AzureStoreConfig.Retry oneSecond = new AzureStoreConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(5),
+                Duration.ofSeconds(1));
+        try (AzureBlobStore strict = new AzureBlobStore(config("backups", AzuriteServer.KEY).withRetry(oneSecond));
+                InputStream in = strict.open("slow/blob")) {
+            java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[1 << 20];
+            long start = System.nanoTime();
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                read.write(buf, 0, n);
+                // A slow consumer (a restore decompressing and replaying): the body takes ~3 s to read.
+                java.util.concurrent.locks.LockSupport.parkNanos(150_000_000L * n / buf.length);
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));
+            assertThat(read.toByteArray()).isEqualTo(content);
+        }
+    }
+
+    @Test
     void aStoreThatRefusesConnectionsIsUnavailableAfterRetries() throws IOException {
         int closedPort;
         try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
