@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.store;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -16,13 +17,13 @@ import java.util.Optional;
  * @param ignoredKeys keys etcdbrctl v0.41 no longer reads ({@code emulatorEnabled}) that the Secret holds
  */
 public record AzureCredentials(Path source, String storageAccount, String storageKey, Optional<String> domain,
-        java.util.List<String> ignoredKeys) {
+        List<String> ignoredKeys) {
     public AzureCredentials {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(storageAccount, "storageAccount");
         Objects.requireNonNull(storageKey, "storageKey");
         Objects.requireNonNull(domain, "domain");
-        ignoredKeys = java.util.List.copyOf(ignoredKeys);
+        ignoredKeys = List.copyOf(ignoredKeys);
     }
 
     /** Without the key. */
