@@ -13,7 +13,7 @@ import java.util.Optional;
  * @param command the full command line, normally {@code /usr/bin/time -v -o <outDir>/time.txt java ... -jar
  *     worker.jar restore ...}; the sampled tree is rooted at this process (a {@code time} root itself
  *     is left out of the memory sum)
- * @param dbFile the scratch database file to watch ({@code <scratch>/restore-*/verify.etcd/member/snap/db}: the verifying etcd's)
+ * @param dbFile the scratch database file to watch (the verifying etcd's, under {@code <scratch>/restore-NNN/verify.etcd/member/snap/db})
  * @param expected the generator's {@code expected.json}, to check the result's digests
  * @param interval sampling interval
  */
