@@ -52,6 +52,9 @@ public final class CompactionService {
         Optional<String> skip = config.thresholds().skipReason(selection);
         if (skip.isPresent()) {
             LOG.info("compaction skipped: {}", skip.get());
+            // a run killed after it committed leaves its scratch dir, and the next run skips:
+            // no scratch dir is created here, so the sweep that creating one does must run anyway
+            sweepDeadScratch();
             return CompactionOutcome.skipped(selection, skip.get());
         }
         EtcdBinaries binaries = EtcdBinaries.locate(config.restore().etcdBinDir(), config.restore().path());
@@ -170,6 +173,19 @@ public final class CompactionService {
     }
 
     /** The compaction's own scratch dir, locked like the restore's (which also clears dead runs' dirs). */
+    /** Removes what killed runs left in the scratch (and WAL) dir; a failure to do so does not fail a skip. */
+    private void sweepDeadScratch() {
+        Path root = config.restore().scratchDir();
+        try {
+            ScratchDir.removeDead(root, root, "");
+            if (config.restore().scratchWalDir().isPresent()) {
+                ScratchDir.removeDead(config.restore().scratchWalDir().get(), root, ScratchDir.WAL_SUFFIX);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot remove what interrupted runs left under {}: {}", root, e.toString());
+        }
+    }
+
     private ScratchDir createWork() {
         try {
             return ScratchDir.create(config.restore().scratchDir(), "compact-");

@@ -106,13 +106,20 @@ class CompactFixturesIT {
     }
 
     @Test
-    void secondRunIsSkippedWithoutStartingEtcd() {
+    void secondRunIsSkippedWithoutStartingEtcd() throws java.io.IOException {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
         assertThat(compact(dir, bucket).exitCode()).isZero();
+        // what a run killed after its commit leaves: its scratch dir and its (no longer held) lock
+        Path dead = java.nio.file.Files.createDirectories(dir.resolve("scratch/compact-4711/verify.etcd"));
+        java.nio.file.Files.writeString(dir.resolve("scratch/compact-4711.lock"), "");
 
         CommandRun second = compact(dir, bucket, "--etcd-bin-dir", dir.resolve("no-etcd").toString());
 
         assertThat(second.exitCode()).as(second.stderr()).isZero();
+        assertThat(dead.getParent()).as("the killed run's scratch dir, removed by the skipping run").doesNotExist();
+        try (var left = java.nio.file.Files.list(dir.resolve("scratch"))) {
+            assertThat(left).as("scratch").isEmpty();
+        }
         assertThat(second.result().get("outcome").asText()).isEqualTo("skipped");
         assertThat(second.result().get("reason").asText()).contains("no deltas after the latest full snapshot");
     }
