@@ -29,9 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(300)
 class EtcdbrV041FixtureIT {
-    static final long LEASE_A = 9098012527755163628L;
-    static final long LEASE_C = 9098012527755165357L;
-
     @TempDir
     Path dir;
 
@@ -60,7 +57,7 @@ class EtcdbrV041FixtureIT {
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(3783);
         assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys(Fixtures.V0_41_2));
-        assertThat(served.leaseIds()).containsExactlyInAnyOrder(LEASE_A, LEASE_C);
+        assertThat(served.leaseIds()).containsExactlyInAnyOrder(Fixtures.V0_41_2_LEASE_A, Fixtures.V0_41_2_LEASE_C);
         assertHashKvIsTheSources(served, state);
         assertThat(dataDir.resolveSibling("new.etcd.part")).doesNotExist();
         Processes.awaitNoneMentioning(dir);

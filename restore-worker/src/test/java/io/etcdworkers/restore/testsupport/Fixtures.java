@@ -27,6 +27,10 @@ public final class Fixtures {
      * each with its chain, a 2.27 MB transaction, a lease only the deltas name, one revoked.
      */
     public static final String V0_41_2 = "etcdbr-v0.41.2";
+    /** The v0.41.2 fixture's lease A: in its second full snapshot's database, alive at the end. */
+    public static final long V0_41_2_LEASE_A = 9098012527755163628L;
+    /** The v0.41.2 fixture's lease C: granted after the last full snapshot, only the deltas name it. */
+    public static final long V0_41_2_LEASE_C = 9098012527755165357L;
 
     /** The v0.23.0 fixture's folder. */
     public static Path root() {
