@@ -20,8 +20,8 @@ import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.replay.ScratchEtcd;
-import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
 import io.etcdworkers.restore.snapshot.codec.Compression;
@@ -39,7 +39,7 @@ import java.util.stream.Stream;
 /**
  * The raw ceiling of a replay on this machine: the bucket's full snapshot restored with etcd's
  * tool, the same kind of scratch etcd the worker starts ({@code EmbeddedEtcd} with the limits
- * {@code RestoreService} gives it), and then nothing but sequential single-revision transactions
+ * {@code EngineInput} gives it), and then nothing but sequential single-revision transactions
  * through the same client path ({@link EtcdGrpcClient#txn}, a blocking stub), one in flight.
  * The transactions are built before the clock starts, from the same workload generator with the
  * same seed, so only etcd and the client call are timed. Also records the CPU the JVM and etcd
@@ -67,12 +67,12 @@ public final class CeilingRun {
             new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT)
                     .restore(new SnapshotRestorer.Request(base, member, dataDir, wal, false));
             EmbeddedEtcdConfig defaults = EmbeddedEtcdConfig.defaults(binaries, member, dataDir, scratch);
-            // The limits RestoreService gives the worker's scratch etcd.
+            // The limits EngineInput gives the worker's scratch etcd.
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
-                    RestoreConfig.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
+                    EngineSettings.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
                     spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
-                    EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), RestoreConfig.DEFAULT_CALL_TIMEOUT)) {
+                    EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), EngineSettings.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);
                 ObjectNode out = measure(client, etcd.pid(), txns);
                 out.put("snapshotCount", config.snapshotCount());

@@ -1,5 +1,6 @@
 package io.etcdworkers.bench.report;
 
+import io.etcdworkers.restore.engine.Engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -83,7 +84,7 @@ public final class ResultTable {
     }
 
     private static boolean isOffline(JsonNode result) {
-        return "offline".equals(result.path("engine").asText());
+        return Engine.OFFLINE.label().equals(result.path("engine").asText());
     }
 
     /** The replay's phase, or the offline engine's fold (which includes writing the database). */

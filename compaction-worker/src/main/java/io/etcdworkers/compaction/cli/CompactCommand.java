@@ -2,12 +2,13 @@ package io.etcdworkers.compaction.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.compaction.compact.CompactionConfig;
+import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.compaction.compact.CompactionOutcome;
 import io.etcdworkers.compaction.compact.CompactionService;
 import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
-import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
+import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
 import io.etcdworkers.restore.cli.DefragOptions;
 import io.etcdworkers.restore.cli.DurationConverter;
@@ -20,10 +21,9 @@ import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
-import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.etcdworkers.restore.store.ObjectStore;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -105,44 +105,36 @@ public final class CompactCommand implements Callable<Integer> {
         return ResultRun.run(context, "compact", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();
+                CompactionConfig config = config();
+                CompactionOutcome outcome = new CompactionService(objects, config, context.clock(), kubernetes).compact();
                 ResultJson.succeeded(result);
-                return describe(result, outcome);
+                return describe(result, outcome, config);
             }
         });
     }
 
     private CompactionConfig config() {
-        if (leaseRenewal && (leaseName == null || leaseName.isBlank())) {
-            throw new WorkerException(ErrorCode.USAGE, "--enable-snapshot-lease-renewal needs --full-snapshot-lease-name");
-        }
-        policy();
         Optional<Compression> compression = Optional.empty();
         if (compressionPolicy != null) {
             compression = Optional.of(Compression.fromPolicyName(compressionPolicy).orElseThrow(() -> new WorkerException(
                     ErrorCode.USAGE, "--compression-policy must be gzip, zlib, lzw or none: " + compressionPolicy)));
         }
-        Path work = etcd.scratchDirOrDefault().resolve("unused-data-dir");
-        RestoreConfig restore = etcd.restoreConfig(context, store.prefix, work, EtcdMember.onFreeLoopbackPort(),
-                false, false, defrag);
         try {
-            return new CompactionConfig(restore, new CompactionThresholds(minRevisions, minSnapshots, minBytes),
-                    compression, defragment, snapshotTimeout);
-        } catch (IllegalArgumentException e) {
-            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
-        }
-    }
-
-    private LeaseRenewal.Policy policy() {
-        try {
-            return LeaseRenewal.Policy.parse(leaseRenewalPolicy);
+            LeaseRenewal.Policy policy = LeaseRenewal.Policy.parse(leaseRenewalPolicy);
+            Optional<LeaseRenewalConfig> lease = leaseRenewal
+                    ? Optional.of(new LeaseRenewalConfig(leaseName, policy)) : Optional.empty();
+            // the scratch etcd is no cluster's member: any free loopback port, the default identity
+            RebuildConfig rebuild = etcd.rebuildConfig(context, store.prefix, EtcdMember.onFreeLoopbackPort(), false,
+                    defrag);
+            return new CompactionConfig(rebuild, new CompactionThresholds(minRevisions, minSnapshots, minBytes),
+                    compression, defragment, snapshotTimeout, lease);
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }
     }
 
     /** Fills the result; the exit code is 0 unless a required lease renewal failed. */
-    private int describe(ObjectNode result, CompactionOutcome outcome) {
+    private static int describe(ObjectNode result, CompactionOutcome outcome, CompactionConfig config) {
         if (outcome.isSkipped()) {
             result.put("outcome", "skipped");
             result.put("reason", outcome.skipReason().orElseThrow());
@@ -151,7 +143,7 @@ public final class CompactCommand implements Callable<Integer> {
             result.put("deltaBytes", outcome.selection().deltaBytes());
             return 0;
         }
-        ResultJson.restore(result, outcome.restore().orElseThrow());
+        ResultJson.rebuild(result, outcome.rebuilt().orElseThrow(), outcome.phases());
         UploadedSnapshot uploaded = outcome.uploaded().orElseThrow();
         ObjectNode snapshot = result.putObject("uploaded");
         snapshot.put("name", uploaded.key());
@@ -161,19 +153,10 @@ public final class CompactCommand implements Callable<Integer> {
         snapshot.put("sha256", uploaded.sha256());
         result.put("dbSizeBeforeCompaction", outcome.dbSizeBeforeCompaction());
         result.put("dbSizeAfterCompaction", outcome.dbSizeAfterCompaction());
-        if (!leaseRenewal) {
+        if (outcome.lease().isEmpty()) {
             return 0;
         }
-        SnapshotLeaseUpdater.Result renewed = renewLease(outcome.restore().orElseThrow().replay().finalRevision());
-        return LeaseRenewal.record(result, leaseName, renewed, policy(), uploaded.key());
-    }
-
-    private SnapshotLeaseUpdater.Result renewLease(long revision) {
-        try (KubernetesClient client = kubernetes.create()) {
-            return new SnapshotLeaseUpdater(client, client.getNamespace(), context.clock()).renew(leaseName, revision);
-        } catch (RuntimeException e) {
-            // no client at all (no configuration): the same failed renewal, with its cause
-            return SnapshotLeaseUpdater.Result.failed("no Kubernetes client for the Lease: " + e);
-        }
+        LeaseRenewalConfig lease = config.leaseRenewal().orElseThrow();
+        return LeaseRenewal.record(result, lease.leaseName(), outcome.lease().get(), lease.policy(), uploaded.key());
     }
 }

@@ -1,6 +1,7 @@
 package io.etcdworkers.compaction.cli;
 
 import io.etcdworkers.restore.cli.WorkerCli;
+import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.cli.WorkerVersion;
 import java.util.concurrent.Callable;

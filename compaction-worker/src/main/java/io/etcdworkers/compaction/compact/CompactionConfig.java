@@ -1,35 +1,38 @@
 package io.etcdworkers.compaction.compact;
 
+import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
-import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a compaction needs beyond a restore's configuration.
+ * A compaction: a rebuild in the scratch dir, and what becomes of it.
  *
- * @param restore the restore settings (store prefix, scratch, etcd, replay and defragmentation policy);
- *     its data dir is unused: a compaction rebuilds in its scratch dir
+ * @param rebuild how the database is rebuilt and verified (store prefix, scratch, etcd, engines)
  * @param thresholds when compacting is worth it
  * @param compression the codec of the new snapshot, or empty for the last delta's (as etcd-backup-restore does)
  * @param defragment whether to defragment after the final compaction
  * @param snapshotTimeout deadline of streaming the snapshot out of etcd
+ * @param leaseRenewal the full-snapshot Lease to renew after the upload, if any
  */
 public record CompactionConfig(
-        RestoreConfig restore,
+        RebuildConfig rebuild,
         CompactionThresholds thresholds,
         Optional<Compression> compression,
         boolean defragment,
-        Duration snapshotTimeout) {
+        Duration snapshotTimeout,
+        Optional<LeaseRenewalConfig> leaseRenewal) {
 
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = MaintenanceSnapshot.DEFAULT_TIMEOUT;
 
     public CompactionConfig {
-        Objects.requireNonNull(restore, "restore");
+        Objects.requireNonNull(rebuild, "rebuild");
         Objects.requireNonNull(thresholds, "thresholds");
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(snapshotTimeout, "snapshotTimeout");
+        Objects.requireNonNull(leaseRenewal, "leaseRenewal");
     }
 }

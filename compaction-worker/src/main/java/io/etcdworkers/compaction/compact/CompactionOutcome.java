@@ -1,23 +1,31 @@
 package io.etcdworkers.compaction.compact;
 
-import io.etcdworkers.restore.restore.RestoreOutcome;
+import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
+import io.etcdworkers.restore.engine.RebuildOutcome;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * A finished compaction: either skipped (with the reason) or the restore it ran, the database
- * sizes around the final compaction, and the uploaded snapshot.
+ * A finished compaction: skipped (with the reason), or the rebuild it ran, the database sizes
+ * around the final compaction, the uploaded snapshot and what became of the Lease.
+ *
+ * @param lease the renewal's result, when one was asked for; a failed renewal is here, not thrown
  */
 public record CompactionOutcome(
         SnapshotSelection selection,
         Optional<String> skipReason,
-        Optional<RestoreOutcome> restore,
+        Optional<RebuildOutcome> rebuilt,
         long dbSizeBeforeCompaction,
         long dbSizeAfterCompaction,
-        Optional<UploadedSnapshot> uploaded) {
+        Optional<UploadedSnapshot> uploaded,
+        Optional<SnapshotLeaseUpdater.Result> lease,
+        Map<String, Duration> phases) {
 
-    public static CompactionOutcome skipped(SnapshotSelection selection, String reason) {
-        return new CompactionOutcome(selection, Optional.of(reason), Optional.empty(), 0, 0, Optional.empty());
+    public static CompactionOutcome skipped(SnapshotSelection selection, String reason, Map<String, Duration> phases) {
+        return new CompactionOutcome(selection, Optional.of(reason), Optional.empty(), 0, 0, Optional.empty(),
+                Optional.empty(), phases);
     }
 
     public boolean isSkipped() {

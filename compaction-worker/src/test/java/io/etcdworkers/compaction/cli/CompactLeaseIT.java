@@ -3,6 +3,7 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.testsupport.CommandRun;
 import io.etcdworkers.restore.testsupport.Fixtures;

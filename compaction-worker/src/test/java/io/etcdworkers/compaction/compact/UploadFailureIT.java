@@ -3,12 +3,14 @@ package io.etcdworkers.compaction.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
-import io.etcdworkers.restore.restore.Engine;
-import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.engine.Engine;
+import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectInfo;
 import io.etcdworkers.restore.store.ObjectStore;
@@ -42,14 +44,14 @@ class UploadFailureIT {
     void failedUploadLeavesNothingVisibleAndReportsAStoreFailure() throws IOException {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
         List<String> before = files(bucket);
-        RestoreConfig restore = new RestoreConfig("", dir.resolve("unused"), EtcdMember.onFreeLoopbackPort(), false,
-                false, dir.resolve("scratch"), Optional.empty(), Optional.empty(), System.getenv("PATH"),
-                RestoreConfig.DEFAULT_QUOTA_BYTES, RestoreConfig.DEFAULT_CALL_TIMEOUT, ReplayConfig.defaults(), Engine.REPLAY);
-        CompactionConfig config = new CompactionConfig(restore, CompactionThresholds.none(), Optional.empty(), true,
-                CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT);
+        RebuildConfig rebuild = new RebuildConfig("", EtcdMember.onFreeLoopbackPort(), false, dir.resolve("scratch"),
+                Optional.empty(), Optional.empty(), System.getenv("PATH"), Engine.REPLAY, EngineSettings.defaults(),
+                ReplayConfig.defaults());
+        CompactionConfig config = new CompactionConfig(rebuild, CompactionThresholds.none(), Optional.empty(), true,
+                CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT, Optional.empty());
         ObjectStore failing = new FailingAfter(new LocalDirectoryStore(bucket), 1_000_000);
 
-        assertThatThrownBy(() -> new CompactionService(failing, config, Clock.systemUTC()).compact())
+        assertThatThrownBy(() -> new CompactionService(failing, config, Clock.systemUTC(), new KubernetesClients()).compact())
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
                     assertThat(e.code().exitCode()).isEqualTo(20);

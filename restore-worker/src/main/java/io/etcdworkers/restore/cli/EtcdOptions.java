@@ -3,15 +3,16 @@ package io.etcdworkers.restore.cli;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.engine.Engine;
+import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.replay.ReplayConfig;
-import io.etcdworkers.restore.restore.Engine;
-import io.etcdworkers.restore.restore.RestoreConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
-/** Flags of the scratch etcd and the replay, shared by the restore and compaction commands. */
+/** Flags of the rebuild (scratch etcd, engine, fetching), shared by the restore and compaction commands. */
 public final class EtcdOptions {
 
     @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
@@ -29,7 +30,7 @@ public final class EtcdOptions {
 
     @Option(names = "--embedded-etcd-quota-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Space quota of the scratch etcd (--quota-backend-bytes). Default: ${DEFAULT-VALUE}.")
-    long quotaBytes = RestoreConfig.DEFAULT_QUOTA_BYTES;
+    long quotaBytes = EngineSettings.DEFAULT_QUOTA_BYTES;
 
     @Option(names = "--engine", paramLabel = "replay|offline|auto",
             description = "How deltas become the database: replay (every revision into a scratch etcd), offline "
@@ -40,16 +41,16 @@ public final class EtcdOptions {
 
     @Option(names = "--max-fetchers", paramLabel = "N",
             description = "Deltas downloaded and verified in parallel ahead of the replay. Default: ${DEFAULT-VALUE}.")
-    int maxFetchers = ReplayConfig.DEFAULT_MAX_FETCHERS;
+    int maxFetchers = EngineSettings.DEFAULT_MAX_FETCHERS;
 
     @Option(names = "--replay-lease-ttl", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "TTL given to a lease that deltas use but the full snapshot lacks (granted with the same id "
                     + "so keys keep it). Default: 1h.")
-    Duration leaseTtl = Duration.ofSeconds(ReplayConfig.DEFAULT_LEASE_TTL_SECONDS);
+    Duration leaseTtl = Duration.ofSeconds(EngineSettings.DEFAULT_LEASE_TTL_SECONDS);
 
     @Option(names = "--etcd-call-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Deadline of one call to the scratch etcd (a hung etcd fails the run). Default: 2m.")
-    Duration callTimeout = RestoreConfig.DEFAULT_CALL_TIMEOUT;
+    Duration callTimeout = EngineSettings.DEFAULT_CALL_TIMEOUT;
 
     @Option(names = "--etcd-defrag-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Deadline of one compaction or defragmentation. Default: 10m.")
@@ -57,32 +58,31 @@ public final class EtcdOptions {
 
     @Option(names = "--progress-interval", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "How often replay progress is logged. Default: 5s.")
-    Duration progressInterval = ReplayConfig.DEFAULT_PROGRESS_EVERY;
+    Duration progressInterval = EngineSettings.DEFAULT_PROGRESS_EVERY;
 
     public Path scratchDirOrDefault() {
         return scratchDir != null ? scratchDir : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /**
-     * The restore configuration these flags describe.
+     * The rebuild these flags describe.
      *
+     * @param member the member the scratch etcd runs as
+     * @param skipHashCheck accept a base without a valid SHA-256 trailer
      * @throws io.etcdworkers.restore.error.WorkerException {@code USAGE} for values out of range
      */
-    public RestoreConfig restoreConfig(WorkerContext context, String prefix, Path dataDir, EtcdMember member,
-            boolean skipHashCheck, boolean force, DefragOptions defrag) {
+    public RebuildConfig rebuildConfig(WorkerContext context, String prefix, EtcdMember member, boolean skipHashCheck,
+            DefragOptions defrag) {
         try {
             Path work = context.workingDir();
-            return new RestoreConfig(prefix, work.resolve(dataDir), member, skipHashCheck, force,
-                    work.resolve(scratchDirOrDefault()), Optional.ofNullable(scratchWalDir).map(work::resolve),
-                    Optional.ofNullable(binDir).map(work::resolve), context.env().getOrDefault("PATH", ""),
-                    quotaBytes, callTimeout, replayConfig(defrag), engine);
+            EngineSettings settings = new EngineSettings(maxFetchers, EngineSettings.DEFAULT_DECODE_BUDGET_BYTES,
+                    Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout);
+            return new RebuildConfig(prefix, member, skipHashCheck, work.resolve(scratchDirOrDefault()),
+                    Optional.ofNullable(scratchWalDir).map(work::resolve), Optional.ofNullable(binDir).map(work::resolve),
+                    context.env().getOrDefault("PATH", ""), engine, settings,
+                    new ReplayConfig(defrag.toConfig(), defragTimeout));
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }
-    }
-
-    public ReplayConfig replayConfig(DefragOptions defrag) {
-        return new ReplayConfig(maxFetchers, ReplayConfig.DEFAULT_DECODE_BUDGET_BYTES, defrag.toConfig(), defragTimeout,
-                Math.max(1, leaseTtl.toSeconds()), progressInterval);
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
@@ -61,13 +63,19 @@ public final class RestoreCommand implements Callable<Integer> {
                 result.put("dataDir", config.dataDir().toString());
                 RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
                 ResultJson.succeeded(result);
-                ResultJson.restore(result, outcome);
+                ResultJson.rebuild(result, outcome.rebuilt(), outcome.phases());
+                ResultJson.placed(result, outcome.placed());
                 return 0;
             }
         });
     }
 
     private RestoreConfig config() {
-        return etcd.restoreConfig(context, store.prefix, dataDir, member.toMember(), skipHashCheck, force, defrag);
+        try {
+            return new RestoreConfig(etcd.rebuildConfig(context, store.prefix, member.toMember(), skipHashCheck, defrag),
+                    context.workingDir().resolve(dataDir), force);
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
     }
 }

@@ -2,9 +2,11 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.replay.DefragStats;
-import io.etcdworkers.restore.replay.ReplayStats;
-import io.etcdworkers.restore.restore.RestoreOutcome;
+import io.etcdworkers.restore.engine.DefragStats;
+import io.etcdworkers.restore.engine.RebuildOutcome;
+import io.etcdworkers.restore.engine.ReplayWork;
+import io.etcdworkers.restore.restore.PlacedDataDir;
+import io.etcdworkers.restore.sequence.SequenceStats;
 import java.time.Duration;
 import java.util.Map;
 
@@ -39,33 +41,36 @@ public final class ResultJson {
         result.put("error", e.getMessage());
     }
 
-    /** The restore's figures (also part of a compaction's result). */
-    public static void restore(ObjectNode result, RestoreOutcome o) {
+    /** The rebuild's figures (a restore's and a compaction's). */
+    public static void rebuild(ObjectNode result, RebuildOutcome o, Map<String, Duration> phaseTimes) {
         ObjectNode base = result.putObject("base");
         base.put("name", o.selection().base().key());
         base.put("size", o.selection().base().size());
         base.put("revision", o.baseRevision());
-        ReplayStats r = o.replay();
-        result.put("engine", o.engine());
+        result.put("engine", o.engine().label());
         if (!o.engineNote().isEmpty()) {
             result.put("engineFallback", o.engineNote());
         }
+        SequenceStats s = o.stats().sequence();
         result.put("deltas", o.selection().deltas().size());
         result.put("deltaBytes", o.selection().deltaBytes());
-        result.put("revisions", r.revisions());
-        result.put("events", r.events());
-        result.put("skippedEvents", r.skippedEvents());
-        result.put("finalRevision", r.finalRevision());
+        result.put("revisions", s.revisions());
+        result.put("events", s.events());
+        result.put("skippedEvents", s.skippedEvents());
+        result.put("finalRevision", o.finalRevision());
         result.put("keys", o.digest().keys());
         result.put("leasedKeys", o.digest().leasedKeys());
         result.put("kvSha256", o.digest().kvSha256());
         result.put("metaSha256", o.digest().metaSha256());
-        result.put("leasesGranted", r.leasesGranted());
-        result.put("leasesRevoked", r.leasesRevoked());
-        result.put("largestRevisionEvents", r.largestGroupEvents());
-        result.put("largestRevisionBytes", r.largestGroupBytes());
-        result.put("etcdRestarts", r.etcdRestarts());
-        DefragStats d = r.defrag();
+        result.put("leasesGranted", o.stats().leasesGranted());
+        // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
+        ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
+                new DefragStats(0, 0, 0, Duration.ZERO, o.stats().finalDbSize(), "none")));
+        result.put("leasesRevoked", replay.leasesRevoked());
+        result.put("largestRevisionEvents", s.largestGroupEvents());
+        result.put("largestRevisionBytes", s.largestGroupBytes());
+        result.put("etcdRestarts", replay.etcdRestarts());
+        DefragStats d = replay.defrag();
         ObjectNode defrag = result.putObject("defragmentations");
         defrag.put("count", d.count());
         defrag.put("failed", d.failed());
@@ -73,17 +78,19 @@ public final class ResultJson {
         defrag.put("seconds", seconds(d.time()));
         defrag.put("lastTrigger", d.lastTrigger());
         result.put("peakDbSize", d.peakDbSize());
-        result.put("finalDbSize", r.finalDbSize());
-        o.placed().ifPresent(p -> {
-            ObjectNode placed = result.putObject("placedDataDir");
-            placed.put("writtenBy", p.writtenBy());
-            placed.put("verifiedBy", p.verifiedBy());
-            p.startsWith().forEach(placed.putArray("startsWith")::add);
-        });
+        result.put("finalDbSize", o.stats().finalDbSize());
         ObjectNode phases = result.putObject("phaseSeconds");
-        for (Map.Entry<String, Duration> phase : o.phases().entrySet()) {
+        for (Map.Entry<String, Duration> phase : phaseTimes.entrySet()) {
             phases.put(phase.getKey(), seconds(phase.getValue()));
         }
+    }
+
+    /** What the restore's placed data dir is good for. */
+    public static void placed(ObjectNode result, PlacedDataDir p) {
+        ObjectNode placed = result.putObject("placedDataDir");
+        placed.put("writtenBy", p.writtenBy());
+        placed.put("verifiedBy", p.verifiedBy());
+        p.startsWith().forEach(placed.putArray("startsWith")::add);
     }
 
     public static double seconds(Duration d) {

@@ -2,29 +2,24 @@ package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
 import io.etcdworkers.restore.snapshot.RevisionGroup;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
- * Folds history into the final state of every key, the way etcd's MVCC store would apply it,
- * and at least as strictly as a replay: revisions must follow each other, a PUT must continue
- * the key's create revision and version, a DELETE must hit a live key. Anything else is a
- * backup that does not continue its base, refused with the object and revision named.
+ * The offline engine's sink: folds history into the final state of every key, the way etcd's
+ * MVCC store would apply it, and at least as strictly as a replay: a PUT must continue the key's
+ * create revision and version, a DELETE must hit a live key. Anything else is a backup that does
+ * not continue its base, refused with the object and revision named. The order of revisions is
+ * the {@link io.etcdworkers.restore.sequence.RevisionSequence}'s to check.
  */
-final class KeyspaceFold {
+final class KeyspaceFold implements RevisionSink {
     private final LiveKeys live;
-    private long revision;
+    private long baseMaxRevision;
     private long baseRevision = -1;
-    private long events;
-    private long revisions;
-    private long skippedEvents;
-    private int largestGroupEvents;
-    private long largestGroupBytes;
 
     KeyspaceFold(LiveKeys live) {
         this.live = live;
@@ -41,7 +36,7 @@ final class KeyspaceFold {
             live.put(entry.key(), entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(),
                     entry.lease());
         }
-        revision = Math.max(revision, entry.main());
+        baseMaxRevision = Math.max(baseMaxRevision, entry.main());
     }
 
     /**
@@ -49,35 +44,21 @@ final class KeyspaceFold {
      * higher (etcd's rule when it opens a database whose newest entries were compacted away).
      */
     void endBase(long compactedRevision) {
-        revision = Math.max(revision, compactedRevision);
-        baseRevision = revision;
+        baseRevision = Math.max(baseMaxRevision, compactedRevision);
     }
 
     long baseRevision() {
         return baseRevision;
     }
 
-    /** Applies one source revision; revisions already in the base are skipped. */
-    void apply(String objectName, RevisionGroup group) throws IOException {
-        long rev = group.revision();
-        if (rev <= baseRevision) {
-            skippedEvents += group.events().size();
-            return;
+    /** Applies one admitted revision, its events in group order as sub revisions. */
+    @Override
+    public void apply(String objectName, RevisionGroup group) throws IOException {
+        if (baseRevision < 0) {
+            throw new IllegalStateException("revisions before the base was closed");
         }
-        if (rev != revision + 1) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, rev > revision
-                    ? String.format("%s: next revision is %d but the state is at %d: revisions %d..%d are missing",
-                            objectName, rev, revision, revision + 1, rev - 1)
-                    : String.format("%s: revision %d is already applied (the state is at %d): deltas overlap",
-                            objectName, rev, revision));
-        }
-        Set<String> seen = new HashSet<>();
         int sub = 0;
         for (DeltaEvent event : group.events()) {
-            if (!seen.add(new String(event.key(), StandardCharsets.ISO_8859_1))) {
-                throw new WorkerException(ErrorCode.CORRUPT_OBJECT, String.format("%s: revision %d names key %s twice",
-                        objectName, rev, printable(event.key())));
-            }
             if (event.type() == EventType.PUT) {
                 put(objectName, event, sub);
             } else {
@@ -85,11 +66,11 @@ final class KeyspaceFold {
             }
             sub++;
         }
-        revision = rev;
-        revisions++;
-        events += group.events().size();
-        largestGroupEvents = Math.max(largestGroupEvents, group.events().size());
-        largestGroupBytes = Math.max(largestGroupBytes, group.payloadBytes());
+    }
+
+    @Override
+    public String progressDetail() {
+        return "liveKeys=" + live.size() + " liveValueBytes=" + live.liveValueBytes();
     }
 
     private void put(String objectName, DeltaEvent event, int sub) throws IOException {
@@ -112,40 +93,6 @@ final class KeyspaceFold {
                     "%s: revision %d deletes key %s, which does not exist in the restored state: the delta does "
                             + "not continue its base", objectName, event.modRevision(), printable(event.key())));
         }
-    }
-
-    /** Checks the state after a whole delta: its last revision, or the base's when it was all in the base. */
-    void checkDeltaEnd(String objectName, long deltaLastRevision) {
-        long expected = Math.max(deltaLastRevision, baseRevision);
-        if (revision != expected) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: after folding it the state is at revision %d but the delta ends at %d",
-                    objectName, revision, expected));
-        }
-    }
-
-    long revision() {
-        return revision;
-    }
-
-    long events() {
-        return events;
-    }
-
-    long revisions() {
-        return revisions;
-    }
-
-    long skippedEvents() {
-        return skippedEvents;
-    }
-
-    int largestGroupEvents() {
-        return largestGroupEvents;
-    }
-
-    long largestGroupBytes() {
-        return largestGroupBytes;
     }
 
     static String printable(byte[] key) {

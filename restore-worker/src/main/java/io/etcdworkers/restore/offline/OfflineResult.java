@@ -1,23 +1,18 @@
 package io.etcdworkers.restore.offline;
 
+import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * What the offline engine produced: a compacted database file (with its SHA-256 trailer) and
- * what it must hold once a real etcd opens it.
+ * What the fold produced: a compacted database file (with its SHA-256 trailer) and what it must
+ * hold once a real etcd opens it.
  *
  * @param database the written database, trailer included
  * @param databaseBytes its size without the trailer
  * @param baseRevision the base database's revision
- * @param finalRevision the revision the database opens at
- * @param deltas deltas folded
- * @param revisions source revisions folded
- * @param events events folded
- * @param skippedEvents events already in the base (first-delta overlap)
- * @param largestGroupEvents most events in one revision
- * @param largestGroupBytes most key+value bytes in one revision
+ * @param sequence the revisions folded (its final revision is the one the database opens at)
  * @param leasesGranted leases written because live keys name them and the base lacked them
  * @param spillRewrites times the value spill file was rewritten to drop overwritten values
  * @param expected the digest of the folded keyspace, to compare with what etcd serves
@@ -27,14 +22,13 @@ public record OfflineResult(
         Path database,
         long databaseBytes,
         long baseRevision,
-        long finalRevision,
-        int deltas,
-        long revisions,
-        long events,
-        long skippedEvents,
-        int largestGroupEvents,
-        long largestGroupBytes,
+        SequenceStats sequence,
         int leasesGranted,
         int spillRewrites,
         KeyspaceDigest expected,
-        Duration duration) {}
+        Duration duration) {
+
+    public long finalRevision() {
+        return sequence.finalRevision();
+    }
+}

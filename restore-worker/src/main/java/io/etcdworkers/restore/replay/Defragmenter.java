@@ -4,6 +4,7 @@ import io.etcd.jetcd.api.StatusResponse;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.engine.DefragStats;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,6 +3,7 @@ package io.etcdworkers.restore.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdworkers.restore.rebuild.Rebuilder;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.etcdworkers.restore.testsupport.GeneratedBucket;
@@ -91,7 +92,7 @@ class RestoreSignalsIT {
         // target volume got nothing yet (<data-dir>.part is written only after the verification)
         try (Stream<Path> left = Files.walk(dir.resolve("scratch"), 2)) {
             assertThat(left.map(p -> p.getFileName().toString())).as("the killed run could not clean up")
-                    .contains(RestoreService.VERIFY_DATA_DIR);
+                    .contains(Rebuilder.VERIFY_DATA_DIR);
         }
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
         assertThat(scratchEntries()).as("the killed run's scratch dir").anyMatch(n -> n.startsWith("restore-"));

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.restore;
+package io.etcdworkers.restore.rebuild;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

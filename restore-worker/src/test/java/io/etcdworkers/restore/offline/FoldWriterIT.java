@@ -10,7 +10,7 @@ import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
 import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * own restore and defragmentation the keyspace is what the fold computed and the source had.
  */
 @Timeout(120)
-class OfflineEngineIT {
+class FoldWriterIT {
     @TempDir
     Path dir;
 
@@ -54,7 +54,7 @@ class OfflineEngineIT {
         }
         Path work = Files.createDirectories(dir.resolve("work"));
 
-        OfflineResult result = new OfflineEngine(store, ReplayConfig.defaults(), Clock.systemUTC())
+        OfflineResult result = new FoldWriter(store, EngineSettings.defaults(), Clock.systemUTC())
                 .build(selection, base, work, dir.resolve("offline.db"));
 
         JsonNode state = ExpectedState.stateJson();

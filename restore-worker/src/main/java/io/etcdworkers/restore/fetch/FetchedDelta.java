@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.replay;
+package io.etcdworkers.restore.fetch;
 
 import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;

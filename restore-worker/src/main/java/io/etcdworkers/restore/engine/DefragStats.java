@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.replay;
+package io.etcdworkers.restore.engine;
 
 import java.time.Duration;
 

@@ -1,8 +1,5 @@
-package io.etcdworkers.restore.replay;
+package io.etcdworkers.restore.etcd;
 
-import io.etcdworkers.restore.etcd.EmbeddedEtcd;
-import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
-import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.replay;
+package io.etcdworkers.restore.fetch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,18 +1,21 @@
-package io.etcdworkers.restore.replay;
+package io.etcdworkers.restore.sequence;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs where a long replay stands every few seconds: deltas done of all, events applied,
- * events per second, an ETA from the revisions still to go, and the database size.
+ * Logs where a long rebuild stands every few seconds: deltas done of all, events applied, events
+ * per second since the last line, the revision of all, an ETA from the revisions still to go, and
+ * the engine's own figures. One line format for every engine; only the label differs.
  */
-final class ReplayProgress {
-    private static final Logger LOG = LoggerFactory.getLogger(ReplayProgress.class);
+final class RebuildProgress {
+    private static final Logger LOG = LoggerFactory.getLogger(RebuildProgress.class);
 
+    private final String label;
     private final Clock clock;
     private final Duration every;
     private final int totalDeltas;
@@ -22,7 +25,9 @@ final class ReplayProgress {
     private Instant lastLog;
     private long lastEvents;
 
-    ReplayProgress(Clock clock, Duration every, int totalDeltas, long firstRevision, long lastRevision) {
+    RebuildProgress(String label, Clock clock, Duration every, int totalDeltas, long firstRevision,
+            long lastRevision) {
+        this.label = label;
         this.clock = clock;
         this.every = every;
         this.totalDeltas = totalDeltas;
@@ -36,18 +41,23 @@ final class ReplayProgress {
         return Duration.between(lastLog, clock.instant()).compareTo(every) >= 0;
     }
 
-    void log(int deltasDone, long events, long revision, long dbSize, long dbInUse, DefragStats defrag) {
+    void log(int deltasDone, long events, long revision, String detail) {
         Instant now = clock.instant();
         double window = Math.max(0.001, Duration.between(lastLog, now).toMillis() / 1000.0);
         double elapsed = Math.max(0.001, Duration.between(started, now).toMillis() / 1000.0);
         long rate = Math.round((events - lastEvents) / window);
         double revisionsPerSecond = (revision - firstRevision) / elapsed;
         long eta = revisionsPerSecond <= 0 ? -1 : Math.round((lastRevision - revision) / revisionsPerSecond);
-        LOG.info("replay deltas={}/{} events={} eventsPerSecond={} revision={}/{} eta={} dbSize={} dbInUse={} "
-                        + "defrags={} lastDefrag={}", deltasDone, totalDeltas, events, rate, revision, lastRevision,
-                eta < 0 ? "unknown" : Duration.ofSeconds(eta).toString().substring(2).toLowerCase(java.util.Locale.ROOT),
-                dbSize, dbInUse, defrag.count(), defrag.lastTrigger());
+        LOG.info("{} deltas={}/{} events={} eventsPerSecond={} revision={}/{} eta={} {}", label, deltasDone,
+                totalDeltas, events, rate, revision, lastRevision, eta(eta), detail);
         lastLog = now;
         lastEvents = events;
+    }
+
+    static String eta(long seconds) {
+        if (seconds < 0) {
+            return "unknown";
+        }
+        return Duration.ofSeconds(seconds).toString().substring(2).toLowerCase(Locale.ROOT);
     }
 }

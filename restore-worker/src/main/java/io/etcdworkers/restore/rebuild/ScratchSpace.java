@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.restore;
+package io.etcdworkers.restore.rebuild;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
-package io.etcdworkers.restore.restore;
+package io.etcdworkers.restore.engine;
 
 import java.util.Locale;
 
-/** How deltas become the restored database ({@code --engine}). */
+/** How deltas become the rebuilt database ({@code --engine}); the outcome names the one that built it. */
 public enum Engine {
     /** Replay every revision into a scratch etcd (exact, slow, proven). */
     REPLAY,
@@ -11,7 +11,8 @@ public enum Engine {
     /** The offline engine, falling back to the replay when the base's format or the check surprises it. */
     AUTO;
 
-    public String flagValue() {
+    /** The name in flags and in the result JSON. */
+    public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,4 +1,4 @@
-package io.etcdworkers.compaction.cli;
+package io.etcdworkers.compaction.lease;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

@@ -1,0 +1,54 @@
+package io.etcdworkers.restore.engine;
+
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * One rebuild's inputs and places, the same for every engine.
+ *
+ * @param binaries etcd and its tools
+ * @param member the member the scratch etcd runs as
+ * @param selection the base and the deltas after it
+ * @param baseFile the decompressed base, its hash trailer checked (unless {@code skipHashCheck})
+ * @param skipHashCheck the base may lack a valid trailer
+ * @param scratch this run's private scratch dir
+ * @param dataDir the scratch etcd's data dir (must not exist yet)
+ * @param walDir the scratch etcd's WAL dir, when not inside the data dir
+ * @param phases where each stage records its wall time
+ */
+public record EngineInput(
+        EtcdBinaries binaries,
+        EtcdMember member,
+        SnapshotSelection selection,
+        Path baseFile,
+        boolean skipHashCheck,
+        Path scratch,
+        Path dataDir,
+        Optional<Path> walDir,
+        Phases phases) {
+
+    /**
+     * etcd keeps every raft entry since its last raft snapshot in memory (plus 5,000 for followers
+     * to catch up); a replay's entries are whole transactions, so 3.4's default of 100,000 holds
+     * hundreds of MB. Measured: 30,000 txns of ~3 KB left 178 MB of etcd heap at 100,000 and 107 MB
+     * at 10,000, at the same speed within noise.
+     */
+    static final long SCRATCH_SNAPSHOT_COUNT = 10_000;
+
+    /** The scratch etcd on {@link #dataDir}, with the settings' quota and the replay's starting limits. */
+    public EmbeddedEtcdConfig etcdConfig(EngineSettings settings) {
+        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
+                ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
+                EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
+    }
+
+    /** The revision the rebuilt database must open at: the chain's last, or the base's when no delta passes it. */
+    public long expectedRevision(long baseRevision) {
+        return Math.max(selection.lastRevision(), baseRevision);
+    }
+}

@@ -1,0 +1,53 @@
+package io.etcdworkers.restore.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What every engine is tuned by.
+ *
+ * @param maxFetchers deltas downloaded and verified in parallel, and at most this many ahead
+ * @param decodeBudgetBytes decoded events held between the decode and apply threads (replay)
+ * @param leaseTtlSeconds TTL of a lease that deltas name but the base lacks (granted or written with the same id)
+ * @param progressEvery how often progress is logged
+ * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes}
+ * @param callTimeout deadline of one call to the scratch etcd
+ */
+public record EngineSettings(
+        int maxFetchers,
+        long decodeBudgetBytes,
+        long leaseTtlSeconds,
+        Duration progressEvery,
+        long quotaBytes,
+        Duration callTimeout) {
+
+    public static final int DEFAULT_MAX_FETCHERS = 4;
+    public static final long DEFAULT_DECODE_BUDGET_BYTES = 64L * 1024 * 1024;
+    /** Kubernetes' default event TTL: a guess that matches the most common leased keys. */
+    public static final long DEFAULT_LEASE_TTL_SECONDS = 3600;
+    public static final Duration DEFAULT_PROGRESS_EVERY = Duration.ofSeconds(5);
+    public static final long DEFAULT_QUOTA_BYTES = 8L * 1024 * 1024 * 1024;
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(2);
+
+    public EngineSettings {
+        Objects.requireNonNull(progressEvery, "progressEvery");
+        Objects.requireNonNull(callTimeout, "callTimeout");
+        if (maxFetchers < 1) {
+            throw new IllegalArgumentException("--max-fetchers must be at least 1: " + maxFetchers);
+        }
+        if (leaseTtlSeconds < 1) {
+            throw new IllegalArgumentException("--replay-lease-ttl must be at least 1s");
+        }
+        if (decodeBudgetBytes < 1024 * 1024) {
+            throw new IllegalArgumentException("decode budget must be at least 1 MiB");
+        }
+        if (quotaBytes <= 0) {
+            throw new IllegalArgumentException("--embedded-etcd-quota-bytes must be positive");
+        }
+    }
+
+    public static EngineSettings defaults() {
+        return new EngineSettings(DEFAULT_MAX_FETCHERS, DEFAULT_DECODE_BUDGET_BYTES, DEFAULT_LEASE_TTL_SECONDS,
+                DEFAULT_PROGRESS_EVERY, DEFAULT_QUOTA_BYTES, DEFAULT_CALL_TIMEOUT);
+    }
+}

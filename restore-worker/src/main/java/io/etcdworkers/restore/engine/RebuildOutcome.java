@@ -1,0 +1,31 @@
+package io.etcdworkers.restore.engine;
+
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+
+/**
+ * A rebuilt and verified database: what it was built from, by which engine, and what etcd serves.
+ *
+ * @param selection the base and deltas used
+ * @param engine the engine that built it: {@link Engine#REPLAY} or {@link Engine#OFFLINE}
+ * @param engineNote why the replay ran when the offline engine was asked first; empty otherwise
+ * @param baseRevision the base database's revision
+ * @param stats what the engine did
+ * @param digest the keyspace at the final revision, as the verifying etcd serves it
+ */
+public record RebuildOutcome(
+        SnapshotSelection selection,
+        Engine engine,
+        String engineNote,
+        long baseRevision,
+        RebuildStats stats,
+        KeyspaceDigest digest) {
+
+    public long finalRevision() {
+        return digest.revision();
+    }
+
+    RebuildOutcome withNote(String note) {
+        return new RebuildOutcome(selection, engine, note, baseRevision, stats, digest);
+    }
+}

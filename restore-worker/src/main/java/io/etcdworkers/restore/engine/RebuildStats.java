@@ -1,0 +1,21 @@
+package io.etcdworkers.restore.engine;
+
+import io.etcdworkers.restore.sequence.SequenceStats;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What an engine did to build the database.
+ *
+ * @param sequence the revisions applied, counted by the shared chain rules
+ * @param leasesGranted leases granted (replay) or written (offline) because keys name them and the base lacked them
+ * @param finalDbSize the database size at the end of the build
+ * @param duration wall time of applying the deltas (and, offline, of writing the database)
+ * @param replay what the replay did in etcd; empty for the offline engine, which never ran one
+ */
+public record RebuildStats(
+        SequenceStats sequence,
+        int leasesGranted,
+        long finalDbSize,
+        Duration duration,
+        Optional<ReplayWork> replay) {}

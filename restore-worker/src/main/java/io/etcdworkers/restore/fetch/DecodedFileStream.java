@@ -1,0 +1,87 @@
+package io.etcdworkers.restore.fetch;
+
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
+import io.etcdworkers.restore.snapshot.RevisionGroup;
+import java.io.IOException;
+
+/**
+ * Deltas decoded by the fetch threads themselves ({@link DeltaPrefetcher.Mode#DECODED}), in
+ * parallel, and read back here in order on the consumer's thread: the offline fold's stream,
+ * whose consumer is CPU-bound and must not wait for a decoder. A delta's decoded copy is
+ * removed once its end was handed over.
+ */
+public final class DecodedFileStream implements DeltaStream {
+    private final DeltaPrefetcher prefetcher;
+    private FetchedDelta current;
+    private DecodedDeltaFile.Reader reader;
+
+    public DecodedFileStream(DeltaPrefetcher prefetcher) {
+        this.prefetcher = prefetcher;
+    }
+
+    @Override
+    public DeltaItem next() throws InterruptedException {
+        if (current == null) {
+            if (!prefetcher.hasNext()) {
+                return new DeltaItem.Done();
+            }
+            current = prefetcher.next();
+            reader = open(current);
+            return new DeltaItem.DeltaStart(current);
+        }
+        RevisionGroup group = read();
+        if (group != null) {
+            return new DeltaItem.Group(group, 0);
+        }
+        FetchedDelta ended = current;
+        closeReader();
+        current = null;
+        DecodingStream.deleteCopy(ended);
+        return new DeltaItem.DeltaEnd(ended);
+    }
+
+    private static DecodedDeltaFile.Reader open(FetchedDelta delta) {
+        try {
+            return new DecodedDeltaFile.Reader(delta.file());
+        } catch (IOException e) {
+            throw readFailed(delta, e);
+        }
+    }
+
+    private RevisionGroup read() {
+        try {
+            return reader.next();
+        } catch (IOException e) {
+            throw readFailed(current, e);
+        }
+    }
+
+    private static WorkerException readFailed(FetchedDelta delta, IOException e) {
+        return new WorkerException(ErrorCode.LOCAL_IO, "cannot read the decoded copy " + delta.file() + " of "
+                + delta.object().key() + ": " + e.getMessage(), e);
+    }
+
+    private void closeReader() {
+        try {
+            if (reader != null) {
+                reader.close();
+            }
+        } catch (IOException e) {
+            throw readFailed(current, e);
+        } finally {
+            reader = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            closeReader();
+        } catch (WorkerException e) {
+            // closing after a failure: the first error is the one reported
+        }
+        prefetcher.close();
+    }
+}

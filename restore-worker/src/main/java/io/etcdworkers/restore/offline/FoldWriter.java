@@ -1,0 +1,80 @@
+package io.etcdworkers.restore.offline;
+
+import io.etcdworkers.restore.bolt.BoltFiles;
+import io.etcdworkers.restore.bolt.BoltReader;
+import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.fetch.DecodedFileStream;
+import io.etcdworkers.restore.fetch.DeltaPrefetcher;
+import io.etcdworkers.restore.fetch.DeltaStream;
+import io.etcdworkers.restore.sequence.RevisionPipeline;
+import io.etcdworkers.restore.sequence.RevisionSequence;
+import io.etcdworkers.restore.sequence.SequenceStats;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replay-free build: folds the deltas into the base database's keyspace without running
+ * etcd (every live key's latest value, create and mod revision, version and lease) and writes
+ * the result as a compacted etcd database, as if etcd had replayed everything, compacted at the
+ * last revision and defragmented.
+ *
+ * <p>Nothing is written until every delta was decoded, hash-checked and folded; {@link
+ * OfflineEngine} still has a real etcd open the result and compares its keyspace with {@link
+ * OfflineResult#expected()} before trusting it. Format surprises surface as {@link
+ * io.etcdworkers.restore.bolt.BoltFormatException}: refuse, never guess.
+ */
+public final class FoldWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(FoldWriter.class);
+
+    private final ObjectStore store;
+    private final EngineSettings settings;
+    private final Clock clock;
+
+    public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock) {
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /**
+     * @param baseFile the decompressed base snapshot (its hash trailer checked already)
+     * @param scratch a private dir for downloads and the value spill
+     * @param output where the database is written
+     */
+    public OfflineResult build(SnapshotSelection selection, Path baseFile, Path scratch, Path output)
+            throws IOException, InterruptedException {
+        Instant started = clock.instant();
+        Path downloads = Files.createDirectories(scratch.resolve("offline-deltas"));
+        try (BoltReader base = BoltReader.open(baseFile); LiveKeys live = new LiveKeys(scratch)) {
+            KeyspaceFold fold = new KeyspaceFold(live);
+            BaseDatabase.Summary summary = BaseDatabase.fold(base, fold);
+            LOG.info("offline base folded revision={} entries={} liveKeys={} leases={}", summary.revision(),
+                    summary.entries(), live.size(), summary.leaseIds().size());
+            // the fetch threads download, decompress, hash-check and decode in parallel; this thread
+            // only reads their decoded files back, in order, and folds
+            SequenceStats sequence;
+            try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(), downloads,
+                    settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
+                sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
+                        new RevisionSequence(summary.revision()), fold, selection.deltas().size(),
+                        selection.lastRevision());
+            }
+            CompactedDatabase.Written written = CompactedDatabase.write(base, live, summary.leaseIds(),
+                    sequence.finalRevision(), settings.leaseTtlSeconds(), output);
+            BoltFiles.appendSha256Trailer(output);
+            Duration took = Duration.between(started, clock.instant());
+            LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} ms={}", output,
+                    written.bytes(), sequence.finalRevision(), written.keys(), written.leasesGranted(), took.toMillis());
+            return new OfflineResult(output, written.bytes(), summary.revision(), sequence, written.leasesGranted(),
+                    live.spillRewrites(), written.digest(), took);
+        }
+    }
+}

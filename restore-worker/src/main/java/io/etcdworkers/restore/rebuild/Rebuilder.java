@@ -1,0 +1,145 @@
+package io.etcdworkers.restore.rebuild;
+
+import io.etcdworkers.restore.engine.BuiltDatabase;
+import io.etcdworkers.restore.engine.DatabaseEngine;
+import io.etcdworkers.restore.engine.EngineInput;
+import io.etcdworkers.restore.engine.EngineRefused;
+import io.etcdworkers.restore.engine.Phases;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.files.ScratchDir;
+import io.etcdworkers.restore.offline.OfflineEngine;
+import io.etcdworkers.restore.replay.ReplayEngine;
+import io.etcdworkers.restore.snapshot.FullSnapshotReader;
+import io.etcdworkers.restore.snapshot.SnapshotCatalog;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The front of every rebuild, for the restore and the compaction alike: list the store and select
+ * the base and its deltas ({@link #plan()}), then in a fresh locked scratch dir download the base
+ * and have the configured engine build the database ({@link #start}). The {@link Rebuild} it
+ * returns is verified and used by the caller, and removes the scratch dir when closed.
+ */
+public final class Rebuilder {
+    private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
+
+    /** The scratch etcd's data dir, inside the run's scratch dir: verified, never placed. */
+    public static final String VERIFY_DATA_DIR = "verify.etcd";
+
+    private final ObjectStore store;
+    private final RebuildConfig config;
+    private final Phases phases;
+
+    public Rebuilder(ObjectStore store, RebuildConfig config, Phases phases) {
+        this.store = store;
+        this.config = config;
+        this.phases = phases;
+    }
+
+    /** etcd and its tools, from {@code --etcd-bin-dir} or PATH; a missing one is a usage error. */
+    public EtcdBinaries binaries() {
+        return EtcdBinaries.locate(config.etcdBinDir(), config.path());
+    }
+
+    /**
+     * Lists the store and selects the base and the deltas after it, refusing a chain with gaps
+     * (all of them named) before anything is downloaded.
+     */
+    public SnapshotSelection plan() {
+        Instant t = phases.start();
+        SnapshotSelection selection = SnapshotCatalog.load(store, config.prefix()).select();
+        selection.requireContiguous();
+        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision());
+        phases.done("select", t);
+        return selection;
+    }
+
+    /**
+     * Creates this run's scratch dir (removing what killed runs left there), downloads the base and
+     * builds the database with the configured engine. The scratch etcd's data dir is {@value
+     * #VERIFY_DATA_DIR} in it, its WAL under {@code --scratch-wal-dir} when given.
+     */
+    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
+        ScratchDir scratchDir = createScratch();
+        Path scratch = scratchDir.path();
+        // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
+        Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + ScratchDir.WAL_SUFFIX));
+        Rebuild rebuild = new Rebuild(scratchDir, walDir);
+        try {
+            Instant t = phases.start();
+            Path baseFile = scratch.resolve("base.db");
+            download(selection, baseFile);
+            phases.done("fetchBase", t);
+            ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
+            EngineInput input = new EngineInput(binaries, config.member(), selection, baseFile, config.skipHashCheck(),
+                    scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases);
+            rebuild.built(build(input));
+            return rebuild;
+        } catch (IOException e) {
+            rebuild.close();
+            throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
+        } catch (RuntimeException | InterruptedException e) {
+            rebuild.close();
+            throw e;
+        }
+    }
+
+    private BuiltDatabase build(EngineInput input) throws InterruptedException {
+        try {
+            return engine().build(input);
+        } catch (EngineRefused e) {
+            throw Rebuild.refused(e);
+        }
+    }
+
+    private DatabaseEngine engine() {
+        ReplayEngine replay = new ReplayEngine(store, config.settings(), config.replay(), phases.clock());
+        OfflineEngine offline = new OfflineEngine(store, config.settings(), phases.clock());
+        return switch (config.engine()) {
+            case REPLAY -> replay;
+            case OFFLINE -> offline;
+            case AUTO -> new FallbackEngine(offline, replay);
+        };
+    }
+
+    private void download(SnapshotSelection selection, Path baseFile) throws IOException {
+        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
+                OutputStream out = Files.newOutputStream(baseFile)) {
+            FullSnapshotReader.copy(selection.base().key(), in, out, config.skipHashCheck());
+        }
+    }
+
+    /** This run's scratch dir, locked; what killed runs left there (and in the WAL dir) is removed first. */
+    private ScratchDir createScratch() {
+        try {
+            ScratchDir dir = ScratchDir.create(config.scratchDir(), "restore-");
+            try {
+                if (config.scratchWalDir().isPresent()) {
+                    ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
+                }
+            } catch (IOException e) {
+                Rebuild.closeQuietly(dir);
+                throw e;
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under " + config.scratchDir()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+}

@@ -1,0 +1,110 @@
+package io.etcdworkers.restore.replay;
+
+import com.google.protobuf.ByteString;
+import io.etcd.jetcd.api.DeleteRangeRequest;
+import io.etcd.jetcd.api.PutRequest;
+import io.etcd.jetcd.api.RequestOp;
+import io.etcd.jetcd.api.TxnRequest;
+import io.etcd.jetcd.api.TxnResponse;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.LogTail;
+import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.fetch.FetchedDelta;
+import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.sequence.RevisionSink;
+import io.etcdworkers.restore.snapshot.DeltaEvent;
+import io.etcdworkers.restore.snapshot.EventType;
+import io.etcdworkers.restore.snapshot.RevisionGroup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replay's sink: one transaction per source revision into the scratch etcd, then a check
+ * that etcd now stands at exactly that revision, so every create revision, mod revision and
+ * version matches the source. Before a delta, etcd's request limits are raised when its largest
+ * revision would not fit; after each revision and delta, the defragmentation policy may run.
+ */
+final class EtcdTxnSink implements RevisionSink {
+    private static final Logger LOG = LoggerFactory.getLogger(EtcdTxnSink.class);
+
+    private final ScratchEtcd etcd;
+    private final LeaseKeeper leases;
+    private final Defragmenter defrag;
+    private long revision;
+
+    EtcdTxnSink(ScratchEtcd etcd, LeaseKeeper leases, Defragmenter defrag, long baseRevision) {
+        this.etcd = etcd;
+        this.leases = leases;
+        this.defrag = defrag;
+        this.revision = baseRevision;
+    }
+
+    @Override
+    public void deltaStarted(FetchedDelta delta) {
+        etcd.ensureFits(delta.summary().largestGroupBytes(), delta.summary().largestGroupEvents());
+        LOG.debug("delta start snapshot={} events={}", delta.object().key(), delta.summary().events());
+    }
+
+    @Override
+    public void apply(String objectName, RevisionGroup group) {
+        TxnResponse response = txn(objectName, group);
+        long now = response.getHeader().getRevision();
+        if (now != group.revision()) {
+            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
+                    "%s: after replaying revision %d etcd is at revision %d (%d events): the delta does not "
+                            + "continue the restored state", objectName, group.revision(), now, group.events().size()));
+        }
+        revision = now;
+        defrag.eventsApplied(group.events().size());
+        defrag.checkEvents(revision);
+    }
+
+    @Override
+    public void deltaDone(long atRevision) {
+        defrag.deltaDone();
+        defrag.check(atRevision);
+    }
+
+    @Override
+    public String progressDetail() {
+        return String.format("dbSize=%d dbInUse=%d defrags=%d lastDefrag=%s", defrag.lastDbSize(), defrag.lastInUse(),
+                defrag.stats().count(), defrag.stats().lastTrigger());
+    }
+
+    /** A failed call because etcd died says so, with its last log lines, the delta and the revision. */
+    private TxnResponse txn(String objectName, RevisionGroup group) {
+        try {
+            return etcd.client().txn(txnOf(group));
+        } catch (WorkerException e) {
+            if (e.code() != ErrorCode.ETCD_FAILURE && e.code() != ErrorCode.ETCD_QUOTA_EXCEEDED) {
+                throw e;
+            }
+            String state = etcd.process().isAlive() ? "etcd is still running"
+                    : "the etcd process exited; its last output: " + LogTail.excerpt(etcd.process().logFile(), 10);
+            if (DiskFull.says(state) || DiskFull.says(e.getMessage())) {
+                // etcd died (or refused) for lack of space: the disk's fault, and the message says which one
+                throw new WorkerException(ErrorCode.LOCAL_IO, String.format(
+                        "replaying %s failed at revision %d (etcd at %d): %s; %s; %s", objectName, group.revision(),
+                        revision, DiskFull.describe(etcd.process().dataDir()), e.getMessage(), state), e);
+            }
+            throw new WorkerException(e.code(), String.format("replaying %s failed at revision %d (etcd at %d): %s; %s",
+                    objectName, group.revision(), revision, e.getMessage(), state), e);
+        }
+    }
+
+    private TxnRequest txnOf(RevisionGroup group) {
+        TxnRequest.Builder txn = TxnRequest.newBuilder();
+        for (DeltaEvent event : group.events()) {
+            ByteString key = ByteString.copyFrom(event.key());
+            if (event.type() == EventType.PUT) {
+                leases.ensure(event.lease());
+                txn.addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder()
+                        .setKey(key).setValue(ByteString.copyFrom(event.value())).setLease(event.lease())));
+            } else {
+                txn.addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(key)));
+            }
+        }
+        return txn.build();
+    }
+}

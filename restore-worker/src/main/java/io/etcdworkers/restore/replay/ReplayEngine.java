@@ -1,0 +1,120 @@
+package io.etcdworkers.restore.replay;
+
+import io.etcdworkers.restore.engine.BuiltDatabase;
+import io.etcdworkers.restore.engine.DatabaseEngine;
+import io.etcdworkers.restore.engine.Engine;
+import io.etcdworkers.restore.engine.EngineInput;
+import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.RebuildOutcome;
+import io.etcdworkers.restore.engine.RebuildStats;
+import io.etcdworkers.restore.engine.ServedKeyspace;
+import io.etcdworkers.restore.engine.VerifiedDatabase;
+import io.etcdworkers.restore.engine.WrittenDatabase;
+import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.verify.KeyspaceDigest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The replay engine: restore the base with etcd's own {@code snapshot restore}, start a scratch
+ * etcd on it and replay every revision after the base into it (see {@link DeltaReplayer}). The
+ * database lives in that etcd; verifying it checks the revision and digests what it serves.
+ */
+public final class ReplayEngine implements DatabaseEngine {
+    private final ObjectStore store;
+    private final EngineSettings settings;
+    private final ReplayConfig config;
+    private final Clock clock;
+
+    public ReplayEngine(ObjectStore store, EngineSettings settings, ReplayConfig config, Clock clock) {
+        this.store = store;
+        this.settings = settings;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Override
+    public BuiltDatabase build(EngineInput in) throws InterruptedException {
+        Instant t = in.phases().start();
+        new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
+                new SnapshotRestorer.Request(in.baseFile(), in.member(), in.dataDir(), in.walDir(), in.skipHashCheck()));
+        delete(in.baseFile());
+        in.phases().done("restoreBase", t);
+        ScratchEtcd etcd = ScratchEtcd.start(in.etcdConfig(settings), settings.callTimeout());
+        try {
+            long baseRevision = etcd.client().status().getHeader().getRevision();
+            t = in.phases().start();
+            RebuildStats stats = new DeltaReplayer(store, etcd, settings, config, clock)
+                    .replay(in.selection().deltas(), in.selection().lastRevision(), in.scratch());
+            in.phases().done("replay", t);
+            return new Replayed(in, etcd, baseRevision, stats);
+        } catch (RuntimeException | InterruptedException e) {
+            etcd.close();
+            throw e;
+        }
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The replayed database, in the etcd that replayed it. */
+    private static final class Replayed implements BuiltDatabase {
+        private final EngineInput in;
+        private final ScratchEtcd etcd;
+        private final long baseRevision;
+        private final RebuildStats stats;
+        private boolean handedOver;
+
+        Replayed(EngineInput in, ScratchEtcd etcd, long baseRevision, RebuildStats stats) {
+            this.in = in;
+            this.etcd = etcd;
+            this.baseRevision = baseRevision;
+            this.stats = stats;
+        }
+
+        @Override
+        public Engine engine() {
+            return Engine.REPLAY;
+        }
+
+        @Override
+        public Optional<WrittenDatabase> written() {
+            return Optional.empty();
+        }
+
+        @Override
+        public VerifiedDatabase verify() {
+            Instant t = in.phases().start();
+            long expected = in.expectedRevision(baseRevision);
+            if (stats.sequence().finalRevision() != expected) {
+                throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
+                        + stats.sequence().finalRevision() + " but the backup ends at " + expected);
+            }
+            KeyspaceDigest digest = ServedKeyspace.digest(etcd, expected, Engine.REPLAY);
+            in.phases().done("verify", t);
+            handedOver = true;
+            return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.REPLAY, "", baseRevision,
+                    stats, digest), Optional.empty(), in);
+        }
+
+        @Override
+        public void close() {
+            if (!handedOver) {
+                etcd.close();
+            }
+        }
+    }
+}

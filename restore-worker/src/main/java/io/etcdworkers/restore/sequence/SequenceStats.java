@@ -1,0 +1,21 @@
+package io.etcdworkers.restore.sequence;
+
+/**
+ * What applying a chain of deltas did, counted the same way by every engine.
+ *
+ * @param deltas deltas applied (including those wholly inside the base)
+ * @param revisions revisions applied
+ * @param events events applied
+ * @param skippedEvents events already in the base (first-delta overlap)
+ * @param finalRevision the revision the state ended at
+ * @param largestGroupEvents most events in one applied revision
+ * @param largestGroupBytes most key+value bytes in one applied revision
+ */
+public record SequenceStats(
+        int deltas,
+        long revisions,
+        long events,
+        long skippedEvents,
+        long finalRevision,
+        int largestGroupEvents,
+        long largestGroupBytes) {}
