@@ -30,8 +30,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Downloads the deltas ahead of the replay, at most {@code maxFetchers} at a time and at most
- * {@code maxFetchers} ahead of the one being replayed (bounded disk and memory), verifying
+ * Downloads the deltas ahead of the engine that applies them, at most {@code maxFetchers} at a time and at most
+ * {@code maxFetchers} ahead of the one being applied (bounded disk and memory), verifying
  * each on the way in: its bytes go through the decompressor and the decoder, so a delta is only
  * handed out once its hash and events are known good. {@link #next()} returns them strictly in
  * order. What is kept in the scratch file depends on the {@link Mode}.
@@ -64,10 +64,6 @@ public final class DeltaPrefetcher implements AutoCloseable {
          * runs on the fetch threads in parallel (the offline fold reads them back in order).
          */
         DECODED
-    }
-
-    public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers) {
-        this(store, deltas, dir, maxFetchers, Mode.RAW_COPY);
     }
 
     public DeltaPrefetcher(ObjectStore store, List<SnapshotObject> deltas, Path dir, int maxFetchers, Mode mode) {

@@ -53,8 +53,4 @@ public record DefragPolicyConfig(
     public static DefragPolicyConfig off() {
         return new DefragPolicyConfig(0, 0, 0, 0, Duration.ZERO, 0);
     }
-
-    public boolean anyTrigger() {
-        return everyEvents > 0 || everyDeltas > 0 || dbSizeBytes > 0 || fragmentationRatio > 0 || !interval.isZero();
-    }
 }

@@ -42,7 +42,6 @@ class DefragPolicyTest {
 
         assertThat(policy.decide(new Observation(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, 0,
                 Duration.ofDays(365)))).isEmpty();
-        assertThat(policy.config().anyTrigger()).isFalse();
         assertThat(policy.eventsTriggerReached(Long.MAX_VALUE)).isFalse();
     }
 
@@ -50,7 +49,6 @@ class DefragPolicyTest {
     void defaultsHaveATriggerThatBoundsTheDatabase() {
         DefragPolicyConfig defaults = DefragPolicyConfig.defaults();
 
-        assertThat(defaults.anyTrigger()).isTrue();
         assertThat(new DefragPolicy(defaults).decide(new Observation(0, 0, defaults.dbSizeBytes(), 0, Duration.ZERO)))
                 .isPresent();
     }
