@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
@@ -47,7 +48,7 @@ class CompactFixturesIT {
         List<String> args = new java.util.ArrayList<>(List.of("compact", "--store-container", bucket.toString(),
                 "--scratch-dir", workingDir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        return CommandRun.run((c, a) -> CompactionWorkerCommand.run(c, a), Map.of("PATH", System.getenv("PATH")),
+        return CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), Map.of("PATH", System.getenv("PATH")),
                 workingDir, args.toArray(String[]::new));
     }
 
@@ -81,7 +82,7 @@ class CompactFixturesIT {
         }
 
         Path dataDir = dir.resolve("restored");
-        CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 "restore", "--store-container", bucket.toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString());
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();
@@ -164,7 +165,7 @@ class CompactFixturesIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("uploaded").get("name").asText()).endsWith(".Z");
-        CommandRun verify = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir, "verify-backup",
+        CommandRun verify = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "verify-backup",
                 "--store-container", bucket.toString());
         assertThat(verify.exitCode()).as(verify.stderr()).isZero();
         assertThat(verify.result().get("base").get("name").asText()).endsWith(".Z");

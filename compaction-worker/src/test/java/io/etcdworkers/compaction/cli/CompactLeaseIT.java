@@ -37,7 +37,7 @@ class CompactLeaseIT {
                 return new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
             }
         };
-        return CommandRun.run((WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
+        return CommandRun.run(WorkerContext::new, (WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
                 Map.of("PATH", System.getenv("PATH")), dir,
                 java.util.stream.Stream.concat(java.util.stream.Stream.of("compact", "--store-container", bucket.toString(),
                         "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",

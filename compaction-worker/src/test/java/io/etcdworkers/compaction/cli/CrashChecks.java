@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
@@ -141,7 +142,7 @@ final class CrashChecks {
             Path alone = work.resolve("alone-" + RESTORABLE.size());
             Files.createDirectories(alone.resolve("bucket/v2"));
             Files.write(alone.resolve("bucket").resolve(name), content);
-            CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), alone,
+            CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), alone,
                     "restore", "--store-container", alone.resolve("bucket").toString(),
                     "--data-dir", alone.resolve("data").toString(), "--scratch-dir", alone.resolve("scratch").toString());
             assertThat(run.exitCode()).as("restoring %s alone: %s", name, run.stderr()).isZero();

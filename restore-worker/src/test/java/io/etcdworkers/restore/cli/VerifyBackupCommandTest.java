@@ -25,7 +25,7 @@ class VerifyBackupCommandTest {
     Path dir;
 
     private CommandRun verify(Map<String, String> env, String... args) {
-        return CommandRun.run(RestoreWorkerCommand::run, env, dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
                 prepend("verify-backup", args));
     }
 

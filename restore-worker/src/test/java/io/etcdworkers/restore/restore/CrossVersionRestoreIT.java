@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.testsupport.CommandRun;
@@ -80,7 +81,7 @@ class CrossVersionRestoreIT {
         if (scratchWalDir) {
             args.add("--scratch-wal-dir=" + Files.createDirectories(dir.resolve("wal")));
         }
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
 }

@@ -9,6 +9,7 @@ import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.testsupport.CommandRun;
 import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
@@ -165,7 +166,7 @@ class OfflineRestoreIT {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
                 "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.testsupport.CommandRun;
 import io.etcdworkers.restore.testsupport.ExpectedState;
@@ -83,7 +84,7 @@ class S3FaultRestoreIT {
                 "--data-dir=" + target, "--scratch-dir=" + dir.resolve("scratch")));
         args.addAll(List.of(extra));
         Map<String, String> env = S3Buckets.env(s3, s3.credential(), dir.resolve("secret"));
-        return CommandRun.run(RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
     }
 
     private static String object(String key) {
