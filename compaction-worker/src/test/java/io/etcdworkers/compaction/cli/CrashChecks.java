@@ -7,6 +7,7 @@ import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.LoopbackPorts;
@@ -26,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -91,7 +93,8 @@ final class CrashChecks {
     /** Starts a real etcd on a data dir and digests what it serves. */
     static KeyspaceDigest served(Path dataDir, Path scratch) {
         EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + LoopbackPorts.free()), "reader");
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(), member,
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
                 dataDir, scratch));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             return KeyspaceDigest.of(client, client.status().getHeader().getRevision());

@@ -2,6 +2,7 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.FileTree;
@@ -81,7 +82,8 @@ class CrashRecoveryIT {
     @BeforeAll
     static void oldDataDir() {
         oldDataDir = dir.resolve("old.etcd");
-        new SnapshotRestorer(EtcdTestEnvironment.binaries(), dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        new SnapshotRestorer(binaries, dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
                 .restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), EtcdMember.onFreeLoopbackPort(),
                         oldDataDir, Optional.empty(), false));
     }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EtcdEmbeddedIT {
     @TempDir
     Path tmp;
-    private final EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+    private final EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
     private final EtcdMember member = EtcdMember.onFreeLoopbackPort();
 
     @Test

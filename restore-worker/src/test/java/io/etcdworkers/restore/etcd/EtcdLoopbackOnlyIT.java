@@ -31,7 +31,7 @@ class EtcdLoopbackOnlyIT {
 
     @Test
     void everyListeningSocketIsOnLoopback() throws IOException {
-        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
         new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(

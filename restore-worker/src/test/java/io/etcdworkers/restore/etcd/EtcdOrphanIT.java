@@ -46,7 +46,7 @@ class EtcdOrphanIT {
 
     @Test
     void etcdDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
-        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
         new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
@@ -82,7 +82,7 @@ class EtcdOrphanIT {
     @Test
     void snapshotRestoreToolDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
-        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.binaries().etcd());
+        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.onPath().etcd());
         Path pidFile = tmp.resolve("tool.pid");
         String tool = String.join("\n", "#!/bin/sh",
                 "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,

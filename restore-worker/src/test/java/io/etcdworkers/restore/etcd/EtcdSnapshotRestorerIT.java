@@ -28,7 +28,8 @@ class EtcdSnapshotRestorerIT {
 
     @BeforeEach
     void setUp() {
-        restorer = new SnapshotRestorer(EtcdTestEnvironment.binaries(), tmp.resolve("scratch"),
+        restorer = new SnapshotRestorer(EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), ""),
+                tmp.resolve("scratch"),
                 SnapshotRestorer.DEFAULT_TIMEOUT);
     }
 

@@ -123,7 +123,7 @@ class OfflineRestoreIT {
         // 3.4-specific: etcdctl 3.4 restores a base without 'meta' (etcd recreates the bucket), so
         // the replay can take over; etcdutl 3.5 exits 1 on it (it writes the consistent index into
         // 'meta'), so under 3.5 neither engine restores this base and there is no fallback to show.
-        assumeTrue(EtcdTestEnvironment.binaries().version().minor() == 4,
+        assumeTrue(EtcdTestEnvironment.onPath().version().minor() == 4,
                 "etcdutl 3.5 does not restore a base without a 'meta' bucket: the fallback is shown with etcd 3.4");
 
         CommandRun auto = restore(bucket, dir.resolve("auto/data"));

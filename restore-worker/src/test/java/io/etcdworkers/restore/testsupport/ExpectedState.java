@@ -70,11 +70,13 @@ public final class ExpectedState {
 
     /** Starts etcd on a restored data dir (without changing it beyond what etcd's start does) and reads every key. */
     public static Served serve(Path dataDir, Path scratch) {
-        return serve(EtcdTestEnvironment.binaries(), dataDir, scratch);
+        return serve(EtcdTestEnvironment.onPath(), dataDir, scratch);
     }
 
     /** As {@link #serve(Path, Path)}, with the given etcd (another version than the one on PATH). */
-    public static Served serve(io.etcdworkers.restore.etcd.EtcdBinaries binaries, Path dataDir, Path scratch) {
+    public static Served serve(EtcdInstall etcdInstall, Path dataDir, Path scratch) {
+        io.etcdworkers.restore.etcd.EtcdBinaries binaries = io.etcdworkers.restore.etcd.EtcdBinaries.locate(
+                java.util.Optional.of(etcdInstall.binDir()), "");
         EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + io.etcdworkers.restore.etcd.LoopbackPorts.free()),
                 "reader");
         try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
