@@ -1,7 +1,5 @@
 package io.etcdworkers.restore.testsupport;
 
-import static org.awaitility.Awaitility.await;
-
 import com.azure.core.util.BinaryData;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobServiceClient;
@@ -9,18 +7,11 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
@@ -49,14 +40,12 @@ public final class AzuriteServer implements AutoCloseable {
 
     private final Process process;
     private final URI accountUrl;
-    private final Path log;
     private final Thread shutdownHook;
     private BlobServiceClient client;
 
-    private AzuriteServer(Process process, URI accountUrl, Path log) {
+    private AzuriteServer(Process process, URI accountUrl) {
         this.process = process;
         this.accountUrl = accountUrl;
-        this.log = log;
         this.shutdownHook = new Thread(this::kill, "azurite-shutdown");
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -153,7 +142,7 @@ public final class AzuriteServer implements AutoCloseable {
     }
 
     private static AzuriteServer startOnce(Path bin, Path dir) {
-        int port = freeLoopbackPort();
+        int port = ServerProcesses.freeLoopbackPort();
         URI accountUrl = URI.create("http://127.0.0.1:" + port + "/" + ACCOUNT);
         Path log = dir.resolve("azurite.log");
         try {
@@ -174,70 +163,20 @@ public final class AzuriteServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + bin, e);
         }
-        AzuriteServer server = new AzuriteServer(process, accountUrl, log);
+        AzuriteServer server = new AzuriteServer(process, accountUrl);
         try {
-            await("Azurite at " + accountUrl).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
-                        if (!process.isAlive()) {
-                            throw new IllegalStateException("Azurite exited with " + process.exitValue()
-                                    + " before answering; log:\n" + server.logTail());
-                        }
-                        return answers(accountUrl);
-                    });
+            // Any HTTP answer counts (an unsigned request gets 403): the server is up.
+            ServerProcesses.awaitUp("Azurite at " + accountUrl, process, log, START_TIMEOUT,
+                    () -> ServerProcesses.get(accountUrl).isPresent());
         } catch (RuntimeException e) {
             server.close();
-            throw e instanceof IllegalStateException ise ? ise
-                    : new IllegalStateException("Azurite did not answer; log:\n" + server.logTail(), e);
+            throw e;
         }
         return server;
     }
 
-    /** Any HTTP answer counts (an unsigned request gets 403): the server is up. */
-    private static boolean answers(URI url) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) url.toURL().openConnection();
-            connection.setConnectTimeout(500);
-            connection.setReadTimeout(2000);
-            try {
-                return connection.getResponseCode() > 0;
-            } finally {
-                connection.disconnect();
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freeLoopbackPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private void kill() {
-        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
-        tree.add(process.toHandle());
-        tree.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : tree) {
-            try {
-                handle.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                handle.destroyForcibly();
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
+        ServerProcesses.killTree(process, STOP_TIMEOUT);
     }
 
-    private String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
 }
