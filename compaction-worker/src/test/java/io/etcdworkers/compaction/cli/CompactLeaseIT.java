@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,7 +2,7 @@ package io.etcdworkers.restore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

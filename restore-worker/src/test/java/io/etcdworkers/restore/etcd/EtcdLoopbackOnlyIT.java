@@ -2,7 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.EtcdVersions;
+import io.etcdworkers.testsupport.EtcdVersions;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

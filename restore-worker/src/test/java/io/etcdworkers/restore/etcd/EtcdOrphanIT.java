@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.restore.testsupport.EtcdChildJvmMain;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.restore.testsupport.SnapshotRestoreChildJvmMain;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -108,7 +108,7 @@ class EtcdOrphanIT {
         assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> isGone(etcdPid));
-        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.restore.testsupport.Processes.mentioning(data)
+        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.testsupport.Processes.mentioning(data)
                 .isEmpty());
         Path wal = data.resolve("member/wal/0.wal");
         long size = Files.size(wal);

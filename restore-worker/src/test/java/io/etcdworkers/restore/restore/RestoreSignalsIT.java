@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
-import io.etcdworkers.restore.testsupport.GeneratedBucket.Compression;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.GeneratedBucket.Compression;
+import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.etcdworkers.restore.snapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.GeneratedBucket;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

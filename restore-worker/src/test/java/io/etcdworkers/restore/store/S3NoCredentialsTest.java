@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

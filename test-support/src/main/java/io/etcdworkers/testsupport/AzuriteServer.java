@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
 import com.azure.core.util.BinaryData;
 import com.azure.storage.blob.BlobContainerClient;

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
