@@ -38,16 +38,13 @@ public final class AzuriteServer implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
 
-    private final Process process;
+    private final ChildServer server;
     private final URI accountUrl;
-    private final Thread shutdownHook;
     private BlobServiceClient client;
 
-    private AzuriteServer(Process process, URI accountUrl) {
-        this.process = process;
+    private AzuriteServer(ChildServer server, URI accountUrl) {
+        this.server = server;
         this.accountUrl = accountUrl;
-        this.shutdownHook = new Thread(this::kill, "azurite-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /** Starts Azurite in {@code workDir} and waits until it answers; retries on another port if one was taken. */
@@ -111,12 +108,7 @@ public final class AzuriteServer implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        kill();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down and runs the hook itself.
-        }
+        server.close();
     }
 
     /** {@code azurite-blob} from the install dir; fails (CI) or skips (elsewhere) when it is not there. */
@@ -142,7 +134,7 @@ public final class AzuriteServer implements AutoCloseable {
     }
 
     private static AzuriteServer startOnce(Path bin, Path dir) {
-        int port = ServerProcesses.freeLoopbackPort();
+        int port = ChildServer.freeLoopbackPort();
         URI accountUrl = URI.create("http://127.0.0.1:" + port + "/" + ACCOUNT);
         Path log = dir.resolve("azurite.log");
         try {
@@ -153,30 +145,12 @@ public final class AzuriteServer implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(bin.toString(), "--blobHost", "127.0.0.1",
                 "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--extentMemoryLimit", "1024",
                 "--skipApiVersionCheck", "--disableTelemetry", "--silent")
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                .directory(dir.toFile());
         builder.environment().put("HOME", dir.toString());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + bin, e);
-        }
-        AzuriteServer server = new AzuriteServer(process, accountUrl);
-        try {
-            // Any HTTP answer counts (an unsigned request gets 403): the server is up.
-            ServerProcesses.awaitUp("Azurite at " + accountUrl, process, log, START_TIMEOUT,
-                    () -> ServerProcesses.get(accountUrl).isPresent());
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    private void kill() {
-        ServerProcesses.killTree(process, STOP_TIMEOUT);
+        // Any HTTP answer counts (an unsigned request gets 403): the server is up.
+        ChildServer server = ChildServer.start("Azurite at " + accountUrl, builder, log, START_TIMEOUT, STOP_TIMEOUT,
+                () -> ChildServer.get(accountUrl).isPresent());
+        return new AzuriteServer(server, accountUrl);
     }
 
 }

@@ -1,7 +1,5 @@
 package io.etcdworkers.testsupport;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,15 +19,12 @@ final class EtcdProcess implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final int START_ATTEMPTS = 3;
 
-    private final Process process;
+    private final ChildServer server;
     private final URI clientUrl;
-    private final Thread shutdownHook;
 
-    private EtcdProcess(Process process, URI clientUrl) {
-        this.process = process;
+    private EtcdProcess(ChildServer server, URI clientUrl) {
+        this.server = server;
         this.clientUrl = clientUrl;
-        this.shutdownHook = new Thread(this::stop, "etcd-reader-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -46,7 +41,7 @@ final class EtcdProcess implements AutoCloseable {
             try {
                 return startOnce(etcd, dataDir, log);
             } catch (IllegalStateException e) {
-                if (attempt >= START_ATTEMPTS || !ServerProcesses.logTail(log).contains("address already in use")) {
+                if (attempt >= START_ATTEMPTS || !ChildServer.logTail(log).contains("address already in use")) {
                     throw e;
                 }
             }
@@ -60,17 +55,12 @@ final class EtcdProcess implements AutoCloseable {
 
     @Override
     public void close() {
-        stop();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down and runs the hook itself.
-        }
+        server.close();
     }
 
     private static EtcdProcess startOnce(EtcdInstall etcd, Path dataDir, Path log) {
-        URI client = URI.create("http://127.0.0.1:" + ServerProcesses.freeLoopbackPort());
-        URI peer = URI.create("http://127.0.0.1:" + ServerProcesses.freeLoopbackPort());
+        URI client = URI.create("http://127.0.0.1:" + ChildServer.freeLoopbackPort());
+        URI peer = URI.create("http://127.0.0.1:" + ChildServer.freeLoopbackPort());
         ProcessBuilder builder = new ProcessBuilder(List.of(etcd.etcd().toString(),
                 "--name=reader",
                 "--data-dir=" + dataDir,
@@ -82,30 +72,11 @@ final class EtcdProcess implements AutoCloseable {
                 "--initial-cluster-token=reader",
                 "--logger=zap",
                 "--log-level=warn",
-                "--log-outputs=stderr"))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                "--log-outputs=stderr"));
         builder.environment().clear();
-        Process process;
-        try {
-            Files.createDirectories(log.getParent());
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + etcd.etcd(), e);
-        }
-        EtcdProcess server = new EtcdProcess(process, client);
-        try {
-            ServerProcesses.awaitUp("etcd " + etcd.version() + " on " + dataDir, process, log, START_TIMEOUT,
-                    () -> ServerProcesses.get(client.resolve("/health"))
-                            .filter(a -> a.status() == 200 && a.body().contains("\"health\":\"true\"")).isPresent());
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
-    }
-
-    private void stop() {
-        ServerProcesses.killTree(process, STOP_TIMEOUT);
+        ChildServer server = ChildServer.start("etcd " + etcd.version() + " on " + dataDir, builder, log,
+                START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(client.resolve("/health"))
+                        .filter(a -> a.status() == 200 && a.body().contains("\"health\":\"true\"")).isPresent());
+        return new EtcdProcess(server, client);
     }
 }

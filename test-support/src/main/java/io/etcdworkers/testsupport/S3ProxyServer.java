@@ -43,18 +43,15 @@ public final class S3ProxyServer implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
 
-    private final Process process;
+    private final ChildServer server;
     private final URI endpoint;
     private final String credential;
-    private final Thread shutdownHook;
     private S3Client client;
 
-    private S3ProxyServer(Process process, URI endpoint, String credential) {
-        this.process = process;
+    private S3ProxyServer(ChildServer server, URI endpoint, String credential) {
+        this.server = server;
         this.credential = credential;
         this.endpoint = endpoint;
-        this.shutdownHook = new Thread(this::kill, "s3proxy-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -121,16 +118,11 @@ public final class S3ProxyServer implements AutoCloseable {
             client.close();
             client = null;
         }
-        kill();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down and runs the hook itself.
-        }
+        server.close();
     }
 
     private static S3ProxyServer startOnce(Path jar, Path dir, String credential) {
-        int port = ServerProcesses.freeLoopbackPort();
+        int port = ChildServer.freeLoopbackPort();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         Path blobs = dir.resolve("blobs");
         Path properties = dir.resolve("s3proxy.properties");
@@ -142,25 +134,10 @@ public final class S3ProxyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ProcessBuilder builder = new ProcessBuilder(command(jar, properties))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run java -jar " + jar, e);
-        }
-        S3ProxyServer server = new S3ProxyServer(process, endpoint, credential);
-        try {
-            // Any HTTP answer counts (an unsigned request gets 403): the server is up.
-            ServerProcesses.awaitUp("S3Proxy at " + endpoint, process, log, START_TIMEOUT,
-                    () -> ServerProcesses.get(endpoint).isPresent());
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
+        // Any HTTP answer counts (an unsigned request gets 403): the server is up.
+        ChildServer server = ChildServer.start("S3Proxy at " + endpoint, new ProcessBuilder(command(jar, properties)),
+                log, START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(endpoint).isPresent());
+        return new S3ProxyServer(server, endpoint, credential);
     }
 
     private static List<String> command(Path jar, Path properties) {
@@ -184,10 +161,6 @@ public final class S3ProxyServer implements AutoCloseable {
                 "s3proxy.credential=" + credential,
                 "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + blobs);
-    }
-
-    private void kill() {
-        ServerProcesses.killTree(process, STOP_TIMEOUT);
     }
 
 }
