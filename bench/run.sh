@@ -38,7 +38,7 @@ note_load() { echo "$(date -Is) $1: $(uptime)" | tee -a "$DATA/uptime.log" >&2; 
 
 build() {
   if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl restore-worker,compaction-worker,benchmark)
+    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl compaction-worker,benchmark -am)
   fi
 }
 

@@ -6,10 +6,11 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.AzuriteServer;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.AzuriteServer;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,7 @@ class CompactAbsIT {
             String[] store = {"--storage-provider=azure", "--store-prefix=" + PREFIX,
                 "--store-endpoint-override=" + azurite.accountUrl(), "--scratch-dir=" + dir.resolve("scratch")};
 
-            CommandRun compact = CommandRun.run((c, a) -> CompactionWorkerCommand.run(c, a), env, dir,
+            CommandRun compact = CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), env, dir,
                     concat("compact", store));
 
             assertThat(compact.exitCode()).as(compact.stderr()).isZero();
@@ -60,7 +61,7 @@ class CompactAbsIT {
                     .filter(b -> !b.getName().equals(name))
                     .forEach(b -> azurite.client().getBlobContainerClient(CONTAINER).getBlobClient(b.getName()).delete());
             Path dataDir = dir.resolve("restored");
-            CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, env, dir,
+            CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
                     concat("restore", concat("--data-dir=" + dataDir, store)));
 
             assertThat(restore.exitCode()).as(restore.stderr()).isZero();

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
@@ -17,16 +19,17 @@ import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +50,7 @@ class CompactFixturesIT {
         List<String> args = new java.util.ArrayList<>(List.of("compact", "--store-container", bucket.toString(),
                 "--scratch-dir", workingDir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        return CommandRun.run((c, a) -> CompactionWorkerCommand.run(c, a), Map.of("PATH", System.getenv("PATH")),
+        return CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), Map.of("PATH", System.getenv("PATH")),
                 workingDir, args.toArray(String[]::new));
     }
 
@@ -81,7 +84,7 @@ class CompactFixturesIT {
         }
 
         Path dataDir = dir.resolve("restored");
-        CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 "restore", "--store-container", bucket.toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString());
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();
@@ -96,7 +99,8 @@ class CompactFixturesIT {
 
     private void assertHistoryIsGone(Path dataDir) {
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(), member,
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
                 dataDir, dir.resolve("history")));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             RangeRequest old = RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("/registry/"))
@@ -164,7 +168,7 @@ class CompactFixturesIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("uploaded").get("name").asText()).endsWith(".Z");
-        CommandRun verify = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir, "verify-backup",
+        CommandRun verify = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "verify-backup",
                 "--store-container", bucket.toString());
         assertThat(verify.exitCode()).as(verify.stderr()).isZero();
         assertThat(verify.result().get("base").get("name").asText()).endsWith(".Z");

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,7 +38,7 @@ class CompactLeaseIT {
                 return new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
             }
         };
-        return CommandRun.run((WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
+        return CommandRun.run(WorkerContext::new, (WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
                 Map.of("PATH", System.getenv("PATH")), dir,
                 java.util.stream.Stream.concat(java.util.stream.Stream.of("compact", "--store-container", bucket.toString(),
                         "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
-import io.etcdworkers.restore.testsupport.Processes;
-import io.etcdworkers.restore.testsupport.RandomHistory;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.testsupport.RandomHistory;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -58,7 +59,7 @@ class CompactOfflineIT {
 
     private static ExpectedState.Served restoreAndServe(Path bucket, Path work) {
         Path dataDir = work.resolve("restored");
-        CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), work,
+        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), work,
                 "restore", "--store-container", bucket.toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", work.resolve("scratch").toString(), "--engine=replay");
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.S3ProxyServer;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.S3ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class CompactS3IT {
             String[] store = {"--storage-provider=S3", "--store-prefix=" + PREFIX,
                 "--store-endpoint-override=" + s3.endpoint(), "--scratch-dir=" + dir.resolve("scratch")};
 
-            CommandRun compact = CommandRun.run((c, a) -> CompactionWorkerCommand.run(c, a), env, dir,
+            CommandRun compact = CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), env, dir,
                     concat("compact", store));
 
             assertThat(compact.exitCode()).as(compact.stderr()).isZero();
@@ -57,7 +58,7 @@ class CompactS3IT {
             assertThat(s3.client().listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
 
             Path dataDir = dir.resolve("restored");
-            CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, env, dir,
+            CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
                     concat("restore", concat("--data-dir=" + dataDir, store)));
             assertThat(restore.exitCode()).as(restore.stderr()).isZero();
             assertThat(restore.result().get("base").get("name").asText()).isEqualTo(uploaded.get("name").asText());

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -45,7 +46,7 @@ class CompactV041FixtureIT {
         assertThat(selection.deltas()).isEmpty();
 
         Path dataDir = dir.resolve("restored");
-        CommandRun restore = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 "restore", "--store-container", bucket.toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString());
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();

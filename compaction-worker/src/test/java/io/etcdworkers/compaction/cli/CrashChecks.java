@@ -4,14 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.LoopbackPorts;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.net.URI;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -90,7 +93,8 @@ final class CrashChecks {
     /** Starts a real etcd on a data dir and digests what it serves. */
     static KeyspaceDigest served(Path dataDir, Path scratch) {
         EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + LoopbackPorts.free()), "reader");
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(), member,
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
                 dataDir, scratch));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             return KeyspaceDigest.of(client, client.status().getHeader().getRevision());
@@ -141,7 +145,7 @@ final class CrashChecks {
             Path alone = work.resolve("alone-" + RESTORABLE.size());
             Files.createDirectories(alone.resolve("bucket/v2"));
             Files.write(alone.resolve("bucket").resolve(name), content);
-            CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), alone,
+            CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), alone,
                     "restore", "--store-container", alone.resolve("bucket").toString(),
                     "--data-dir", alone.resolve("data").toString(), "--scratch-dir", alone.resolve("scratch").toString());
             assertThat(run.exitCode()).as("restoring %s alone: %s", name, run.stderr()).isZero();

@@ -2,12 +2,13 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.FileTree;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.JarRun;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.JarRun;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,7 +82,8 @@ class CrashRecoveryIT {
     @BeforeAll
     static void oldDataDir() {
         oldDataDir = dir.resolve("old.etcd");
-        new SnapshotRestorer(EtcdTestEnvironment.binaries(), dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        new SnapshotRestorer(binaries, dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
                 .restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), EtcdMember.onFreeLoopbackPort(),
                         oldDataDir, Optional.empty(), false));
     }

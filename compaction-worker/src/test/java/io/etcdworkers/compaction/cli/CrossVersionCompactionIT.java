@@ -11,11 +11,12 @@ import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.EtcdVersions;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.EtcdInstall;
+import io.etcdworkers.testsupport.EtcdVersions;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -43,8 +44,8 @@ class CrossVersionCompactionIT {
     @ParameterizedTest(name = "--engine={0}")
     @ValueSource(strings = {"replay", "offline"})
     void aSnapshotCompactedWithEtcd35RestoresAndStartsUnderEtcd34And35(String engine) throws Exception {
-        EtcdBinaries v35 = EtcdVersions.v35();
-        EtcdBinaries v34 = EtcdVersions.v34();
+        EtcdInstall v35 = EtcdVersions.v35();
+        EtcdInstall v34 = EtcdVersions.v34();
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
 
         CommandRun run = CompactFixturesIT.compact(dir, bucket, "--engine=" + engine,
@@ -54,9 +55,10 @@ class CrossVersionCompactionIT {
         assertThat(run.result().get("engine").asText()).isEqualTo(engine);
         Path snapshot = newBase(bucket);
         JsonNode state = ExpectedState.stateJson();
-        for (EtcdBinaries etcd : List.of(v34, v35)) {
+        for (EtcdInstall etcd : List.of(v34, v35)) {
             Path dataDir = dir.resolve("restored-" + etcd.version());
-            new SnapshotRestorer(etcd, dir.resolve("scratch-" + etcd.version()), Duration.ofMinutes(2))
+            EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(etcd.binDir()), "");
+            new SnapshotRestorer(binaries, dir.resolve("scratch-" + etcd.version()), Duration.ofMinutes(2))
                     .restore(new SnapshotRestorer.Request(snapshot, EtcdMember.onFreeLoopbackPort(), dataDir,
                             Optional.empty(), false));
 

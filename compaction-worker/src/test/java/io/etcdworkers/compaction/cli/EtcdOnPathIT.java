@@ -2,7 +2,7 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.EtcdVersions;
+import io.etcdworkers.testsupport.EtcdVersions;
 import org.junit.jupiter.api.Test;
 
 /**

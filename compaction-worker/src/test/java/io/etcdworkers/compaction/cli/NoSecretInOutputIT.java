@@ -2,12 +2,12 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.FaultProxy;
-import io.etcdworkers.restore.testsupport.FaultProxy.Fault;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.JarRun;
-import io.etcdworkers.restore.testsupport.S3Buckets;
-import io.etcdworkers.restore.testsupport.S3ProxyServer;
+import io.etcdworkers.testsupport.FaultProxy;
+import io.etcdworkers.testsupport.FaultProxy.Fault;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.JarRun;
+import io.etcdworkers.testsupport.S3Buckets;
+import io.etcdworkers.testsupport.S3ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

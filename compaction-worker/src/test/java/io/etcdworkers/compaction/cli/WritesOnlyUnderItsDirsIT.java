@@ -2,8 +2,8 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.JarRun;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.JarRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

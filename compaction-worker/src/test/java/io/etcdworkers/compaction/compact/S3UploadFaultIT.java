@@ -3,14 +3,15 @@ package io.etcdworkers.compaction.compact;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.compaction.cli.CompactionWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.FaultProxy;
-import io.etcdworkers.restore.testsupport.FaultProxy.Fault;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
-import io.etcdworkers.restore.testsupport.S3Buckets;
-import io.etcdworkers.restore.testsupport.S3ProxyServer;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.FaultProxy;
+import io.etcdworkers.testsupport.FaultProxy.Fault;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.testsupport.S3Buckets;
+import io.etcdworkers.testsupport.S3ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class S3UploadFaultIT {
     Path dir;
 
     private CommandRun compact(S3ProxyServer s3, FaultProxy proxy) {
-        return CommandRun.run(CompactionWorkerCommand::run, S3Buckets.env(s3, s3.credential(), dir.resolve("secret")),
+        return CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, S3Buckets.env(s3, s3.credential(), dir.resolve("secret")),
                 dir, "compact", "--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
                 "--store-endpoint-override=" + proxy.endpoint(), "--scratch-dir=" + dir.resolve("scratch"));
     }

@@ -16,12 +16,15 @@ import org.slf4j.LoggerFactory;
  * Publishes the one result JSON object of a run: on stdout, in {@code --result-file} when
  * given, and as the pod's termination message ({@code /dev/termination-log}) when that file
  * exists. Stdout and the result file get the whole object; the termination message is kept under Kubernetes' 4 KiB limit by dropping the
- * fields named droppable, in order, and marking the result {@code "truncated": true}.
+ * fields named droppable, in order, then cutting the error, and marking the result {@code "truncated": true}.
  */
 public final class ResultReporter {
     /** Kubernetes keeps at most 4096 bytes of a termination message. */
     public static final int TERMINATION_LIMIT = 4000;
     public static final Path DEFAULT_TERMINATION_LOG = Path.of("/dev/termination-log");
+
+    /** The most of an error the termination message keeps, in characters. */
+    private static final int ERROR_KEEP = 1500;
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultReporter.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -65,10 +68,29 @@ public final class ResultReporter {
         }
         if (size(copy) > TERMINATION_LIMIT && copy.hasNonNull("error")) {
             String error = copy.get("error").asText();
-            copy.put("error", error.substring(0, Math.min(error.length(), 1500)) + "...");
             copy.put("truncated", true);
+            // The limit is in bytes: a character takes 1 to 4 in UTF-8 and up to 6 escaped in JSON.
+            // Keep the longest start (at most ERROR_KEEP characters) with which the message fits.
+            int fits = 0;
+            int tooLong = Math.min(error.length(), ERROR_KEEP) + 1;
+            while (tooLong - fits > 1) {
+                int keep = (fits + tooLong) >>> 1;
+                if (size(withError(copy, error, keep)) <= TERMINATION_LIMIT) {
+                    fits = keep;
+                } else {
+                    tooLong = keep;
+                }
+            }
+            withError(copy, error, fits);
         }
         return copy;
+    }
+
+    /** {@code result} with the first {@code keep} characters of {@code error}, never half a surrogate pair. */
+    private static ObjectNode withError(ObjectNode result, String error, int keep) {
+        int end = keep > 0 && Character.isHighSurrogate(error.charAt(keep - 1)) ? keep - 1 : keep;
+        result.put("error", error.substring(0, end) + "...");
+        return result;
     }
 
     private static int size(ObjectNode node) {

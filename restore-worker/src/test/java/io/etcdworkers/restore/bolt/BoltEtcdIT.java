@@ -7,12 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.SnapshotStatus;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.SnapshotStatus;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -97,9 +98,10 @@ class BoltEtcdIT {
     private Served restoreAndServe(Path snapshot, String name, boolean defrag) {
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data-" + name);
-        new SnapshotRestorer(EtcdTestEnvironment.binaries(), tmp.resolve("scratch-" + name), Duration.ofMinutes(2))
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        new SnapshotRestorer(binaries, tmp.resolve("scratch-" + name), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(snapshot, member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(),
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries,
                 member, data, tmp.resolve("etcd-" + name)));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), CALL)) {
             long revision = client.status().getHeader().getRevision();
@@ -128,6 +130,6 @@ class BoltEtcdIT {
     }
 
     private JsonNode snapshotStatus(Path file) throws IOException, InterruptedException {
-        return SnapshotStatus.of(file, tmp);
+        return SnapshotStatus.of(file);
     }
 }

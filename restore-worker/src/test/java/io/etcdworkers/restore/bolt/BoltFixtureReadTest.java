@@ -4,7 +4,7 @@ import static io.etcdworkers.restore.bolt.BoltFixtures.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.etcdworkers.restore.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.ExpectedState;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

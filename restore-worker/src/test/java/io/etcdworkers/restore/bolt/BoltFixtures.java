@@ -3,7 +3,7 @@ package io.etcdworkers.restore.bolt;
 import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
 import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Fixtures;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

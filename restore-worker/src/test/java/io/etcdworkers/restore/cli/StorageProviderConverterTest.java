@@ -2,7 +2,7 @@ package io.etcdworkers.restore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +25,7 @@ class StorageProviderConverterTest {
         "OSS, OSS, alicloud", "alicloud, OSS, alicloud", "ECS, ECS, dell", "dell, ECS, dell",
         "OCS, OCS, openshift", "openshift, OCS, openshift"})
     void providersNotYetSupportedAreUsageErrorsSayingWhatIs(String flag, String name, String druid) {
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
 
         assertThat(run.exitCode()).isEqualTo(2);
@@ -36,7 +36,7 @@ class StorageProviderConverterTest {
     @ParameterizedTest
     @CsvSource({"abs", "Azure", "s3x", "''"})
     void anythingElseIsAUsageErrorListingTheSupportedOnes(String flag) {
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
 
         assertThat(run.exitCode()).isEqualTo(2);
@@ -47,7 +47,7 @@ class StorageProviderConverterTest {
     @CsvSource({"azure", "ABS"})
     void theResultNamesTheProviderByEtcdbrctlsName(String flag) {
         // No credentials: the run fails, but its result still says which store it meant.
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
 
         assertThat(run.exitCode()).isEqualTo(2);

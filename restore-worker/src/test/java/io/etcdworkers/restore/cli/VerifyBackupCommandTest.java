@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ class VerifyBackupCommandTest {
     Path dir;
 
     private CommandRun verify(Map<String, String> env, String... args) {
-        return CommandRun.run(RestoreWorkerCommand::run, env, dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
                 prepend("verify-backup", args));
     }
 

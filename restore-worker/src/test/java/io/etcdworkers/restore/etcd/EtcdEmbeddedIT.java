@@ -10,7 +10,7 @@ import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.options.GetOption;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EtcdEmbeddedIT {
     @TempDir
     Path tmp;
-    private final EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+    private final EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
     private final EtcdMember member = EtcdMember.onFreeLoopbackPort();
 
     @Test

@@ -2,7 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ class EtcdLoopbackOnlyIT {
 
     @Test
     void everyListeningSocketIsOnLoopback() throws IOException {
-        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
         new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(

@@ -2,8 +2,8 @@ package io.etcdworkers.restore.etcd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.EtcdVersions;
+import io.etcdworkers.testsupport.EtcdVersions;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +16,7 @@ class EtcdOnPathIT {
     void theEtcdOnPathIsTheVersionThisExecutionTests() {
         String minor = EtcdVersions.requireExpectedOnPath();
 
-        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.empty(), System.getenv("PATH"));
         assertThat(binaries.snapshotRestoreTool().getParent()).as("restore tool next to etcd " + minor)
                 .isEqualTo(binaries.etcd().getParent());
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.restore.testsupport.EtcdChildJvmMain;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.restore.testsupport.SnapshotRestoreChildJvmMain;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,7 +46,7 @@ class EtcdOrphanIT {
 
     @Test
     void etcdDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
-        EtcdBinaries binaries = EtcdTestEnvironment.binaries();
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
         new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
@@ -82,7 +82,7 @@ class EtcdOrphanIT {
     @Test
     void snapshotRestoreToolDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
-        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.binaries().etcd());
+        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.onPath().etcd());
         Path pidFile = tmp.resolve("tool.pid");
         String tool = String.join("\n", "#!/bin/sh",
                 "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,
@@ -108,7 +108,7 @@ class EtcdOrphanIT {
         assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> isGone(etcdPid));
-        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.restore.testsupport.Processes.mentioning(data)
+        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.testsupport.Processes.mentioning(data)
                 .isEmpty());
         Path wal = data.resolve("member/wal/0.wal");
         long size = Files.size(wal);

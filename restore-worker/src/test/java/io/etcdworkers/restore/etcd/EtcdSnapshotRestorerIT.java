@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +28,8 @@ class EtcdSnapshotRestorerIT {
 
     @BeforeEach
     void setUp() {
-        restorer = new SnapshotRestorer(EtcdTestEnvironment.binaries(), tmp.resolve("scratch"),
+        restorer = new SnapshotRestorer(EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), ""),
+                tmp.resolve("scratch"),
                 SnapshotRestorer.DEFAULT_TIMEOUT);
     }
 

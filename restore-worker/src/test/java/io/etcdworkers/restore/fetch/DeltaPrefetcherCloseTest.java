@@ -12,7 +12,7 @@ import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectInfo;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.store.ObjectWriter;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Fixtures;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -9,7 +9,7 @@ import io.etcdworkers.restore.snapshot.RevisionGroup;
 import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Fixtures;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;

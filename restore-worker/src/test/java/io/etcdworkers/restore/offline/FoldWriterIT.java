@@ -7,6 +7,7 @@ import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.PageUsage;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
@@ -16,10 +17,10 @@ import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.SnapshotStatus;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.SnapshotStatus;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,9 +86,10 @@ class FoldWriterIT {
 
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = dir.resolve("data");
-        new SnapshotRestorer(EtcdTestEnvironment.binaries(), dir.resolve("scratch"), Duration.ofMinutes(2))
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        new SnapshotRestorer(binaries, dir.resolve("scratch"), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(result.database(), member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(EtcdTestEnvironment.binaries(),
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries,
                 member, data, dir.resolve("etcd")));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             assertThat(client.status().getHeader().getRevision()).isEqualTo(3656);
@@ -99,6 +101,6 @@ class FoldWriterIT {
     }
 
     private JsonNode snapshotStatus(Path file) throws IOException, InterruptedException {
-        return SnapshotStatus.of(file, dir);
+        return SnapshotStatus.of(file);
     }
 }

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.AzuriteServer;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.AzuriteServer;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +104,7 @@ class AbsRestoreIT {
                 "--store-container=" + CONTAINER, "--store-prefix=" + fixture,
                 "--store-endpoint-override=" + azurite.accountUrl()));
         args.addAll(List.of(extra));
-        return CommandRun.run(RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
     }
 
     private static List<Path> list(Path path) {

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.files.FileTree;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.EtcdVersions;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.EtcdInstall;
+import io.etcdworkers.testsupport.EtcdVersions;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,9 +42,9 @@ class CrossVersionRestoreIT {
         "3.4, offline, false"})
     void thePlacedDataDirStartsUnderEtcd34And35AndServesTheSourceState(String restoredBy, String engine,
             boolean scratchWalDir) throws IOException {
-        EtcdBinaries v35 = EtcdVersions.v35();
-        EtcdBinaries v34 = EtcdVersions.v34();
-        EtcdBinaries restorer = restoredBy.equals("3.5") ? v35 : v34;
+        EtcdInstall v35 = EtcdVersions.v35();
+        EtcdInstall v34 = EtcdVersions.v34();
+        EtcdInstall restorer = restoredBy.equals("3.5") ? v35 : v34;
         Path dataDir = dir.resolve("data/new.etcd");
 
         CommandRun run = restore(restorer, engine, dataDir, scratchWalDir);
@@ -51,7 +52,7 @@ class CrossVersionRestoreIT {
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("engine").asText()).isEqualTo(engine);
         JsonNode state = ExpectedState.stateJson();
-        for (EtcdBinaries starter : List.of(v34, v35)) {
+        for (EtcdInstall starter : List.of(v34, v35)) {
             Path copy = dir.resolve("copy-" + starter.version());
             FileTree.copy(dataDir, copy);
 
@@ -72,7 +73,7 @@ class CrossVersionRestoreIT {
         Processes.awaitNoneMentioning(dir);
     }
 
-    private CommandRun restore(EtcdBinaries binaries, String engine, Path dataDir, boolean scratchWalDir)
+    private CommandRun restore(EtcdInstall binaries, String engine, Path dataDir, boolean scratchWalDir)
             throws IOException {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
                 "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
@@ -80,7 +81,7 @@ class CrossVersionRestoreIT {
         if (scratchWalDir) {
             args.add("--scratch-wal-dir=" + Files.createDirectories(dir.resolve("wal")));
         }
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
 }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,7 +66,7 @@ class EtcdbrV041FixtureIT {
 
     @Test
     void verifyBackupAcceptsTheBucketAndNamesTheNewerBase() {
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 "verify-backup", "--store-container", Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -95,7 +96,7 @@ class EtcdbrV041FixtureIT {
                 Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();

@@ -3,12 +3,13 @@ package io.etcdworkers.restore.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.GeneratedBucket.Compression;
+import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,7 +70,7 @@ class FullDiskIT {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("restore", "--store-container",
                 bucket.toString(), "--data-dir", target.toString(), "--scratch-dir", scratch.toString()));
         args.addAll(java.util.List.of(extra));
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
 

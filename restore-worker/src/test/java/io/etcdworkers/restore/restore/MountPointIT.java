@@ -3,10 +3,11 @@ package io.etcdworkers.restore.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.files.FileTree;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -53,7 +54,7 @@ class MountPointIT {
         String[] args = Stream.concat(Stream.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
                 "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString()), Stream.of(more))
                 .toArray(String[]::new);
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir, args);
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir, args);
     }
 
     @Test

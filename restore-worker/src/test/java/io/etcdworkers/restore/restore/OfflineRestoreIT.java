@@ -9,14 +9,15 @@ import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.EtcdTestEnvironment;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
-import io.etcdworkers.restore.testsupport.Processes;
-import io.etcdworkers.restore.testsupport.RandomHistory;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.testsupport.RandomHistory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -122,7 +123,7 @@ class OfflineRestoreIT {
         // 3.4-specific: etcdctl 3.4 restores a base without 'meta' (etcd recreates the bucket), so
         // the replay can take over; etcdutl 3.5 exits 1 on it (it writes the consistent index into
         // 'meta'), so under 3.5 neither engine restores this base and there is no fallback to show.
-        assumeTrue(EtcdTestEnvironment.binaries().version().minor() == 4,
+        assumeTrue(EtcdTestEnvironment.onPath().version().minor() == 4,
                 "etcdutl 3.5 does not restore a base without a 'meta' bucket: the fallback is shown with etcd 3.4");
 
         CommandRun auto = restore(bucket, dir.resolve("auto/data"));
@@ -165,7 +166,7 @@ class OfflineRestoreIT {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
                 "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();

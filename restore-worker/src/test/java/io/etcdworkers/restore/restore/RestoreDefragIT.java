@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.GeneratedBucket.Compression;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,7 @@ class RestoreDefragIT {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.root().toString(),
                 "--data-dir", dir.resolve(name).toString(), "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
         args.addAll(List.of(policy));
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         return run.result();

@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.GeneratedBucket;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.testsupport.GeneratedBucket.Compression;
+import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -55,7 +56,7 @@ class RestoreFailuresIT {
             args.add("--engine=replay");
         }
         args.addAll(List.of(extra));
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
 

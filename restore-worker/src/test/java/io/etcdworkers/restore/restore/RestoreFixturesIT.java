@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -104,7 +105,7 @@ class RestoreFixturesIT {
                 Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
         args.addAll(List.of(extra));
-        return CommandRun.run(RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }
 }

@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
-import io.etcdworkers.restore.testsupport.ExpectedState;
-import io.etcdworkers.restore.testsupport.FaultProxy;
-import io.etcdworkers.restore.testsupport.FaultProxy.Fault;
-import io.etcdworkers.restore.testsupport.Fixtures;
-import io.etcdworkers.restore.testsupport.Processes;
-import io.etcdworkers.restore.testsupport.S3Buckets;
-import io.etcdworkers.restore.testsupport.S3ProxyServer;
+import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
+import io.etcdworkers.testsupport.FaultProxy;
+import io.etcdworkers.testsupport.FaultProxy.Fault;
+import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.testsupport.S3Buckets;
+import io.etcdworkers.testsupport.S3ProxyServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ class S3FaultRestoreIT {
                 "--data-dir=" + target, "--scratch-dir=" + dir.resolve("scratch")));
         args.addAll(List.of(extra));
         Map<String, String> env = S3Buckets.env(s3, s3.credential(), dir.resolve("secret"));
-        return CommandRun.run(RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
     }
 
     private static String object(String key) {

@@ -8,7 +8,7 @@ import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.models.BlockListType;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.testsupport.AzuriteServer;
+import io.etcdworkers.testsupport.AzuriteServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.testsupport.AzuriteServer;
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.AzuriteServer;
+import io.etcdworkers.testsupport.CommandRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -110,7 +111,7 @@ class AzureStoreAccessIT {
                 {AzuriteServer.KEY, "no-such-container", "container does not exist"}}) {
             Map<String, String> env = AzuriteServer.env(c[0], secretDir.resolve(c[1]));
 
-            CommandRun run = CommandRun.run(RestoreWorkerCommand::run, env, secretDir, "verify-backup",
+            CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, secretDir, "verify-backup",
                     "--storage-provider", "azure", "--store-container", c[1], "--store-prefix", "etcd-main",
                     "--store-endpoint-override", azurite.accountUrl().toString());
 

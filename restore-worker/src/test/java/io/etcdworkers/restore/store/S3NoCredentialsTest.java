@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
+import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.error.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -57,7 +58,7 @@ class S3NoCredentialsTest {
             args.addAll(java.util.List.of("--data-dir=" + dir.resolve("data"), "--scratch-dir=" + dir.resolve("scratch")));
         }
 
-        CommandRun run = CommandRun.run(RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.USAGE.exitCode());
         assertThat(run.result().get("errorCode").asText()).isEqualTo("USAGE");

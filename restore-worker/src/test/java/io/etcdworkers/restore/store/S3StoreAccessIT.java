@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.testsupport.S3ProxyServer;
+import io.etcdworkers.testsupport.S3ProxyServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

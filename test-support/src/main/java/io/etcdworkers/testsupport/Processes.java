@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
 import java.nio.file.Path;
 import java.util.List;

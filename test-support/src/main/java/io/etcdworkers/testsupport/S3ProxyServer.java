@@ -1,12 +1,7 @@
-package io.etcdworkers.restore.testsupport;
-
-import static org.awaitility.Awaitility.await;
+package io.etcdworkers.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -49,20 +43,15 @@ public final class S3ProxyServer implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
 
-    private final Process process;
+    private final ChildServer server;
     private final URI endpoint;
-    private final Path log;
     private final String credential;
-    private final Thread shutdownHook;
     private S3Client client;
 
-    private S3ProxyServer(Process process, URI endpoint, Path log, String credential) {
-        this.process = process;
+    private S3ProxyServer(ChildServer server, URI endpoint, String credential) {
+        this.server = server;
         this.credential = credential;
         this.endpoint = endpoint;
-        this.log = log;
-        this.shutdownHook = new Thread(this::kill, "s3proxy-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /**
@@ -129,16 +118,11 @@ public final class S3ProxyServer implements AutoCloseable {
             client.close();
             client = null;
         }
-        kill();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down and runs the hook itself.
-        }
+        server.close();
     }
 
     private static S3ProxyServer startOnce(Path jar, Path dir, String credential) {
-        int port = freeLoopbackPort();
+        int port = ChildServer.freeLoopbackPort();
         URI endpoint = URI.create("http://127.0.0.1:" + port);
         Path blobs = dir.resolve("blobs");
         Path properties = dir.resolve("s3proxy.properties");
@@ -150,31 +134,10 @@ public final class S3ProxyServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ProcessBuilder builder = new ProcessBuilder(command(jar, properties))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run java -jar " + jar, e);
-        }
-        S3ProxyServer server = new S3ProxyServer(process, endpoint, log, credential);
-        try {
-            await("S3Proxy at " + endpoint).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
-                        if (!process.isAlive()) {
-                            throw new IllegalStateException("S3Proxy exited with " + process.exitValue()
-                                    + " before answering; log:\n" + server.logTail());
-                        }
-                        return answers(endpoint);
-                    });
-        } catch (RuntimeException e) {
-            server.close();
-            throw e instanceof IllegalStateException ise ? ise
-                    : new IllegalStateException("S3Proxy did not answer; log:\n" + server.logTail(), e);
-        }
-        return server;
+        // Any HTTP answer counts (an unsigned request gets 403): the server is up.
+        ChildServer server = ChildServer.start("S3Proxy at " + endpoint, new ProcessBuilder(command(jar, properties)),
+                log, START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(endpoint).isPresent());
+        return new S3ProxyServer(server, endpoint, credential);
     }
 
     private static List<String> command(Path jar, Path properties) {
@@ -200,53 +163,4 @@ public final class S3ProxyServer implements AutoCloseable {
                 "jclouds.filesystem.basedir=" + blobs);
     }
 
-    /** Any HTTP answer counts (an unsigned request gets 403): the server is up. */
-    private static boolean answers(URI endpoint) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) endpoint.toURL().openConnection();
-            connection.setConnectTimeout(500);
-            connection.setReadTimeout(2000);
-            try {
-                return connection.getResponseCode() > 0;
-            } finally {
-                connection.disconnect();
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freeLoopbackPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void kill() {
-        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
-        tree.add(process.toHandle());
-        tree.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : tree) {
-            try {
-                handle.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                // Did not stop on SIGTERM in time (or we were interrupted): make sure it does.
-                handle.destroyForcibly();
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-    }
-
-    private String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
 }

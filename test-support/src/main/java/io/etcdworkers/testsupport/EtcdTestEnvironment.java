@@ -1,21 +1,27 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
-import io.etcdworkers.restore.etcd.EtcdBinaries;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /** What the etcd ITs need from the machine: the etcd binaries and the shared backup fixtures. */
 public final class EtcdTestEnvironment {
     /** The uncompressed full snapshot of the seed phase (600 keys, revisions 2-601), with trailer. */
     public static final String FULL_SNAPSHOT = "etcdbr-v0.23.0/plain/v2/Full-00000000-00000601-1795986606";
 
+    private static EtcdInstall onPath;
+
     private EtcdTestEnvironment() {
     }
 
-    /** The etcd binaries on the test JVM's PATH (tests are an entry point; reading it here is fine). */
-    public static EtcdBinaries binaries() {
-        return EtcdBinaries.locate(Optional.empty(), System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    /**
+     * The etcd on the test JVM's PATH (tests are an entry point; reading it here is fine), found
+     * once per JVM. Worker code takes it as {@code EtcdBinaries.locate(Optional.of(onPath().binDir()), "")}.
+     */
+    public static synchronized EtcdInstall onPath() {
+        if (onPath == null) {
+            onPath = EtcdInstall.onPath(System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        }
+        return onPath;
     }
 
     /** The fixture full snapshot; fails the test when the fixtures are missing. */

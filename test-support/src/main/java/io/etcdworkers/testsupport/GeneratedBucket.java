@@ -1,10 +1,9 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
-import io.etcdworkers.restore.snapshot.DeltaEvent;
-import io.etcdworkers.restore.snapshot.DeltaWriter;
-import io.etcdworkers.restore.snapshot.SnapshotKind;
-import io.etcdworkers.restore.snapshot.SnapshotName;
-import io.etcdworkers.restore.snapshot.codec.Compression;
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -12,22 +11,57 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * A bucket for tests: the fixture's real full snapshot (600 seed keys at revision 601) plus
- * deltas synthesized after it with the project's writer. The builder keeps each key's create
- * revision and version as etcd would, so a correct replay reproduces them.
+ * deltas synthesized after it. The builder keeps each key's create revision and version as etcd
+ * would, so a correct replay reproduces them.
+ *
+ * <p>The deltas are written here, from docs/bucket-format.md, not with the worker's
+ * {@code DeltaWriter}: named {@code Incr-<start>-<last>-<unix seconds><suffix>} (revisions padded
+ * to 8 digits), the JSON array of {@code {"etcdEvent":{"type":1,"kv":{...}},"time":"<RFC 3339>"}}
+ * ({@code type} omitted for a PUT; {@code kv} fields {@code key}, {@code create_revision},
+ * {@code mod_revision}, {@code version}, {@code value}, {@code lease} in this order, zero ones
+ * omitted, bytes in base64; a DELETE's kv has the key and its revision), then the raw SHA-256 of
+ * that JSON, then compressed. So a worker that misreads the format cannot agree with itself.
  */
 public final class GeneratedBucket {
     private static final long BASE_REVISION = 601;
+    // the trailer follows the JSON: closing the generator must not close the stream
+    private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+
+    /** The codecs the generator writes, with the name suffix etcd-backup-restore gives them. */
+    public enum Compression {
+        NONE(""),
+        GZIP(".gz");
+
+        private final String suffix;
+
+        Compression(String suffix) {
+            this.suffix = suffix;
+        }
+
+        OutputStream compress(OutputStream out) throws IOException {
+            return this == GZIP ? new GZIPOutputStream(out) : out;
+        }
+    }
+
+    /** One change as the backup sidecar records it from etcd's watch. */
+    private record Event(boolean delete, byte[] key, byte[] value, long createRevision, long modRevision,
+            long version, long lease, OffsetDateTime time) {}
 
     private final Path root;
     private final Compression compression;
@@ -36,7 +70,7 @@ public final class GeneratedBucket {
     private long revision = BASE_REVISION;
     // in the past (2023), as real deltas are when a compaction names its snapshot after "now"
     private long time = 1_700_000_000L;
-    private final List<DeltaEvent> pending = new ArrayList<>();
+    private final List<Event> pending = new ArrayList<>();
 
     private GeneratedBucket(Path root, Compression compression, long seed) {
         this.root = root;
@@ -86,7 +120,7 @@ public final class GeneratedBucket {
         meta[1]++;
         byte[] value = new byte[size];
         random.nextBytes(value);
-        pending.add(DeltaEvent.put(key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], 0, now()));
+        pending.add(new Event(false, key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], 0, now()));
         return this;
     }
 
@@ -111,7 +145,7 @@ public final class GeneratedBucket {
             if (live.remove(key) == null) {
                 throw new IllegalArgumentException("not live: " + key);
             }
-            pending.add(DeltaEvent.delete(key.getBytes(StandardCharsets.UTF_8), revision, now()));
+            pending.add(deleteEvent(key));
         }
         return this;
     }
@@ -121,12 +155,16 @@ public final class GeneratedBucket {
         return new ArrayList<>(live.keySet());
     }
 
-    private DeltaEvent putEvent(String key, int size, long lease) {
+    private Event putEvent(String key, int size, long lease) {
         long[] meta = live.computeIfAbsent(key, k -> new long[] {revision, 0});
         meta[1]++;
         byte[] value = new byte[size];
         random.nextBytes(value);
-        return DeltaEvent.put(key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], lease, now());
+        return new Event(false, key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], lease, now());
+    }
+
+    private Event deleteEvent(String key) {
+        return new Event(true, key.getBytes(StandardCharsets.UTF_8), new byte[0], 0, revision, 0, 0, now());
     }
 
     /** One revision: a delete of a live key. */
@@ -135,7 +173,7 @@ public final class GeneratedBucket {
             throw new IllegalArgumentException("not live: " + key);
         }
         revision++;
-        pending.add(DeltaEvent.delete(key.getBytes(StandardCharsets.UTF_8), revision, now()));
+        pending.add(deleteEvent(key));
         return this;
     }
 
@@ -154,20 +192,59 @@ public final class GeneratedBucket {
         if (pending.isEmpty()) {
             throw new IllegalStateException("no events since the last delta");
         }
-        long start = pending.get(0).modRevision();
-        SnapshotName name = SnapshotName.of(SnapshotKind.DELTA, start, revision, Instant.ofEpochSecond(time++),
-                compression, false);
-        Path file = root.resolve("v2").resolve(name.format());
-        try (OutputStream out = compression.compress(Files.newOutputStream(file));
-                DeltaWriter writer = new DeltaWriter(out)) {
-            for (DeltaEvent event : pending) {
-                writer.write(event);
-            }
+        String name = String.format("Incr-%08d-%08d-%d%s", pending.get(0).modRevision(), revision, time++,
+                compression.suffix);
+        try (OutputStream out = compression.compress(Files.newOutputStream(root.resolve("v2").resolve(name)))) {
+            writeDelta(pending, out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         pending.clear();
-        return "v2/" + name.format();
+        return "v2/" + name;
+    }
+
+    /** The JSON array of the events, then the SHA-256 of those JSON bytes. */
+    private static void writeDelta(List<Event> events, OutputStream out) throws IOException {
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+        try (JsonGenerator json = JSON.createGenerator(new DigestOutputStream(out, sha256), JsonEncoding.UTF8)) {
+            json.writeStartArray();
+            for (Event e : events) {
+                json.writeStartObject();
+                json.writeObjectFieldStart("etcdEvent");
+                if (e.delete()) {
+                    json.writeNumberField("type", 1);
+                }
+                json.writeObjectFieldStart("kv");
+                json.writeFieldName("key");
+                json.writeBinary(e.key());
+                numberUnlessZero(json, "create_revision", e.createRevision());
+                numberUnlessZero(json, "mod_revision", e.modRevision());
+                numberUnlessZero(json, "version", e.version());
+                if (e.value().length > 0) {
+                    json.writeFieldName("value");
+                    json.writeBinary(e.value());
+                }
+                numberUnlessZero(json, "lease", e.lease());
+                json.writeEndObject();
+                json.writeEndObject();
+                // RFC 3339 as Go writes it: nanoseconds without trailing zeros, Z for UTC
+                json.writeStringField("time", DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(e.time()));
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+        }
+        out.write(sha256.digest());
+    }
+
+    private static void numberUnlessZero(JsonGenerator json, String field, long value) throws IOException {
+        if (value != 0) {
+            json.writeNumberField(field, value);
+        }
     }
 
     /** Live keys created by this builder (the 600 seed keys of the base are not counted). */

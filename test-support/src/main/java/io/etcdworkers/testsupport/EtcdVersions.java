@@ -1,8 +1,7 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.etcdworkers.restore.etcd.EtcdBinaries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -17,9 +16,9 @@ public final class EtcdVersions {
     private EtcdVersions() {}
 
     /** etcd 3.4's binaries; fails the test when that dir holds another version. */
-    public static EtcdBinaries v34() {
+    public static EtcdInstall v34() {
         Path dir = Path.of(setting("etcd.3.4.bin.dir", "ETCD_3_4_BIN_DIR").orElse("/usr/bin"));
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(dir), "");
+        EtcdInstall binaries = EtcdInstall.in(dir);
         if (binaries.version().minor() != 4) {
             throw new IllegalStateException(dir + " holds etcd " + binaries.version() + ", not 3.4: set ETCD_3_4_BIN_DIR");
         }
@@ -27,11 +26,11 @@ public final class EtcdVersions {
     }
 
     /** etcd 3.5's binaries; skips the test (with the reason) when none are configured. */
-    public static EtcdBinaries v35() {
+    public static EtcdInstall v35() {
         Optional<String> dir = setting("etcd.3.5.bin.dir", "ETCD_3_5_BIN_DIR");
         assumeTrue(dir.isPresent() && Files.isExecutable(Path.of(dir.get()).resolve("etcd")),
                 "needs etcd 3.5: set ETCD_3_5_BIN_DIR (bash .ci/etcd-3.5.sh fetches it; .ci/run always does)");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(Path.of(dir.get())), "");
+        EtcdInstall binaries = EtcdInstall.in(Path.of(dir.get()));
         if (binaries.version().minor() != 5) {
             throw new IllegalStateException(dir.get() + " holds etcd " + binaries.version() + ", not 3.5");
         }
@@ -48,7 +47,7 @@ public final class EtcdVersions {
         if (expected == null || expected.isBlank()) {
             throw new IllegalStateException("system property etcd.expected.minor is not set (failsafe passes it)");
         }
-        EtcdBinaries onPath = EtcdTestEnvironment.binaries();
+        EtcdInstall onPath = EtcdTestEnvironment.onPath();
         String minor = onPath.version().major() + "." + onPath.version().minor();
         if (!minor.equals(expected)) {
             throw new AssertionError("this test run expects etcd " + expected + " but the etcd on PATH is "

@@ -1,6 +1,5 @@
-package io.etcdworkers.restore.testsupport;
+package io.etcdworkers.testsupport;
 
-import io.etcdworkers.restore.snapshot.codec.Compression;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,7 @@ public final class RandomHistory {
      */
     public static GeneratedBucket write(Path root, long seed) {
         Random random = new Random(seed);
-        GeneratedBucket bucket = GeneratedBucket.create(root, Compression.GZIP, seed).withSeedKeys();
+        GeneratedBucket bucket = GeneratedBucket.create(root, GeneratedBucket.Compression.GZIP, seed).withSeedKeys();
         List<String> deleted = new ArrayList<>();
         int nextKey = 0;
         for (int delta = 0; delta < 8; delta++) {

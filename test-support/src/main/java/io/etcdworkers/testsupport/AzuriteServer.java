@@ -1,6 +1,4 @@
-package io.etcdworkers.restore.testsupport;
-
-import static org.awaitility.Awaitility.await;
+package io.etcdworkers.testsupport;
 
 import com.azure.core.util.BinaryData;
 import com.azure.storage.blob.BlobContainerClient;
@@ -9,18 +7,11 @@ import com.azure.storage.blob.BlobServiceClientBuilder;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 
@@ -47,18 +38,13 @@ public final class AzuriteServer implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final int START_ATTEMPTS = 3;
 
-    private final Process process;
+    private final ChildServer server;
     private final URI accountUrl;
-    private final Path log;
-    private final Thread shutdownHook;
     private BlobServiceClient client;
 
-    private AzuriteServer(Process process, URI accountUrl, Path log) {
-        this.process = process;
+    private AzuriteServer(ChildServer server, URI accountUrl) {
+        this.server = server;
         this.accountUrl = accountUrl;
-        this.log = log;
-        this.shutdownHook = new Thread(this::kill, "azurite-shutdown");
-        Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
 
     /** Starts Azurite in {@code workDir} and waits until it answers; retries on another port if one was taken. */
@@ -122,12 +108,7 @@ public final class AzuriteServer implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        kill();
-        try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
-        } catch (IllegalStateException e) {
-            // The JVM is already shutting down and runs the hook itself.
-        }
+        server.close();
     }
 
     /** {@code azurite-blob} from the install dir; fails (CI) or skips (elsewhere) when it is not there. */
@@ -153,7 +134,7 @@ public final class AzuriteServer implements AutoCloseable {
     }
 
     private static AzuriteServer startOnce(Path bin, Path dir) {
-        int port = freeLoopbackPort();
+        int port = ChildServer.freeLoopbackPort();
         URI accountUrl = URI.create("http://127.0.0.1:" + port + "/" + ACCOUNT);
         Path log = dir.resolve("azurite.log");
         try {
@@ -164,80 +145,12 @@ public final class AzuriteServer implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(bin.toString(), "--blobHost", "127.0.0.1",
                 "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--extentMemoryLimit", "1024",
                 "--skipApiVersionCheck", "--disableTelemetry", "--silent")
-                .directory(dir.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
+                .directory(dir.toFile());
         builder.environment().put("HOME", dir.toString());
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + bin, e);
-        }
-        AzuriteServer server = new AzuriteServer(process, accountUrl, log);
-        try {
-            await("Azurite at " + accountUrl).atMost(START_TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
-                        if (!process.isAlive()) {
-                            throw new IllegalStateException("Azurite exited with " + process.exitValue()
-                                    + " before answering; log:\n" + server.logTail());
-                        }
-                        return answers(accountUrl);
-                    });
-        } catch (RuntimeException e) {
-            server.close();
-            throw e instanceof IllegalStateException ise ? ise
-                    : new IllegalStateException("Azurite did not answer; log:\n" + server.logTail(), e);
-        }
-        return server;
+        // Any HTTP answer counts (an unsigned request gets 403): the server is up.
+        ChildServer server = ChildServer.start("Azurite at " + accountUrl, builder, log, START_TIMEOUT, STOP_TIMEOUT,
+                () -> ChildServer.get(accountUrl).isPresent());
+        return new AzuriteServer(server, accountUrl);
     }
 
-    /** Any HTTP answer counts (an unsigned request gets 403): the server is up. */
-    private static boolean answers(URI url) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) url.toURL().openConnection();
-            connection.setConnectTimeout(500);
-            connection.setReadTimeout(2000);
-            try {
-                return connection.getResponseCode() > 0;
-            } finally {
-                connection.disconnect();
-            }
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private static int freeLoopbackPort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void kill() {
-        List<ProcessHandle> tree = new ArrayList<>(process.descendants().toList());
-        tree.add(process.toHandle());
-        tree.forEach(ProcessHandle::destroy);
-        for (ProcessHandle handle : tree) {
-            try {
-                handle.onExit().get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
-                handle.destroyForcibly();
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-    }
-
-    private String logTail() {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (IOException e) {
-            return "(no log: " + e.getMessage() + ")";
-        }
-    }
 }
