@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.GoDuration;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -95,8 +96,8 @@ final class PodWatch {
         if (limit.isZero() || lasting.compareTo(limit) < 0) {
             return Optional.empty();
         }
-        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for " + WorkerArgs.duration(lasting)
-                + " (limit " + WorkerArgs.duration(limit) + ")"));
+        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for " + GoDuration.format(lasting)
+                + " (limit " + GoDuration.format(limit) + ")"));
     }
 
     /** The pod's phase and each waiting container's reason and message. */

@@ -1,6 +1,6 @@
 package io.etcdworkers.launcher.job;
 
-import java.time.Duration;
+import io.etcdworkers.contract.GoDuration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -72,7 +72,8 @@ public final class WorkerArgs {
         optional(args, "min-delta-bytes", c.minDeltaBytes());
         optional(args, "compression-policy", c.compressionPolicy());
         optional(args, "defragment", c.defragment());
-        optional(args, "etcd-defrag-timeout", c.etcdDefragTimeout() == null ? null : duration(c.etcdDefragTimeout()));
+        optional(args, "etcd-defrag-timeout",
+                c.etcdDefragTimeout() == null ? null : GoDuration.format(c.etcdDefragTimeout()));
         if (c.enableSnapshotLeaseRenewal()) {
             args.add(flag("enable-snapshot-lease-renewal", "true"));
         }
@@ -85,31 +86,7 @@ public final class WorkerArgs {
         optional(args, "defrag-every-deltas", d.everyDeltas());
         optional(args, "defrag-db-size-bytes", d.dbSizeBytes());
         optional(args, "defrag-fragmentation-ratio", d.fragmentationRatio());
-        optional(args, "defrag-interval", d.interval() == null ? null : duration(d.interval()));
-    }
-
-    /** A duration as the workers read it (Go style): {@code 90s}, {@code 5m}, {@code 2h}, {@code 1h30m}. */
-    public static String duration(Duration d) {
-        if (d.toNanosPart() % 1_000_000 != 0 || d.isNegative()) {
-            throw new IllegalArgumentException("durations are whole milliseconds and positive: " + d);
-        }
-        if (d.toMillisPart() != 0) {
-            return d.toMillis() + "ms";
-        }
-        StringBuilder sb = new StringBuilder();
-        long h = d.toHours();
-        int m = d.toMinutesPart();
-        int s = d.toSecondsPart();
-        if (h > 0) {
-            sb.append(h).append('h');
-        }
-        if (m > 0) {
-            sb.append(m).append('m');
-        }
-        if (s > 0 || sb.length() == 0) {
-            sb.append(s).append('s');
-        }
-        return sb.toString();
+        optional(args, "defrag-interval", d.interval() == null ? null : GoDuration.format(d.interval()));
     }
 
     private static void optional(List<String> args, String name, Object value) {

@@ -73,23 +73,6 @@ class WorkerArgsTest {
         assertThat(WorkerArgs.args(request)).containsExactlyElementsOf(expected);
     }
 
-    static Stream<Arguments> durations() {
-        return Stream.of(
-                Arguments.of(Duration.ofSeconds(1), "1s"),
-                Arguments.of(Duration.ofMinutes(5), "5m"),
-                Arguments.of(Duration.ofHours(2), "2h"),
-                Arguments.of(Duration.ofMinutes(90), "1h30m"),
-                Arguments.of(Duration.ofSeconds(3725), "1h2m5s"),
-                Arguments.of(Duration.ofMillis(1500), "1500ms"),
-                Arguments.of(Duration.ofHours(49), "49h"));
-    }
-
-    @ParameterizedTest(name = "{0} -> {1}")
-    @MethodSource("durations")
-    void durationsAreWrittenTheWayGoReadsThem(Duration d, String expected) {
-        assertThat(WorkerArgs.duration(d)).isEqualTo(expected);
-    }
-
     @Test
     void leaseRenewalWithoutAServiceAccountOfItsOwnIsRefused() {
         CompactFlags renew = new CompactFlags(null, null, null, null, null, null, true, "e-full-snap");
