@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -96,8 +97,10 @@ final class PodWatch {
         if (limit.isZero() || lasting.compareTo(limit) < 0) {
             return Optional.empty();
         }
-        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for " + GoDuration.format(lasting)
-                + " (limit " + GoDuration.format(limit) + ")"));
+        // the system clock has microseconds, which the format cannot write (and no one wants to read)
+        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for "
+                + GoDuration.format(lasting.truncatedTo(ChronoUnit.SECONDS))
+                + " (limit " + GoDuration.format(limit.truncatedTo(ChronoUnit.MILLIS)) + ")"));
     }
 
     /** The pod's phase and each waiting container's reason and message. */
