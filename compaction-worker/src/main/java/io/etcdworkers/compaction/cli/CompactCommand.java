@@ -8,6 +8,8 @@ import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
+import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
 import io.etcdworkers.restore.cli.DefragOptions;
 import io.etcdworkers.restore.cli.DurationConverter;
@@ -34,7 +36,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code compact}: one new full snapshot from the latest full snapshot and its deltas. */
-@Command(name = "compact", mixinStandardHelpOptions = true,
+@Command(name = WorkerCommands.COMPACT, mixinStandardHelpOptions = true,
         description = {"Restores the latest full snapshot and every delta after it in a scratch dir, compacts and "
                 + "defragments, and uploads a new full snapshot that etcd-backup-restore restores as the next base. "
                 + "Deletes nothing. Exits 0 with outcome 'skipped' when there is too little to compact."},
@@ -54,24 +56,24 @@ public final class CompactCommand implements Callable<Integer> {
     @Mixin
     DefragOptions defrag = new DefragOptions();
 
-    @Option(names = "--min-delta-revisions", paramLabel = "N",
+    @Option(names = WorkerFlags.MIN_DELTA_REVISIONS, paramLabel = "N",
             description = "Compact once this many revisions accumulated since the latest full snapshot (0: no minimum).")
     long minRevisions;
 
-    @Option(names = "--min-delta-snapshots", paramLabel = "N",
+    @Option(names = WorkerFlags.MIN_DELTA_SNAPSHOTS, paramLabel = "N",
             description = "Compact once this many delta snapshots accumulated since the latest full snapshot (0: no minimum).")
     int minSnapshots;
 
-    @Option(names = "--min-delta-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+    @Option(names = WorkerFlags.MIN_DELTA_BYTES, paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Compact once this many bytes of deltas accumulated (0: no minimum). Any one minimum reached is enough; with none set, any delta is.")
     long minBytes;
 
-    @Option(names = "--compression-policy", paramLabel = "gzip|zlib|lzw|none",
+    @Option(names = WorkerFlags.COMPRESSION_POLICY, paramLabel = "gzip|zlib|lzw|none",
             description = "Codec of the new snapshot. Default: the last delta's, as etcd-backup-restore does.")
     String compressionPolicy;
 
-    @Option(names = "--defragment", negatable = true, defaultValue = "true", fallbackValue = "true", arity = "0..1",
-            paramLabel = "true|false",
+    @Option(names = WorkerFlags.DEFRAGMENT, negatable = true, defaultValue = "true", fallbackValue = "true",
+            arity = "0..1", paramLabel = "true|false",
             description = "Defragment after the final compaction (--no-defragment to skip). Default: ${DEFAULT-VALUE}.")
     boolean defragment;
 
@@ -79,11 +81,11 @@ public final class CompactCommand implements Callable<Integer> {
             description = "Deadline of streaming the snapshot out of the scratch etcd. Default: 30m.")
     Duration snapshotTimeout = CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT;
 
-    @Option(names = "--enable-snapshot-lease-renewal",
+    @Option(names = WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL,
             description = "After the upload, record the new revision in the full-snapshot Lease (for etcd-druid).")
     boolean leaseRenewal;
 
-    @Option(names = "--full-snapshot-lease-name", paramLabel = "NAME",
+    @Option(names = WorkerFlags.FULL_SNAPSHOT_LEASE_NAME, paramLabel = "NAME",
             description = "The full-snapshot Lease to update, in the pod's namespace.")
     String leaseName;
 
@@ -102,7 +104,7 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "compact", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.COMPACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionOutcome outcome = new CompactionService(objects, config(), context.clock()).compact();

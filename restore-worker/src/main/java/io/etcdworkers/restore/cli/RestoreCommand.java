@@ -1,5 +1,7 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code restore}: rebuilds an etcd data dir from the latest full snapshot and every delta after it. */
-@Command(name = "restore", mixinStandardHelpOptions = true,
+@Command(name = WorkerCommands.RESTORE, mixinStandardHelpOptions = true,
         description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it, replaying the "
                 + "deltas into a scratch etcd, verifying the result and placing the data dir atomically."},
         footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
@@ -35,14 +37,14 @@ public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     DefragOptions defrag = new DefragOptions();
 
-    @Option(names = "--data-dir", required = true, paramLabel = "DIR",
+    @Option(names = WorkerFlags.DATA_DIR, required = true, paramLabel = "DIR",
             description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")
     Path dataDir;
 
-    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a valid SHA-256 trailer.")
+    @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a valid SHA-256 trailer.")
     boolean skipHashCheck;
 
-    @Option(names = "--force", description = "Replace an existing non-empty data dir (only once the new one is complete).")
+    @Option(names = WorkerFlags.FORCE, description = "Replace an existing non-empty data dir (only once the new one is complete).")
     boolean force;
 
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
@@ -54,7 +56,7 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "restore", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.RESTORE, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 RestoreConfig config = config();

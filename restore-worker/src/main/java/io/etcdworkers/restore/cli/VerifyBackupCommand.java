@@ -2,6 +2,7 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.ChainProblem;
@@ -36,7 +37,7 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store = new StoreOptions();
 
-    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a SHA-256 trailer.")
+    @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a SHA-256 trailer.")
     boolean skipHashCheck;
 
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
