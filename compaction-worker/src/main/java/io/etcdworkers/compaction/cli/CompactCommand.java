@@ -8,6 +8,7 @@ import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
+import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
@@ -146,7 +147,7 @@ public final class CompactCommand implements Callable<Integer> {
     /** Fills the result; the exit code is 0 unless a required lease renewal failed. */
     private int describe(ObjectNode result, CompactionOutcome outcome) {
         if (outcome.isSkipped()) {
-            result.put("outcome", "skipped");
+            result.put(ResultFields.OUTCOME, ResultFields.SKIPPED);
             result.put("reason", outcome.skipReason().orElseThrow());
             result.put("base", outcome.selection().base().key());
             result.put("deltas", outcome.selection().deltas().size());

@@ -1,6 +1,7 @@
 package io.etcdworkers.compaction.lease;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ResultFields;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,11 +69,11 @@ public final class LeaseRenewal {
                     leaseName, uploadedSnapshot, error);
             return 0;
         }
-        result.put("outcome", "failed");
-        result.put("exitCode", EXIT_CODE);
-        result.put("errorCode", ERROR_CODE);
-        result.put("retryable", false);
-        result.put("error", "the new full snapshot " + uploadedSnapshot + " was uploaded, but the full-snapshot Lease "
+        result.put(ResultFields.OUTCOME, ResultFields.FAILED);
+        result.put(ResultFields.EXIT_CODE, EXIT_CODE);
+        result.put(ResultFields.ERROR_CODE, ERROR_CODE);
+        result.put(ResultFields.RETRYABLE, false);
+        result.put(ResultFields.ERROR, "the new full snapshot " + uploadedSnapshot + " was uploaded, but the full-snapshot Lease "
                 + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
                 + " (fix it and renew by hand, or pass --lease-renewal=best-effort to tolerate it)");
         LOG.error("snapshot lease not renewed lease={} uploaded={}: {}", leaseName, uploadedSnapshot, error);

@@ -1,6 +1,7 @@
 package io.etcdworkers.launcher.job;
 
 import io.etcdworkers.contract.GoDuration;
+import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerFlags;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ public final class WorkerArgs {
     /** The scratch emptyDir's mount path. */
     public static final String SCRATCH_DIR = "/scratch";
     /** Where the worker writes its result; the kubelet reads it as the termination message. */
-    public static final String RESULT_FILE = "/dev/termination-log";
+    public static final String RESULT_FILE = ResultFields.TERMINATION_LOG;
     /** Where a Local bucket's claim is mounted; the container is a directory under it. */
     public static final String LOCAL_BUCKET_ROOT = "/var/etcd-bucket";
 

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ResultFields;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class ResultReporter {
     /** Kubernetes keeps at most 4096 bytes of a termination message. */
     public static final int TERMINATION_LIMIT = 4000;
-    public static final Path DEFAULT_TERMINATION_LOG = Path.of("/dev/termination-log");
+    public static final Path DEFAULT_TERMINATION_LOG = Path.of(ResultFields.TERMINATION_LOG);
 
     private static final Logger LOG = LoggerFactory.getLogger(ResultReporter.class);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,13 +61,13 @@ public final class ResultReporter {
                 break;
             }
             if (copy.remove(field) != null) {
-                copy.put("truncated", true);
+                copy.put(ResultFields.TRUNCATED, true);
             }
         }
-        if (size(copy) > TERMINATION_LIMIT && copy.hasNonNull("error")) {
-            String error = copy.get("error").asText();
-            copy.put("error", error.substring(0, Math.min(error.length(), 1500)) + "...");
-            copy.put("truncated", true);
+        if (size(copy) > TERMINATION_LIMIT && copy.hasNonNull(ResultFields.ERROR)) {
+            String error = copy.get(ResultFields.ERROR).asText();
+            copy.put(ResultFields.ERROR, error.substring(0, Math.min(error.length(), 1500)) + "...");
+            copy.put(ResultFields.TRUNCATED, true);
         }
         return copy;
     }
