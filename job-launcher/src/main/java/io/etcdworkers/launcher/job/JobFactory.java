@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.CapabilitiesBuilder;
@@ -102,7 +103,7 @@ public final class JobFactory {
                     .withNewOnExitCodes()
                         .withContainerName(CONTAINER)
                         .withOperator("In")
-                        .withValues(WorkerExitCode.nonRetryableCodes())
+                        .withValues(ErrorCode.nonRetryableExitCodes())
                     .endOnExitCodes()
                 .endRule()
                 .build();

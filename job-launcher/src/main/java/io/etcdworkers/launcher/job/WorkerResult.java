@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -44,9 +45,12 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
                 code != null && code.canConvertToInt() ? code.asInt() : null, text(node, ResultFields.ERROR), true);
     }
 
-    /** The worker's exit-code entry in the shared table, when it reported a known one. */
-    public Optional<WorkerExitCode> knownExitCode() {
-        return exitCode == null ? Optional.empty() : WorkerExitCode.of(exitCode);
+    /** What the worker's exit code means, when it reported one the contract knows (or 0). */
+    public Optional<String> exitCodeMeaning() {
+        if (exitCode == null) {
+            return Optional.empty();
+        }
+        return exitCode == 0 ? Optional.of("done, or nothing to do") : ErrorCode.of(exitCode).map(ErrorCode::meaning);
     }
 
     /** The parsed fields, for printing. */
