@@ -10,6 +10,7 @@ import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
 import io.etcdworkers.restore.cli.DefragOptions;
@@ -41,9 +42,8 @@ import picocli.CommandLine.Option;
         description = {"Restores the latest full snapshot and every delta after it in a scratch dir, compacts and "
                 + "defragments, and uploads a new full snapshot that etcd-backup-restore restores as the next base. "
                 + "Deletes nothing. Exits 0 with outcome 'skipped' when there is too little to compact."},
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
-                "Exit codes: as the restore command's (see docs/reference.md), and 23: the new full snapshot was uploaded "
-                        + "but the full-snapshot Lease was not renewed (--lease-renewal=required)."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class CompactCommand implements Callable<Integer> {
     private final WorkerContext context;
     private final KubernetesClients kubernetes;

@@ -1,13 +1,18 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,12 +22,13 @@ import picocli.CommandLine.Option;
 @Command(name = WorkerCommands.RESTORE, mixinStandardHelpOptions = true,
         description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it, replaying the "
                 + "deltas into a scratch etcd, verifying the result and placing the data dir atomically."},
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
-                "Exit codes: 0 done, 1 unexpected, 2 usage, 10 no snapshots, 11 inconsistent backup, 12 hash mismatch, "
-                        + "13 corrupt object, 14 unsupported object, 15 truncated object, 20 store unavailable, "
-                        + "21 store not found or denied, 22 object vanished, 30 etcd failure, 31 target not empty, "
-                        + "32 etcd quota exceeded, 33 local I/O, 34 target locked, 40 interrupted."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class RestoreCommand implements Callable<Integer> {
+    /** What a restore can end with, for its --help ({@link ExitCodeHelp}): all but the compaction's own. */
+    static final Set<ErrorCode> EXIT_CODES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(ErrorCode.LEASE_NOT_RENEWED)));
+
     private final WorkerContext context;
 
     @Mixin
