@@ -28,7 +28,7 @@ public record CompactFlags(
 
     public CompactFlags {
         RequestChecks.positive(minDeltaRevisions, "min delta revisions");
-        RequestChecks.positive(minDeltaSnapshots, "min delta snapshots");
+        RequestChecks.fitsAnInt(RequestChecks.positive(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
         RequestChecks.positive(minDeltaBytes, "min delta bytes");
         compressionPolicy = RequestChecks.blankToNull(compressionPolicy);
         if (compressionPolicy != null && !WorkerFlags.COMPRESSION_POLICIES.contains(compressionPolicy)) {

@@ -24,7 +24,7 @@ public record DefragFlags(
         String engine) {
     public DefragFlags {
         RequestChecks.notNegative(everyEvents, "defrag every events");
-        RequestChecks.notNegative(everyDeltas, "defrag every deltas");
+        RequestChecks.fitsAnInt(RequestChecks.notNegative(everyDeltas, "defrag every deltas"), "defrag every deltas");
         RequestChecks.notNegative(dbSizeBytes, "defrag db size bytes");
         if (fragmentationRatio != null && !(fragmentationRatio >= 0 && fragmentationRatio < 1)) {
             throw new IllegalArgumentException(

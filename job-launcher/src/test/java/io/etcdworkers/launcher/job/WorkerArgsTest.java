@@ -91,6 +91,11 @@ class WorkerArgsTest {
         assertThatThrownBy(() -> new DefragFlags(-1L, null, null, null, null, null))
                 .hasMessage("defrag every events must not be negative (0: off): -1");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, -0.1, null, null)).hasMessageContaining("[0, 1)");
+        // the workers hold these two in an int: a larger value would be rendered and fail the pod with exit 2
+        assertThatThrownBy(() -> new DefragFlags(null, 1L << 31, null, null, null, null))
+                .hasMessage("defrag every deltas must be at most 2147483647: 2147483648");
+        assertThatThrownBy(() -> new CompactFlags(null, 1L << 31, null, null, null, null, false, null))
+                .hasMessage("min delta snapshots must be at most 2147483647: 2147483648");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, null, Duration.ofSeconds(-1), null))
                 .hasMessageContaining("defrag interval must not be negative");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, null, null, "fast")).hasMessageContaining("engine");
