@@ -73,7 +73,7 @@ class LauncherCliTest {
         assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "0", "--defrag-interval", "0",
                 "--defrag-fragmentation-ratio", "0", "--defrag-db-size-bytes", "0")).isZero();
         // the worker's picocli spec is not on the launcher's classpath (restore-worker brings the AWS SDK and
-        // jetcd); the worker reads "0", "0s" and 0.0 as off (restore-worker DurationConverter, DefragOptions)
+        // jetcd); compaction-worker's LauncherArgsContractTest parses these args with it: all triggers off
         assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getSpec().getTemplate().getSpec()
                 .getContainers().get(0).getArgs()).contains("--defrag-every-events=0", "--defrag-interval=0s",
                 "--defrag-fragmentation-ratio=0.0", "--defrag-db-size-bytes=0");
