@@ -46,8 +46,8 @@ public final class LeaseRenewal {
 
     /**
      * Writes {@code snapshotLease} into the succeeded result and returns the exit code: 0, or
-     * {@link ErrorCode#LEASE_NOT_RENEWED}'s with the result turned into a failure that says the snapshot
-     * was uploaded.
+     * that of {@link ErrorCode#LEASE_NOT_RENEWED} with the result turned into a failure that says the
+     * snapshot was uploaded.
      */
     public static int record(ObjectNode result, String leaseName, SnapshotLeaseUpdater.Result renewed,
             Policy policy, String uploadedSnapshot) {
@@ -71,8 +71,8 @@ public final class LeaseRenewal {
         result.put(ResultFields.EXIT_CODE, code.exitCode());
         result.put(ResultFields.ERROR_CODE, code.name());
         result.put(ResultFields.RETRYABLE, code.retryable());
-        result.put(ResultFields.ERROR, "the new full snapshot " + uploadedSnapshot + " was uploaded, but the full-snapshot Lease "
-                + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
+        result.put(ResultFields.ERROR, "the new full snapshot " + uploadedSnapshot + " was uploaded, but the "
+                + "full-snapshot Lease " + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
                 + " (fix it and renew by hand, or pass --lease-renewal=best-effort to tolerate it)");
         LOG.error("snapshot lease not renewed lease={} uploaded={}: {}", leaseName, uploadedSnapshot, error);
         return code.exitCode();

@@ -14,7 +14,8 @@ import picocli.CommandLine;
  * long meaning under itself).
  */
 public final class ExitCodeHelp {
-    static final String HEADING = "%nExit codes (\"retry\": running it again may help; docs/reference.md has the details):%n";
+    /** Short enough for picocli's 80 columns. */
+    static final String HEADING = "%nExit codes (\"retry\": running it again may help; see docs/reference.md):%n";
 
     private ExitCodeHelp() {}
 
