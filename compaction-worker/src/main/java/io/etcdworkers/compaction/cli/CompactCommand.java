@@ -9,6 +9,10 @@ import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
+import io.etcdworkers.contract.ResultFields;
+import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.cli.ByteSizeConverter;
 import io.etcdworkers.restore.cli.DefragOptions;
 import io.etcdworkers.restore.cli.DurationConverter;
@@ -34,13 +38,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code compact}: one new full snapshot from the latest full snapshot and its deltas. */
-@Command(name = "compact", mixinStandardHelpOptions = true,
+@Command(name = WorkerCommands.COMPACT, mixinStandardHelpOptions = true,
         description = {"Restores the latest full snapshot and every delta after it in a scratch dir, compacts and "
                 + "defragments, and uploads a new full snapshot that etcd-backup-restore restores as the next base. "
                 + "Deletes nothing. Exits 0 with outcome 'skipped' when there is too little to compact."},
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
-                "Exit codes: as the restore command's (see docs/reference.md), and 23: the new full snapshot was uploaded "
-                        + "but the full-snapshot Lease was not renewed (--lease-renewal=required)."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class CompactCommand implements Callable<Integer> {
     private final WorkerContext context;
     private final KubernetesClients kubernetes;
@@ -54,24 +57,24 @@ public final class CompactCommand implements Callable<Integer> {
     @Mixin
     DefragOptions defrag = new DefragOptions();
 
-    @Option(names = "--min-delta-revisions", paramLabel = "N",
+    @Option(names = WorkerFlags.MIN_DELTA_REVISIONS, paramLabel = "N",
             description = "Compact once this many revisions accumulated since the latest full snapshot (0: no minimum).")
     long minRevisions;
 
-    @Option(names = "--min-delta-snapshots", paramLabel = "N",
+    @Option(names = WorkerFlags.MIN_DELTA_SNAPSHOTS, paramLabel = "N",
             description = "Compact once this many delta snapshots accumulated since the latest full snapshot (0: no minimum).")
     int minSnapshots;
 
-    @Option(names = "--min-delta-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+    @Option(names = WorkerFlags.MIN_DELTA_BYTES, paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Compact once this many bytes of deltas accumulated (0: no minimum). Any one minimum reached is enough; with none set, any delta is.")
     long minBytes;
 
-    @Option(names = "--compression-policy", paramLabel = "gzip|zlib|lzw|none",
+    @Option(names = WorkerFlags.COMPRESSION_POLICY, paramLabel = "gzip|zlib|lzw|none",
             description = "Codec of the new snapshot. Default: the last delta's, as etcd-backup-restore does.")
     String compressionPolicy;
 
-    @Option(names = "--defragment", negatable = true, defaultValue = "true", fallbackValue = "true", arity = "0..1",
-            paramLabel = "true|false",
+    @Option(names = WorkerFlags.DEFRAGMENT, negatable = true, defaultValue = "true", fallbackValue = "true",
+            arity = "0..1", paramLabel = "true|false",
             description = "Defragment after the final compaction (--no-defragment to skip). Default: ${DEFAULT-VALUE}.")
     boolean defragment;
 
@@ -79,11 +82,11 @@ public final class CompactCommand implements Callable<Integer> {
             description = "Deadline of streaming the snapshot out of the scratch etcd. Default: 30m.")
     Duration snapshotTimeout = CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT;
 
-    @Option(names = "--enable-snapshot-lease-renewal",
+    @Option(names = WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL,
             description = "After the upload, record the new revision in the full-snapshot Lease (for etcd-druid).")
     boolean leaseRenewal;
 
-    @Option(names = "--full-snapshot-lease-name", paramLabel = "NAME",
+    @Option(names = WorkerFlags.FULL_SNAPSHOT_LEASE_NAME, paramLabel = "NAME",
             description = "The full-snapshot Lease to update, in the pod's namespace.")
     String leaseName;
 
@@ -102,7 +105,7 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "compact", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.COMPACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionConfig config = config();
@@ -136,7 +139,7 @@ public final class CompactCommand implements Callable<Integer> {
     /** Fills the result; the exit code is 0 unless a required lease renewal failed. */
     private static int describe(ObjectNode result, CompactionOutcome outcome, CompactionConfig config) {
         if (outcome.isSkipped()) {
-            result.put("outcome", "skipped");
+            result.put(ResultFields.OUTCOME, ResultFields.SKIPPED);
             result.put("reason", outcome.skipReason().orElseThrow());
             result.put("base", outcome.selection().base().key());
             result.put("deltas", outcome.selection().deltas().size());

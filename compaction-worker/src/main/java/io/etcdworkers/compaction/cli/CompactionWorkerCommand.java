@@ -1,9 +1,13 @@
 package io.etcdworkers.compaction.cli;
 
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.restore.cli.ExitCodeHelp;
 import io.etcdworkers.restore.cli.WorkerCli;
 import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.restore.cli.WorkerContext;
 import io.etcdworkers.restore.cli.WorkerVersion;
+import java.util.EnumSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +18,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "compaction-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
         description = "Compacts etcd-backup-restore buckets: restores the latest full snapshot and its deltas, and "
                 + "uploads one new full snapshot.",
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class CompactionWorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,7 +35,9 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
     /** The command line with a given source of Kubernetes clients (tests point it at a mock server). */
     public static CommandLine commandLineWith(WorkerContext context, KubernetesClients kubernetes) {
         CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(), context.env(), context.out(), context.err());
-        WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
+        CommandLine compact = WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
+        // every code: a compaction restores first, and has its own (LEASE_NOT_RENEWED)
+        ExitCodeHelp.addTo(compact, "done, or skipped (too little to compact)", EnumSet.allOf(ErrorCode.class));
         return cli;
     }
 

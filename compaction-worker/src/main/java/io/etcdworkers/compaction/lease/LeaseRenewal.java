@@ -1,6 +1,8 @@
 package io.etcdworkers.compaction.lease;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.ResultFields;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,21 +12,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The renewal comes after the upload, so when it fails the new full snapshot is in the store
  * all the same; but etcd-druid reads the Lease to know the latest full snapshot, and would go on
- * seeing the old one. So a failed renewal is a failed run ({@link #EXIT_CODE}) unless the caller
- * chose {@link Policy#BEST_EFFORT}, and the result names the uploaded snapshot either way.
+ * seeing the old one. So a failed renewal is a failed run ({@link ErrorCode#LEASE_NOT_RENEWED}, not
+ * retryable: a rerun finds the new snapshot as its base, skips, and leaves the Lease as it is) unless
+ * the caller chose {@link Policy#BEST_EFFORT}, and the result names the uploaded snapshot either way.
  */
 public final class LeaseRenewal {
-    /**
-     * The compaction worker's own exit code for "uploaded, Lease not renewed". Not retryable: a
-     * rerun finds the new snapshot as its base, skips, and leaves the Lease as it is.
-     */
-    public static final int EXIT_CODE = 23;
-    public static final String ERROR_CODE = "LEASE_NOT_RENEWED";
     private static final Logger LOG = LoggerFactory.getLogger(LeaseRenewal.class);
 
     /** {@code --lease-renewal}: whether a failed renewal fails the run. */
     public enum Policy {
-        /** A failed renewal fails the run with {@link #EXIT_CODE} (the default). */
+        /** A failed renewal fails the run with {@link ErrorCode#LEASE_NOT_RENEWED} (the default). */
         REQUIRED,
         /** A failed renewal is a warning in the result; the run succeeds. */
         BEST_EFFORT;
@@ -49,7 +46,8 @@ public final class LeaseRenewal {
 
     /**
      * Writes {@code snapshotLease} into the succeeded result and returns the exit code: 0, or
-     * {@link #EXIT_CODE} with the result turned into a failure that says the snapshot was uploaded.
+     * that of {@link ErrorCode#LEASE_NOT_RENEWED} with the result turned into a failure that says the
+     * snapshot was uploaded.
      */
     public static int record(ObjectNode result, String leaseName, SnapshotLeaseUpdater.Result renewed,
             Policy policy, String uploadedSnapshot) {
@@ -68,14 +66,15 @@ public final class LeaseRenewal {
                     leaseName, uploadedSnapshot, error);
             return 0;
         }
-        result.put("outcome", "failed");
-        result.put("exitCode", EXIT_CODE);
-        result.put("errorCode", ERROR_CODE);
-        result.put("retryable", false);
-        result.put("error", "the new full snapshot " + uploadedSnapshot + " was uploaded, but the full-snapshot Lease "
-                + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
+        ErrorCode code = ErrorCode.LEASE_NOT_RENEWED;
+        result.put(ResultFields.OUTCOME, ResultFields.FAILED);
+        result.put(ResultFields.EXIT_CODE, code.exitCode());
+        result.put(ResultFields.ERROR_CODE, code.name());
+        result.put(ResultFields.RETRYABLE, code.retryable());
+        result.put(ResultFields.ERROR, "the new full snapshot " + uploadedSnapshot + " was uploaded, but the "
+                + "full-snapshot Lease " + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
                 + " (fix it and renew by hand, or pass --lease-renewal=best-effort to tolerate it)");
         LOG.error("snapshot lease not renewed lease={} uploaded={}: {}", leaseName, uploadedSnapshot, error);
-        return EXIT_CODE;
+        return code.exitCode();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ErrorCode;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -61,7 +62,7 @@ class SnapshotLeaseUpdaterTest {
 
         ObjectNode result = succeeded();
         assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED))
-                .isEqualTo(LeaseRenewal.EXIT_CODE).isEqualTo(23);
+                .isEqualTo(ErrorCode.LEASE_NOT_RENEWED.exitCode()).isEqualTo(23);
         assertThat(result.get("outcome").asText()).isEqualTo("failed");
         assertThat(result.get("exitCode").asInt()).isEqualTo(23);
         assertThat(result.get("errorCode").asText()).isEqualTo("LEASE_NOT_RENEWED");

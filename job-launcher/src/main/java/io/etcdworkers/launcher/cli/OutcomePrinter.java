@@ -1,7 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.job.JobOutcome;
-import io.etcdworkers.launcher.job.WorkerExitCode;
 import io.etcdworkers.launcher.job.WorkerResult;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
@@ -53,7 +52,7 @@ final class OutcomePrinter {
         if (r != null) {
             StringBuilder worker = new StringBuilder("worker:");
             r.summary().forEach((k, v) -> worker.append(' ').append(k).append('=').append(v));
-            r.knownExitCode().map(WorkerExitCode::meaning).ifPresent(m -> worker.append(" (").append(m).append(')'));
+            r.exitCodeMeaning().ifPresent(m -> worker.append(" (").append(m).append(')'));
             if (!r.json()) {
                 worker.append(" termination message is not a result JSON");
             }

@@ -1,7 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.WorkerFlags;
 import java.time.Duration;
-import java.util.Set;
 
 /**
  * The compaction worker's flags (null = left out, the worker's default applies).
@@ -26,22 +26,21 @@ public record CompactFlags(
         boolean enableSnapshotLeaseRenewal,
         String fullSnapshotLeaseName) {
 
-    private static final Set<String> POLICIES = Set.of("gzip", "zlib", "lzw", "none");
-
     public CompactFlags {
         RequestChecks.positive(minDeltaRevisions, "min delta revisions");
-        RequestChecks.positive(minDeltaSnapshots, "min delta snapshots");
+        RequestChecks.fitsAnInt(RequestChecks.positive(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
         RequestChecks.positive(minDeltaBytes, "min delta bytes");
         compressionPolicy = RequestChecks.blankToNull(compressionPolicy);
-        if (compressionPolicy != null && !POLICIES.contains(compressionPolicy)) {
-            throw new IllegalArgumentException("compression policy must be one of gzip, zlib, lzw, none: " + compressionPolicy);
+        if (compressionPolicy != null && !WorkerFlags.COMPRESSION_POLICIES.contains(compressionPolicy)) {
+            throw new IllegalArgumentException("compression policy must be one of "
+                    + String.join(", ", WorkerFlags.COMPRESSION_POLICIES) + ": " + compressionPolicy);
         }
         if (etcdDefragTimeout != null) {
             RequestChecks.positive(etcdDefragTimeout, "etcd defrag timeout");
         }
         fullSnapshotLeaseName = RequestChecks.blankToNull(fullSnapshotLeaseName);
         if (enableSnapshotLeaseRenewal && fullSnapshotLeaseName == null) {
-            throw new IllegalArgumentException("lease renewal needs --full-snapshot-lease-name");
+            throw new IllegalArgumentException("lease renewal needs " + WorkerFlags.FULL_SNAPSHOT_LEASE_NAME);
         }
     }
 

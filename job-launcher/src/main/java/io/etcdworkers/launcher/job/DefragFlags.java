@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.WorkerFlags;
 import java.time.Duration;
 
 /**
@@ -21,12 +22,9 @@ public record DefragFlags(
         Double fragmentationRatio,
         Duration interval,
         String engine) {
-    private static final java.util.Set<String> ENGINES = java.util.Set.of("replay", "offline", "auto");
-
-
     public DefragFlags {
         RequestChecks.notNegative(everyEvents, "defrag every events");
-        RequestChecks.notNegative(everyDeltas, "defrag every deltas");
+        RequestChecks.fitsAnInt(RequestChecks.notNegative(everyDeltas, "defrag every deltas"), "defrag every deltas");
         RequestChecks.notNegative(dbSizeBytes, "defrag db size bytes");
         if (fragmentationRatio != null && !(fragmentationRatio >= 0 && fragmentationRatio < 1)) {
             throw new IllegalArgumentException(
@@ -35,7 +33,7 @@ public record DefragFlags(
         if (interval != null && interval.isNegative()) {
             throw new IllegalArgumentException("defrag interval must not be negative (0: off): " + interval);
         }
-        if (engine != null && !ENGINES.contains(engine)) {
+        if (engine != null && !WorkerFlags.ENGINES.contains(engine)) {
             throw new IllegalArgumentException("engine must be replay, offline or auto: " + engine);
         }
     }

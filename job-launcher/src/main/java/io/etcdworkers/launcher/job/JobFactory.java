@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerEnv;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.CapabilitiesBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -101,7 +103,7 @@ public final class JobFactory {
                     .withNewOnExitCodes()
                         .withContainerName(CONTAINER)
                         .withOperator("In")
-                        .withValues(WorkerExitCode.nonRetryableCodes())
+                        .withValues(ErrorCode.nonRetryableExitCodes())
                     .endOnExitCodes()
                 .endRule()
                 .build();
@@ -170,10 +172,11 @@ public final class JobFactory {
         env.add(new EnvVarBuilder().withName("JAVA_TOOL_OPTIONS").withValue(javaOptions(request.resources())).build());
         env.add(fieldRef("POD_NAME", "metadata.name"));
         env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));
-        env.add(new EnvVarBuilder().withName("STORAGE_CONTAINER").withValue(storeContainer(request.store())).build());
+        env.add(new EnvVarBuilder().withName(WorkerEnv.STORAGE_CONTAINER).withValue(storeContainer(request.store()))
+                .build());
         if (request.store().provider() == StorageProvider.S3) {
             // a path, never a credential: the worker reads the files the Secret puts there
-            env.add(new EnvVarBuilder().withName("AWS_APPLICATION_CREDENTIALS")
+            env.add(new EnvVarBuilder().withName(WorkerEnv.AWS_APPLICATION_CREDENTIALS)
                     .withValue(PodVolumes.CREDENTIALS_MOUNT_PATH).build());
         }
         return env;

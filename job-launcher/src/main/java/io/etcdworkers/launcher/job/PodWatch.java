@@ -1,11 +1,13 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.GoDuration;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -95,8 +97,10 @@ final class PodWatch {
         if (limit.isZero() || lasting.compareTo(limit) < 0) {
             return Optional.empty();
         }
-        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for " + WorkerArgs.duration(lasting)
-                + " (limit " + WorkerArgs.duration(limit) + ")"));
+        // the system clock has microseconds, which the format cannot write (and no one wants to read)
+        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for "
+                + GoDuration.format(lasting.truncatedTo(ChronoUnit.SECONDS))
+                + " (limit " + GoDuration.format(limit.truncatedTo(ChronoUnit.MILLIS)) + ")"));
     }
 
     /** The pod's phase and each waiting container's reason and message. */

@@ -77,6 +77,14 @@ final class RequestChecks {
         return value;
     }
 
+    /** Counts the workers hold in an int: {@code --defrag-every-deltas}, {@code --min-delta-snapshots}. */
+    static Long fitsAnInt(Long value, String what) {
+        if (value != null && value > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(what + " must be at most " + Integer.MAX_VALUE + ": " + value);
+        }
+        return value;
+    }
+
     static String absolutePath(String value, String what) {
         String v = required(value, what);
         if (!v.startsWith("/") || v.contains("..")) {

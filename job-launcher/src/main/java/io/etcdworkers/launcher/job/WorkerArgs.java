@@ -1,20 +1,23 @@
 package io.etcdworkers.launcher.job;
 
-import java.time.Duration;
+import io.etcdworkers.contract.GoDuration;
+import io.etcdworkers.contract.ResultFields;
+import io.etcdworkers.contract.WorkerFlags;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The worker's flags for a request: a pure function, so the container args are tested as a table.
  *
- * <p>Every flag is {@code --name=value} in one argument, so a value can never be taken for a flag.
+ * <p>Every flag is {@code --name=value} in one argument, so a value can never be taken for a flag; the
+ * names are the contract's {@link WorkerFlags}, which the workers' options are declared with.
  * Nothing secret is ever an argument: credentials stay in the mounted Secret.
  */
 public final class WorkerArgs {
     /** The scratch emptyDir's mount path. */
     public static final String SCRATCH_DIR = "/scratch";
     /** Where the worker writes its result; the kubelet reads it as the termination message. */
-    public static final String RESULT_FILE = "/dev/termination-log";
+    public static final String RESULT_FILE = ResultFields.TERMINATION_LOG;
     /** Where a Local bucket's claim is mounted; the container is a directory under it. */
     public static final String LOCAL_BUCKET_ROOT = "/var/etcd-bucket";
 
@@ -25,7 +28,7 @@ public final class WorkerArgs {
     public static List<String> args(JobRequest request) {
         List<String> args = new ArrayList<>();
         store(args, request.store());
-        args.add(flag("scratch-dir", SCRATCH_DIR));
+        args.add(flag(WorkerFlags.SCRATCH_DIR, SCRATCH_DIR));
         if (request.restore() != null) {
             restore(args, request.restore());
         }
@@ -37,79 +40,56 @@ public final class WorkerArgs {
     }
 
     static void store(List<String> args, StoreRef store) {
-        args.add(flag("storage-provider", store.provider().name()));
+        args.add(flag(WorkerFlags.STORAGE_PROVIDER, store.provider().name()));
         String container = store.provider() == StorageProvider.Local
                 ? LOCAL_BUCKET_ROOT + "/" + store.container()
                 : store.container();
-        args.add(flag("store-container", container));
+        args.add(flag(WorkerFlags.STORE_CONTAINER, container));
         if (!store.prefix().isEmpty()) {
-            args.add(flag("store-prefix", store.prefix()));
+            args.add(flag(WorkerFlags.STORE_PREFIX, store.prefix()));
         }
-        optional(args, "store-endpoint-override", store.endpointOverride());
+        optional(args, WorkerFlags.STORE_ENDPOINT_OVERRIDE, store.endpointOverride());
     }
 
     static void restore(List<String> args, RestoreFlags r) {
-        args.add(flag("data-dir", r.dataDir()));
-        optional(args, "name", r.name());
-        optional(args, "initial-cluster", r.initialCluster());
-        optional(args, "initial-cluster-token", r.initialClusterToken());
-        optional(args, "initial-advertise-peer-urls", r.initialAdvertisePeerUrls());
+        args.add(flag(WorkerFlags.DATA_DIR, r.dataDir()));
+        optional(args, WorkerFlags.NAME, r.name());
+        optional(args, WorkerFlags.INITIAL_CLUSTER, r.initialCluster());
+        optional(args, WorkerFlags.INITIAL_CLUSTER_TOKEN, r.initialClusterToken());
+        optional(args, WorkerFlags.INITIAL_ADVERTISE_PEER_URLS, r.initialAdvertisePeerUrls());
         if (r.skipHashCheck()) {
-            args.add("--skip-hash-check");
+            args.add(WorkerFlags.SKIP_HASH_CHECK);
         }
         if (r.force()) {
-            args.add("--force");
+            args.add(WorkerFlags.FORCE);
         }
-        optional(args, "embedded-etcd-quota-bytes", r.embeddedEtcdQuotaBytes());
-        optional(args, "max-fetchers", r.maxFetchers());
+        optional(args, WorkerFlags.EMBEDDED_ETCD_QUOTA_BYTES, r.embeddedEtcdQuotaBytes());
+        optional(args, WorkerFlags.MAX_FETCHERS, r.maxFetchers());
         // no --result-file: the workers write the termination message (RESULT_FILE) themselves,
         // fitted to its 4 KiB limit
     }
 
     static void compact(List<String> args, CompactFlags c) {
-        optional(args, "min-delta-revisions", c.minDeltaRevisions());
-        optional(args, "min-delta-snapshots", c.minDeltaSnapshots());
-        optional(args, "min-delta-bytes", c.minDeltaBytes());
-        optional(args, "compression-policy", c.compressionPolicy());
-        optional(args, "defragment", c.defragment());
-        optional(args, "etcd-defrag-timeout", c.etcdDefragTimeout() == null ? null : duration(c.etcdDefragTimeout()));
+        optional(args, WorkerFlags.MIN_DELTA_REVISIONS, c.minDeltaRevisions());
+        optional(args, WorkerFlags.MIN_DELTA_SNAPSHOTS, c.minDeltaSnapshots());
+        optional(args, WorkerFlags.MIN_DELTA_BYTES, c.minDeltaBytes());
+        optional(args, WorkerFlags.COMPRESSION_POLICY, c.compressionPolicy());
+        optional(args, WorkerFlags.DEFRAGMENT, c.defragment());
+        optional(args, WorkerFlags.ETCD_DEFRAG_TIMEOUT,
+                c.etcdDefragTimeout() == null ? null : GoDuration.format(c.etcdDefragTimeout()));
         if (c.enableSnapshotLeaseRenewal()) {
-            args.add(flag("enable-snapshot-lease-renewal", "true"));
+            args.add(flag(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL, "true"));
         }
-        optional(args, "full-snapshot-lease-name", c.fullSnapshotLeaseName());
+        optional(args, WorkerFlags.FULL_SNAPSHOT_LEASE_NAME, c.fullSnapshotLeaseName());
     }
 
     static void defrag(List<String> args, DefragFlags d) {
-        optional(args, "engine", d.engine());
-        optional(args, "defrag-every-events", d.everyEvents());
-        optional(args, "defrag-every-deltas", d.everyDeltas());
-        optional(args, "defrag-db-size-bytes", d.dbSizeBytes());
-        optional(args, "defrag-fragmentation-ratio", d.fragmentationRatio());
-        optional(args, "defrag-interval", d.interval() == null ? null : duration(d.interval()));
-    }
-
-    /** A duration as the workers read it (Go style): {@code 90s}, {@code 5m}, {@code 2h}, {@code 1h30m}. */
-    public static String duration(Duration d) {
-        if (d.toNanosPart() % 1_000_000 != 0 || d.isNegative()) {
-            throw new IllegalArgumentException("durations are whole milliseconds and positive: " + d);
-        }
-        if (d.toMillisPart() != 0) {
-            return d.toMillis() + "ms";
-        }
-        StringBuilder sb = new StringBuilder();
-        long h = d.toHours();
-        int m = d.toMinutesPart();
-        int s = d.toSecondsPart();
-        if (h > 0) {
-            sb.append(h).append('h');
-        }
-        if (m > 0) {
-            sb.append(m).append('m');
-        }
-        if (s > 0 || sb.length() == 0) {
-            sb.append(s).append('s');
-        }
-        return sb.toString();
+        optional(args, WorkerFlags.ENGINE, d.engine());
+        optional(args, WorkerFlags.DEFRAG_EVERY_EVENTS, d.everyEvents());
+        optional(args, WorkerFlags.DEFRAG_EVERY_DELTAS, d.everyDeltas());
+        optional(args, WorkerFlags.DEFRAG_DB_SIZE_BYTES, d.dbSizeBytes());
+        optional(args, WorkerFlags.DEFRAG_FRAGMENTATION_RATIO, d.fragmentationRatio());
+        optional(args, WorkerFlags.DEFRAG_INTERVAL, d.interval() == null ? null : GoDuration.format(d.interval()));
     }
 
     private static void optional(List<String> args, String name, Object value) {
@@ -119,6 +99,6 @@ public final class WorkerArgs {
     }
 
     private static String flag(String name, String value) {
-        return "--" + name + "=" + value;
+        return name + "=" + value;
     }
 }

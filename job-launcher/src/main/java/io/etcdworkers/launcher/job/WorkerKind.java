@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.WorkerCommands;
 import java.util.List;
 
 /**
@@ -9,8 +10,8 @@ import java.util.List;
  * and nothing else.
  */
 public enum WorkerKind {
-    RESTORE("restore", "restore", "/app/restore-worker.jar"),
-    COMPACT("compact", "compaction", "/app/compaction-worker.jar");
+    RESTORE(WorkerCommands.RESTORE, "restore", "/app/restore-worker.jar"),
+    COMPACT(WorkerCommands.COMPACT, "compaction", "/app/compaction-worker.jar");
 
     private final String subcommand;
     private final String nameSuffix;

@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.ResultFields;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -11,8 +13,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The worker's result as read from its pod's termination message.
  *
- * <p>Parsed loosely: unknown fields are ignored, missing ones are null, and a message that is not a
- * JSON object (with {@code FallbackToLogsOnError} it may be the log's tail) is kept as raw text only.
+ * <p>The fields are the contract's {@link ResultFields}, which the workers write. Parsed loosely:
+ * unknown fields are ignored, missing ones are null, and a message that is not a JSON object (with
+ * {@code FallbackToLogsOnError} it may be the log's tail) is kept as raw text only.
  *
  * @param raw      the termination message exactly as the kubelet reported it
  * @param kind     {@code restore} or {@code compact}, or null
@@ -37,23 +40,26 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
         if (node == null || !node.isObject()) {
             return new WorkerResult(raw, null, null, null, null, false);
         }
-        JsonNode code = node.get("exitCode");
-        return new WorkerResult(raw, text(node, "kind"), text(node, "outcome"),
-                code != null && code.canConvertToInt() ? code.asInt() : null, text(node, "error"), true);
+        JsonNode code = node.get(ResultFields.EXIT_CODE);
+        return new WorkerResult(raw, text(node, ResultFields.KIND), text(node, ResultFields.OUTCOME),
+                code != null && code.canConvertToInt() ? code.asInt() : null, text(node, ResultFields.ERROR), true);
     }
 
-    /** The worker's exit-code entry in the shared table, when it reported a known one. */
-    public Optional<WorkerExitCode> knownExitCode() {
-        return exitCode == null ? Optional.empty() : WorkerExitCode.of(exitCode);
+    /** What the worker's exit code means, when it reported one the contract knows (or 0). */
+    public Optional<String> exitCodeMeaning() {
+        if (exitCode == null) {
+            return Optional.empty();
+        }
+        return exitCode == 0 ? Optional.of("done, or nothing to do") : ErrorCode.of(exitCode).map(ErrorCode::meaning);
     }
 
     /** The parsed fields, for printing. */
     public Map<String, Object> summary() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", kind);
-        m.put("outcome", outcome);
-        m.put("exitCode", exitCode);
-        m.put("error", error);
+        m.put(ResultFields.KIND, kind);
+        m.put(ResultFields.OUTCOME, outcome);
+        m.put(ResultFields.EXIT_CODE, exitCode);
+        m.put(ResultFields.ERROR, error);
         m.values().removeIf(Objects::isNull);
         return m;
     }

@@ -3,6 +3,7 @@ package io.etcdworkers.launcher.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobLauncher;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -72,7 +73,7 @@ class LauncherCliTest {
         assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "0", "--defrag-interval", "0",
                 "--defrag-fragmentation-ratio", "0", "--defrag-db-size-bytes", "0")).isZero();
         // the worker's picocli spec is not on the launcher's classpath (restore-worker brings the AWS SDK and
-        // jetcd); the worker reads "0", "0s" and 0.0 as off (restore-worker DurationConverter, DefragOptions)
+        // jetcd); compaction-worker's LauncherArgsContractTest parses these args with it: all triggers off
         assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getSpec().getTemplate().getSpec()
                 .getContainers().get(0).getArgs()).contains("--defrag-every-events=0", "--defrag-interval=0s",
                 "--defrag-fragmentation-ratio=0.0", "--defrag-db-size-bytes=0");
@@ -148,7 +149,8 @@ class LauncherCliTest {
         assertThat(exit.get(20, TimeUnit.SECONDS)).isEqualTo(12);
         assertThat(out.toString())
                 .contains("job demo/" + JOB + ": FAILED (PodFailurePolicy)")
-                .contains("worker: kind=compact outcome=failed exitCode=12 error=sha mismatch in Incr-1-2.gz (an object's SHA-256 does not match)")
+                .contains("worker: kind=compact outcome=failed exitCode=12 error=sha mismatch in Incr-1-2.gz ("
+                        + ErrorCode.HASH_MISMATCH.meaning() + ")")
                 .contains("result: {\"kind\":\"compact\"");
         assertThat(err.toString()).contains("job " + JOB + ": active=0");
     }

@@ -19,7 +19,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * {@code out.yaml}.
  *
  * <p>Regenerate after an intended change with
- * {@code mvn -pl job-launcher test -Dtest=JobFactoryTest -Dgolden.update=true}, then review the diff.
+ * {@code mvn -pl job-launcher -am test -Dtest=JobFactoryTest -Dsurefire.failIfNoSpecifiedTests=false
+ * -Dgolden.update=true} (-am: the launcher builds on worker-contract), then review the diff.
  */
 final class GoldenCases {
     static final Path ROOT = Path.of("src", "test", "resources", "JobFactoryTest");

@@ -101,6 +101,16 @@ class JobWatchTest {
     }
 
     @Test
+    void aClockFinerThanMillisecondsStillGivesUpWithTheStory() {
+        // the system clock has microseconds; the message says whole seconds
+        pod("p1", "ErrImagePull", null, "2026-11-29T21:50:00Z");
+        JobOutcome o = watch(new TickingClock(NOW.plusNanos(123_456), Duration.ofMinutes(1)),
+                new WatchLimits(Duration.ofMinutes(30), Duration.ofMinutes(5), null));
+        assertThat(o.exitCode()).isEqualTo(55);
+        assertThat(o.message()).contains("cannot pull its image (ErrImagePull) for 11m (limit 5m)");
+    }
+
+    @Test
     void belowTheLimitTheWatchGoesOnAndZeroNeverGivesUp() {
         pod("p1", "ImagePullBackOff", null, "2026-11-29T21:57:00Z");
         JobOutcome below = watch(new TickingClock(NOW, Duration.ofMinutes(1)),

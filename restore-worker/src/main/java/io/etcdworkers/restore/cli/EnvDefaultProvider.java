@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.cli;
 
-import java.util.Locale;
+import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.contract.WorkerFlags;
 import java.util.Map;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Model.ArgSpec;
@@ -9,15 +10,17 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * Gives every option an environment twin: {@code --store-prefix} is read from
  * {@code ETCD_WORKER_STORE_PREFIX} when the flag is absent. A few etcd-backup-restore variables
- * are honoured too ({@code STORAGE_CONTAINER} for {@code --store-container}).
+ * are honoured too ({@code STORAGE_CONTAINER} for {@code --store-container}). The names are the
+ * contract's {@link WorkerEnv}.
  *
  * <p>The environment is injected, so tests never touch the process environment.
  */
 public final class EnvDefaultProvider implements IDefaultValueProvider {
     /** Prefix of every environment twin. */
-    public static final String PREFIX = "ETCD_WORKER_";
+    public static final String PREFIX = WorkerEnv.FLAG_TWIN_PREFIX;
 
-    private static final Map<String, String> FALLBACKS = Map.of("--store-container", "STORAGE_CONTAINER");
+    private static final Map<String, String> FALLBACKS =
+            Map.of(WorkerFlags.STORE_CONTAINER, WorkerEnv.STORAGE_CONTAINER);
 
     private final Map<String, String> env;
 
@@ -27,8 +30,7 @@ public final class EnvDefaultProvider implements IDefaultValueProvider {
 
     /** The environment variable that stands in for a long option name. */
     public static String variableFor(String longOption) {
-        String bare = longOption.replaceFirst("^-+", "");
-        return PREFIX + bare.toUpperCase(Locale.ROOT).replace('-', '_');
+        return WorkerEnv.twinOf(longOption);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
@@ -19,7 +20,7 @@ public final class EtcdOptions {
             description = "Directory with etcd, etcdctl and (3.5+) etcdutl. Default: found on PATH.")
     Path binDir;
 
-    @Option(names = "--scratch-dir", paramLabel = "DIR",
+    @Option(names = WorkerFlags.SCRATCH_DIR, paramLabel = "DIR",
             description = "Where deltas are downloaded and the scratch etcd logs. Default: the system temp dir.")
     Path scratchDir;
 
@@ -28,18 +29,18 @@ public final class EtcdOptions {
                     + "one disk fsync per revision); removed after the verification: the placed data dir gets its own WAL from a fresh snapshot restore.")
     Path scratchWalDir;
 
-    @Option(names = "--embedded-etcd-quota-bytes", paramLabel = "BYTES", converter = ByteSizeConverter.class,
+    @Option(names = WorkerFlags.EMBEDDED_ETCD_QUOTA_BYTES, paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Space quota of the scratch etcd (--quota-backend-bytes). Default: ${DEFAULT-VALUE}.")
     long quotaBytes = EngineSettings.DEFAULT_QUOTA_BYTES;
 
-    @Option(names = "--engine", paramLabel = "replay|offline|auto",
+    @Option(names = WorkerFlags.ENGINE, paramLabel = "replay|offline|auto",
             description = "How deltas become the database: replay (every revision into a scratch etcd), offline "
                     + "(fold them without etcd and write the compacted database directly; refuse if the base's "
                     + "layout is not understood), auto (offline, falling back to replay). The result is always "
                     + "checked by a real etcd. Default: auto.")
     Engine engine = Engine.AUTO;
 
-    @Option(names = "--max-fetchers", paramLabel = "N",
+    @Option(names = WorkerFlags.MAX_FETCHERS, paramLabel = "N",
             description = "Deltas downloaded and verified in parallel ahead of the replay. Default: ${DEFAULT-VALUE}.")
     int maxFetchers = EngineSettings.DEFAULT_MAX_FETCHERS;
 
@@ -52,7 +53,7 @@ public final class EtcdOptions {
             description = "Deadline of one call to the scratch etcd (a hung etcd fails the run). Default: 2m.")
     Duration callTimeout = EngineSettings.DEFAULT_CALL_TIMEOUT;
 
-    @Option(names = "--etcd-defrag-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = WorkerFlags.ETCD_DEFRAG_TIMEOUT, paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Deadline of one compaction or defragmentation. Default: 10m.")
     Duration defragTimeout = ReplayConfig.DEFAULT_DEFRAG_TIMEOUT;
 

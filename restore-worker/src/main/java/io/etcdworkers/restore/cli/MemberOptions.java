@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
@@ -13,17 +14,17 @@ import picocli.CommandLine.Option;
  * member and the others join it, as etcd-druid scales a restored cluster up.
  */
 public final class MemberOptions {
-    @Option(names = "--name", paramLabel = "NAME", description = "Member name. Default: ${DEFAULT-VALUE}.")
+    @Option(names = WorkerFlags.NAME, paramLabel = "NAME", description = "Member name. Default: ${DEFAULT-VALUE}.")
     String name = "default";
 
-    @Option(names = "--initial-cluster", paramLabel = "NAME=URL",
+    @Option(names = WorkerFlags.INITIAL_CLUSTER, paramLabel = "NAME=URL",
             description = "Initial cluster of the restored member: exactly one NAME=PEER_URL. Default: <name>=<initial-advertise-peer-urls>.")
     String initialCluster;
 
-    @Option(names = "--initial-cluster-token", paramLabel = "TOKEN", description = "Initial cluster token. Default: ${DEFAULT-VALUE}.")
+    @Option(names = WorkerFlags.INITIAL_CLUSTER_TOKEN, paramLabel = "TOKEN", description = "Initial cluster token. Default: ${DEFAULT-VALUE}.")
     String clusterToken = "etcd-cluster";
 
-    @Option(names = "--initial-advertise-peer-urls", paramLabel = "URL",
+    @Option(names = WorkerFlags.INITIAL_ADVERTISE_PEER_URLS, paramLabel = "URL",
             description = "Peer URL of the restored member. Default: ${DEFAULT-VALUE}.")
     String advertisePeerUrl = "http://localhost:2380";
 

@@ -1,28 +1,35 @@
 package io.etcdworkers.restore.cli;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code restore}: rebuilds an etcd data dir from the latest full snapshot and every delta after it. */
-@Command(name = "restore", mixinStandardHelpOptions = true,
+@Command(name = WorkerCommands.RESTORE, mixinStandardHelpOptions = true,
         description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it, replaying the "
                 + "deltas into a scratch etcd, verifying the result and placing the data dir atomically."},
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case.",
-                "Exit codes: 0 done, 1 unexpected, 2 usage, 10 no snapshots, 11 inconsistent backup, 12 hash mismatch, "
-                        + "13 corrupt object, 14 unsupported object, 15 truncated object, 20 store unavailable, "
-                        + "21 store not found or denied, 22 object vanished, 30 etcd failure, 31 target not empty, "
-                        + "32 etcd quota exceeded, 33 local I/O, 34 target locked, 40 interrupted."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class RestoreCommand implements Callable<Integer> {
+    /** What a restore can end with, for its --help ({@link ExitCodeHelp}): all but the compaction's own. */
+    static final Set<ErrorCode> EXIT_CODES = Collections.unmodifiableSet(
+            EnumSet.complementOf(EnumSet.of(ErrorCode.LEASE_NOT_RENEWED)));
+
     private final WorkerContext context;
 
     @Mixin
@@ -37,14 +44,14 @@ public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     DefragOptions defrag = new DefragOptions();
 
-    @Option(names = "--data-dir", required = true, paramLabel = "DIR",
+    @Option(names = WorkerFlags.DATA_DIR, required = true, paramLabel = "DIR",
             description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")
     Path dataDir;
 
-    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a valid SHA-256 trailer.")
+    @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a valid SHA-256 trailer.")
     boolean skipHashCheck;
 
-    @Option(names = "--force", description = "Replace an existing non-empty data dir (only once the new one is complete).")
+    @Option(names = WorkerFlags.FORCE, description = "Replace an existing non-empty data dir (only once the new one is complete).")
     boolean force;
 
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
@@ -56,7 +63,7 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "restore", resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.RESTORE, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 RestoreConfig config = config();

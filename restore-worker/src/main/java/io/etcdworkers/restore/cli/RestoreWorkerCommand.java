@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerEnv;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -9,8 +10,8 @@ import picocli.CommandLine.Spec;
 /** The top command of {@code restore-worker.jar}; the work is in its subcommands. */
 @Command(name = "restore-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
         description = "Restores etcd data dirs from etcd-backup-restore buckets (full + delta snapshots).",
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case "
-                + "(--store-prefix: ETCD_WORKER_STORE_PREFIX)."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake "
+                + "case (--store-prefix: " + WorkerEnv.FLAG_TWIN_PREFIX + "STORE_PREFIX)."})
 public final class RestoreWorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -23,7 +24,8 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
     public static CommandLine commandLine(WorkerContext context) {
         CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(), context.env(), context.out(), context.err());
         WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
-        WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
+        CommandLine restore = WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
+        ExitCodeHelp.addTo(restore, "done", RestoreCommand.EXIT_CODES);
         return cli;
     }
 

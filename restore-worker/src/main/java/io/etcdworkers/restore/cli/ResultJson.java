@@ -1,6 +1,8 @@
 package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ResultFields;
+import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.engine.DefragStats;
 import io.etcdworkers.restore.engine.RebuildOutcome;
@@ -10,16 +12,19 @@ import io.etcdworkers.restore.sequence.SequenceStats;
 import java.time.Duration;
 import java.util.Map;
 
-/** Fills the result JSON's fields from what a run produced; one place, so both workers agree. */
+/**
+ * Fills the result JSON's fields from what a run produced; one place, so both workers agree. How a
+ * run ended is written under the contract's {@link ResultFields}, which the launcher reads.
+ */
 public final class ResultJson {
     private ResultJson() {}
 
     /** A new result with {@code kind} and a pessimistic outcome, so a crash never reads as success. */
     public static ObjectNode start(String kind) {
         ObjectNode result = ResultReporter.newResult();
-        result.put("kind", kind);
-        result.put("outcome", "running");
-        result.put("exitCode", io.etcdworkers.restore.error.ErrorCode.UNEXPECTED.exitCode());
+        result.put(ResultFields.KIND, kind);
+        result.put(ResultFields.OUTCOME, ResultFields.RUNNING);
+        result.put(ResultFields.EXIT_CODE, ErrorCode.UNEXPECTED.exitCode());
         return result;
     }
 
@@ -29,16 +34,16 @@ public final class ResultJson {
     }
 
     public static void succeeded(ObjectNode result) {
-        result.put("outcome", "succeeded");
-        result.put("exitCode", 0);
+        result.put(ResultFields.OUTCOME, ResultFields.SUCCEEDED);
+        result.put(ResultFields.EXIT_CODE, 0);
     }
 
     public static void failed(ObjectNode result, WorkerException e) {
-        result.put("outcome", "failed");
-        result.put("exitCode", e.code().exitCode());
-        result.put("errorCode", e.code().name());
-        result.put("retryable", e.code().retryable());
-        result.put("error", e.getMessage());
+        result.put(ResultFields.OUTCOME, ResultFields.FAILED);
+        result.put(ResultFields.EXIT_CODE, e.code().exitCode());
+        result.put(ResultFields.ERROR_CODE, e.code().name());
+        result.put(ResultFields.RETRYABLE, e.code().retryable());
+        result.put(ResultFields.ERROR, e.getMessage());
     }
 
     /** The rebuild's figures (a restore's and a compaction's). */

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ResultFields;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class ResultReporter {
     /** Kubernetes keeps at most 4096 bytes of a termination message. */
     public static final int TERMINATION_LIMIT = 4000;
-    public static final Path DEFAULT_TERMINATION_LOG = Path.of("/dev/termination-log");
+    public static final Path DEFAULT_TERMINATION_LOG = Path.of(ResultFields.TERMINATION_LOG);
 
     /** The most of an error the termination message keeps, in characters. */
     private static final int ERROR_KEEP = 1500;
@@ -63,12 +64,12 @@ public final class ResultReporter {
                 break;
             }
             if (copy.remove(field) != null) {
-                copy.put("truncated", true);
+                copy.put(ResultFields.TRUNCATED, true);
             }
         }
-        if (size(copy) > TERMINATION_LIMIT && copy.hasNonNull("error")) {
-            String error = copy.get("error").asText();
-            copy.put("truncated", true);
+        if (size(copy) > TERMINATION_LIMIT && copy.hasNonNull(ResultFields.ERROR)) {
+            String error = copy.get(ResultFields.ERROR).asText();
+            copy.put(ResultFields.TRUNCATED, true);
             // The limit is in bytes: a character takes 1 to 4 in UTF-8 and up to 6 escaped in JSON.
             // Keep the longest start (at most ERROR_KEEP characters) with which the message fits.
             int fits = 0;
@@ -89,7 +90,7 @@ public final class ResultReporter {
     /** {@code result} with the first {@code keep} characters of {@code error}, never half a surrogate pair. */
     private static ObjectNode withError(ObjectNode result, String error, int keep) {
         int end = keep > 0 && Character.isHighSurrogate(error.charAt(keep - 1)) ? keep - 1 : keep;
-        result.put("error", error.substring(0, end) + "...");
+        result.put(ResultFields.ERROR, error.substring(0, end) + "...");
         return result;
     }
 

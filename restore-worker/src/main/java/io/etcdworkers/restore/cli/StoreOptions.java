@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerFlags;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -15,21 +16,21 @@ public final class StoreOptions {
      */
     public enum Provider { Local, S3, ABS }
 
-    @Option(names = "--storage-provider", paramLabel = "Local|S3|ABS", converter = StorageProviderConverter.class,
+    @Option(names = WorkerFlags.STORAGE_PROVIDER, paramLabel = "Local|S3|ABS", converter = StorageProviderConverter.class,
             description = "Where the backups are: Local (a directory), S3 (any S3-compatible store) or ABS (Azure Blob "
                     + "Storage); etcd-druid's local, aws, stackit and azure are accepted too. Default: ${DEFAULT-VALUE}.",
             defaultValue = "Local")
     public Provider provider;
 
-    @Option(names = "--store-container", paramLabel = "NAME|DIR",
+    @Option(names = WorkerFlags.STORE_CONTAINER, paramLabel = "NAME|DIR",
             description = "The S3 bucket or ABS container, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
     public String container;
 
-    @Option(names = "--store-prefix", paramLabel = "PREFIX", defaultValue = "",
+    @Option(names = WorkerFlags.STORE_PREFIX, paramLabel = "PREFIX", defaultValue = "",
             description = "Prefix of the snapshots in the container (objects are under <prefix>/v2/). Default: none.")
     public String prefix;
 
-    @Option(names = "--store-endpoint-override", paramLabel = "URL",
+    @Option(names = WorkerFlags.STORE_ENDPOINT_OVERRIDE, paramLabel = "URL",
             description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...), or for ABS the URL the container "
                     + "name is appended to (Azurite: http://HOST:PORT/devstoreaccount1). Default: AWS, or "
                     + "https://<account>.blob.core.windows.net.")

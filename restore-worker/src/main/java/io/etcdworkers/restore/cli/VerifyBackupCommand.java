@@ -2,6 +2,8 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.ChainProblem;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Option;
 @Command(name = "verify-backup", mixinStandardHelpOptions = true,
         description = {"Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
                 + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."},
-        footer = {"", "Every flag has an environment twin: ETCD_WORKER_ + the flag in upper snake case."})
+        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
+                + " + the flag in upper snake case."})
 public final class VerifyBackupCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(VerifyBackupCommand.class);
 
@@ -36,7 +39,7 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store = new StoreOptions();
 
-    @Option(names = "--skip-hash-check", description = "Accept a full snapshot without a SHA-256 trailer.")
+    @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a SHA-256 trailer.")
     boolean skipHashCheck;
 
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")

@@ -54,9 +54,10 @@ public final class WorkerCli {
         return ErrorCode.USAGE.exitCode();
     }
 
-    /** Adds a subcommand with the same conventions as its parent. */
-    public static void addSubcommand(CommandLine parent, Object command, WorkerContext context) {
+    /** Adds a subcommand with the same conventions as its parent, and returns it. */
+    public static CommandLine addSubcommand(CommandLine parent, Object command, WorkerContext context) {
         CommandLine sub = commandLine(command, context.env(), context.out(), context.err());
         parent.addSubcommand(sub);
+        return sub;
     }
 }

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.store;
 
+import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
@@ -26,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * injected; this class never reads {@code System.getenv}.
  */
 public final class AzureStoreConfigFactory {
-    public static final String CREDENTIALS_JSON_ENV = "AZURE_APPLICATION_CREDENTIALS_JSON";
-    public static final String CREDENTIALS_DIR_ENV = "AZURE_APPLICATION_CREDENTIALS";
+    public static final String CREDENTIALS_JSON_ENV = WorkerEnv.AZURE_APPLICATION_CREDENTIALS_JSON;
+    public static final String CREDENTIALS_DIR_ENV = WorkerEnv.AZURE_APPLICATION_CREDENTIALS;
     public static final String GLOBAL_DOMAIN = "blob.core.windows.net";
     /** Where a worker looks for ABS credentials, in order; for the message. */
     static final String WHERE = "the file named by " + CREDENTIALS_JSON_ENV + ", then the directory named by "

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.store;
 
+import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
@@ -42,9 +43,9 @@ import software.amazon.awssdk.services.sts.auth.StsWebIdentityTokenFileCredentia
  * <p>The environment is injected; this class never reads {@code System.getenv}.
  */
 public final class S3StoreConfigFactory {
-    public static final String CREDENTIALS_JSON_ENV = "AWS_APPLICATION_CREDENTIALS_JSON";
-    public static final String CREDENTIALS_DIR_ENV = "AWS_APPLICATION_CREDENTIALS";
-    public static final String CONTAINER_ENV = "STORAGE_CONTAINER";
+    public static final String CREDENTIALS_JSON_ENV = WorkerEnv.AWS_APPLICATION_CREDENTIALS_JSON;
+    public static final String CREDENTIALS_DIR_ENV = WorkerEnv.AWS_APPLICATION_CREDENTIALS;
+    public static final String CONTAINER_ENV = WorkerEnv.STORAGE_CONTAINER;
     static final String WEB_IDENTITY_SESSION_NAME = "etcd-restore-worker";
 
     private final Map<String, String> env;

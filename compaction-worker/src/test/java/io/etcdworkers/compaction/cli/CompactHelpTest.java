@@ -1,0 +1,28 @@
+package io.etcdworkers.compaction.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.restore.testsupport.CommandRun;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code compact --help} lists every exit code of the contract, its own 23 included. */
+class CompactHelpTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void helpListsEveryCodeWithItsMeaning() {
+        CommandRun help = CommandRun.run(CompactionWorkerCommand::run, Map.of(), dir, "compact", "--help");
+
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.stdout()).containsPattern("(?m)^   0 +done, or skipped")
+                .containsPattern("(?m)^  23  LEASE_NOT_RENEWED +compaction: the new full snapshot was$");
+        for (ErrorCode code : ErrorCode.values()) {
+            assertThat(help.stdout()).containsPattern("(?m)^ +" + code.exitCode() + "  " + code.name() + " ");
+        }
+    }
+}

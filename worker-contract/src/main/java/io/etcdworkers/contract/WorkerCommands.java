@@ -1,0 +1,13 @@
+package io.etcdworkers.contract;
+
+/**
+ * The worker subcommands the launcher runs ({@code java -jar /app/restore-worker.jar restore ...});
+ * each is also the {@code kind} of the result JSON that subcommand writes.
+ */
+public final class WorkerCommands {
+    public static final String RESTORE = "restore";
+    public static final String COMPACT = "compact";
+
+    private WorkerCommands() {
+    }
+}

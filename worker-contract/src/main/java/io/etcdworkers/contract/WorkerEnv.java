@@ -1,0 +1,33 @@
+package io.etcdworkers.contract;
+
+import java.util.Locale;
+
+/**
+ * The environment variables a worker reads that the launcher (or etcd-druid's backup Secret
+ * layout) sets: the names etcd-backup-restore uses, so a pod spec that works for the backup
+ * sidecar works for the workers unchanged. Each credentials variable names a path (a mounted
+ * file or directory), never a secret itself.
+ */
+public final class WorkerEnv {
+    /** The bucket or container when {@link WorkerFlags#STORE_CONTAINER} is not given. */
+    public static final String STORAGE_CONTAINER = "STORAGE_CONTAINER";
+    /** S3: a directory with a {@code *.json} credentials file or one file per key. */
+    public static final String AWS_APPLICATION_CREDENTIALS = "AWS_APPLICATION_CREDENTIALS";
+    /** S3: a JSON credentials file; wins over {@link #AWS_APPLICATION_CREDENTIALS}. */
+    public static final String AWS_APPLICATION_CREDENTIALS_JSON = "AWS_APPLICATION_CREDENTIALS_JSON";
+    /** ABS: a directory with a {@code *.json} file, or the files {@code storageAccount} and {@code storageKey}. */
+    public static final String AZURE_APPLICATION_CREDENTIALS = "AZURE_APPLICATION_CREDENTIALS";
+    /** ABS: a JSON credentials file; wins over {@link #AZURE_APPLICATION_CREDENTIALS}. */
+    public static final String AZURE_APPLICATION_CREDENTIALS_JSON = "AZURE_APPLICATION_CREDENTIALS_JSON";
+    /** Every worker flag has an environment twin: this prefix and the flag in upper snake case. */
+    public static final String FLAG_TWIN_PREFIX = "ETCD_WORKER_";
+
+    private WorkerEnv() {
+    }
+
+    /** The twin of a long flag: {@code --store-prefix} is {@code ETCD_WORKER_STORE_PREFIX}. */
+    public static String twinOf(String longFlag) {
+        String bare = longFlag.replaceFirst("^-+", "");
+        return FLAG_TWIN_PREFIX + bare.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+}

@@ -1,0 +1,61 @@
+package io.etcdworkers.contract;
+
+import java.util.List;
+
+/**
+ * The names of the worker flags the launcher writes into a Job's args, and the values it may give
+ * the enumerated ones. The workers' picocli options are declared with these constants (compile-time
+ * constants, so annotations take them), so renaming a flag on one side renames it on both; the
+ * contract test parses the launcher's args with the workers' own specs.
+ *
+ * <p>Only flags the launcher renders are here: the workers' other flags are named in one place
+ * already, their options. Names follow {@code etcdbrctl}'s where it has the flag.
+ */
+public final class WorkerFlags {
+    // store: both workers
+    public static final String STORAGE_PROVIDER = "--storage-provider";
+    public static final String STORE_CONTAINER = "--store-container";
+    public static final String STORE_PREFIX = "--store-prefix";
+    public static final String STORE_ENDPOINT_OVERRIDE = "--store-endpoint-override";
+
+    // scratch etcd and engine: both workers
+    public static final String SCRATCH_DIR = "--scratch-dir";
+    public static final String EMBEDDED_ETCD_QUOTA_BYTES = "--embedded-etcd-quota-bytes";
+    public static final String MAX_FETCHERS = "--max-fetchers";
+    public static final String ETCD_DEFRAG_TIMEOUT = "--etcd-defrag-timeout";
+    public static final String ENGINE = "--engine";
+
+    // defragmentation policy: both workers; 0 switches a trigger off
+    public static final String DEFRAG_EVERY_EVENTS = "--defrag-every-events";
+    public static final String DEFRAG_EVERY_DELTAS = "--defrag-every-deltas";
+    public static final String DEFRAG_DB_SIZE_BYTES = "--defrag-db-size-bytes";
+    public static final String DEFRAG_FRAGMENTATION_RATIO = "--defrag-fragmentation-ratio";
+    public static final String DEFRAG_INTERVAL = "--defrag-interval";
+
+    // restore
+    public static final String DATA_DIR = "--data-dir";
+    public static final String NAME = "--name";
+    public static final String INITIAL_CLUSTER = "--initial-cluster";
+    public static final String INITIAL_CLUSTER_TOKEN = "--initial-cluster-token";
+    public static final String INITIAL_ADVERTISE_PEER_URLS = "--initial-advertise-peer-urls";
+    public static final String SKIP_HASH_CHECK = "--skip-hash-check";
+    public static final String FORCE = "--force";
+
+    // compact
+    public static final String MIN_DELTA_REVISIONS = "--min-delta-revisions";
+    public static final String MIN_DELTA_SNAPSHOTS = "--min-delta-snapshots";
+    public static final String MIN_DELTA_BYTES = "--min-delta-bytes";
+    public static final String COMPRESSION_POLICY = "--compression-policy";
+    /** Negatable on the worker ({@code --no-defragment}); takes {@code =true|false} too. */
+    public static final String DEFRAGMENT = "--defragment";
+    public static final String ENABLE_SNAPSHOT_LEASE_RENEWAL = "--enable-snapshot-lease-renewal";
+    public static final String FULL_SNAPSHOT_LEASE_NAME = "--full-snapshot-lease-name";
+
+    /** The values of {@link #ENGINE}. */
+    public static final List<String> ENGINES = List.of("replay", "offline", "auto");
+    /** The values of {@link #COMPRESSION_POLICY}. */
+    public static final List<String> COMPRESSION_POLICIES = List.of("gzip", "zlib", "lzw", "none");
+
+    private WorkerFlags() {
+    }
+}
