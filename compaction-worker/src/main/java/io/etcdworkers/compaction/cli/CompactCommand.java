@@ -9,6 +9,7 @@ import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.compact.UploadedSnapshot;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
@@ -22,7 +23,6 @@ import io.etcdworkers.restore.cli.ResultRun;
 import io.etcdworkers.restore.cli.StoreFactory;
 import io.etcdworkers.restore.cli.StoreOptions;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
@@ -116,7 +116,8 @@ public final class CompactCommand implements Callable<Integer> {
         });
     }
 
-    private CompactionConfig config() {
+    /** The compaction these flags describe; {@code USAGE} for values out of range. */
+    public CompactionConfig config() {
         Optional<Compression> compression = Optional.empty();
         if (compressionPolicy != null) {
             compression = Optional.of(Compression.fromPolicyName(compressionPolicy).orElseThrow(() -> new WorkerException(

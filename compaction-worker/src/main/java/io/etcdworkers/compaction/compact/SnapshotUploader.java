@@ -1,6 +1,6 @@
 package io.etcdworkers.compaction.compact;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
 import io.etcdworkers.restore.snapshot.FullSnapshotSummary;

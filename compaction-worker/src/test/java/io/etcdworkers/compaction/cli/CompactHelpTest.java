@@ -3,7 +3,8 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ class CompactHelpTest {
 
     @Test
     void helpListsEveryCodeWithItsMeaning() {
-        CommandRun help = CommandRun.run(CompactionWorkerCommand::run, Map.of(), dir, "compact", "--help");
+        CommandRun help = CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, Map.of(), dir, "compact", "--help");
 
         assertThat(help.exitCode()).isZero();
         assertThat(help.stdout()).containsPattern("(?m)^   0 +done, or skipped")

@@ -3,7 +3,7 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.testsupport.FaultProxy;
 import io.etcdworkers.testsupport.FaultProxy.Fault;
 import io.etcdworkers.testsupport.Fixtures;

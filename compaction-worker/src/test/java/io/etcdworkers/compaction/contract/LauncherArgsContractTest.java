@@ -3,6 +3,7 @@ package io.etcdworkers.compaction.contract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etcdworkers.compaction.cli.CompactCommand;
 import io.etcdworkers.compaction.compact.CompactionConfig;
 import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
@@ -16,10 +17,12 @@ import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
+import io.etcdworkers.restore.cli.RestoreCommand;
 import io.etcdworkers.restore.cli.StoreOptions;
+import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.replay.DefragPolicyConfig;
-import io.etcdworkers.restore.restore.Engine;
 import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -31,7 +34,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -93,10 +95,7 @@ class LauncherArgsContractTest {
         }
         assertThat(pod.parsed().subcommand().unmatched()).isEmpty();
         // what the worker builds from its flags before touching anything: out-of-range values fail here
-        assertThat(restoreConfig(pod)).isNotNull();
-        if (request.kind() == WorkerKind.COMPACT) {
-            assertThat(compactionConfig(pod)).isNotNull();
-        }
+        assertThat(rebuildConfig(pod)).isNotNull();
     }
 
     @Test
@@ -108,7 +107,6 @@ class LauncherArgsContractTest {
                     "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0.0", "--defrag-interval=0s");
 
             DefragPolicyConfig policy = pod.defrag().toConfig();
-            assertThat(policy.anyTrigger()).as("any trigger on").isFalse();
             assertThat(policy).isEqualTo(new DefragPolicyConfig(0, 0, 0, 0, Duration.ZERO,
                     DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
         }
@@ -123,11 +121,11 @@ class LauncherArgsContractTest {
         assertThat(policy.dbSizeBytes()).isEqualTo(1L << 30);
         assertThat(policy.fragmentationRatio()).isEqualTo(0.25);
         assertThat(policy.interval()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(restoreConfig(set).engine()).isEqualTo(Engine.REPLAY);
+        assertThat(rebuildConfig(set).engine()).isEqualTo(Engine.REPLAY);
 
         WorkerPod defaults = WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults()));
         assertThat(defaults.defrag().toConfig()).isEqualTo(DefragPolicyConfig.defaults());
-        assertThat(restoreConfig(defaults).engine()).isEqualTo(Engine.AUTO);
+        assertThat(rebuildConfig(defaults).engine()).isEqualTo(Engine.AUTO);
     }
 
     @Test
@@ -142,7 +140,8 @@ class LauncherArgsContractTest {
                 "--defrag-fragmentation-ratio", "0", "--defrag-interval", "0")).isZero();
 
         WorkerPod pod = WorkerPod.of(WorkerKind.COMPACT, new KubernetesSerialization().unmarshal(yaml.toString(), Job.class));
-        assertThat(pod.defrag().toConfig().anyTrigger()).as("any trigger on").isFalse();
+        assertThat(pod.defrag().toConfig()).as("every trigger off").isEqualTo(new DefragPolicyConfig(0, 0, 0, 0,
+                Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
     }
 
     @Test
@@ -150,7 +149,7 @@ class LauncherArgsContractTest {
         for (String engine : WorkerFlags.ENGINES) {
             WorkerPod pod = WorkerPod.of(restore(S3, MINIMAL_RESTORE, new DefragFlags(null, null, null, null, null,
                     engine)));
-            assertThat(restoreConfig(pod).engine().flagValue()).isEqualTo(engine);
+            assertThat(rebuildConfig(pod).engine().label()).isEqualTo(engine);
         }
     }
 
@@ -163,14 +162,14 @@ class LauncherArgsContractTest {
         assertThat(pod.<String>value(WorkerFlags.STORE_PREFIX)).isEqualTo("shoot/etcd-main");
         assertThat(pod.<String>value(WorkerFlags.STORE_ENDPOINT_OVERRIDE)).isEqualTo("http://127.0.0.1:9000");
         RestoreConfig config = restoreConfig(pod);
-        assertThat(config.skipHashCheck()).isTrue();
+        assertThat(config.rebuild().skipHashCheck()).isTrue();
         assertThat(config.force()).isTrue();
-        assertThat(config.member()).isEqualTo(new EtcdMember("etcd-main-0", URI.create("https://etcd-main-0.peer:2380"),
+        assertThat(config.rebuild().member()).isEqualTo(new EtcdMember("etcd-main-0", URI.create("https://etcd-main-0.peer:2380"),
                 "tok-1"));
         assertThat(config.dataDir()).isEqualTo(Path.of("/var/etcd/data/restored"));
-        assertThat(config.scratchDir()).isEqualTo(Path.of("/scratch"));
-        assertThat(config.quotaBytes()).isEqualTo(4L << 30);
-        assertThat(config.replay().maxFetchers()).isEqualTo(8);
+        assertThat(config.rebuild().scratchDir()).isEqualTo(Path.of("/scratch"));
+        assertThat(config.rebuild().settings().quotaBytes()).isEqualTo(4L << 30);
+        assertThat(config.rebuild().settings().maxFetchers()).isEqualTo(8);
     }
 
     @Test
@@ -194,7 +193,7 @@ class LauncherArgsContractTest {
         assertThat(config.thresholds()).isEqualTo(new CompactionThresholds(5000, 6, 7L << 20));
         assertThat(config.compression()).contains(Compression.LZW);
         assertThat(config.defragment()).isFalse();
-        assertThat(config.restore().replay().defragTimeout()).isEqualTo(Duration.ofMinutes(8));
+        assertThat(config.rebuild().replay().defragTimeout()).isEqualTo(Duration.ofMinutes(8));
         assertThat(pod.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isTrue();
         assertThat(pod.<String>value(WorkerFlags.FULL_SNAPSHOT_LEASE_NAME)).isEqualTo("etcd-main-full-snap");
         // the launcher leaves --lease-renewal out: a renewal that fails fails the Job, with exit 23
@@ -240,28 +239,20 @@ class LauncherArgsContractTest {
                 .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("not a duration");
     }
 
+    /** What the worker's restore command builds from its flags, as it does before touching anything. */
     static RestoreConfig restoreConfig(WorkerPod pod) {
-        // as RestoreCommand and CompactCommand build it
-        String dataDir = pod.spec().findOption(WorkerFlags.DATA_DIR) == null ? "/scratch/unused-data-dir"
-                : pod.<Path>value(WorkerFlags.DATA_DIR).toString();
-        EtcdMember member = pod.spec().mixins().containsKey("member") ? pod.member().toMember()
-                : EtcdMember.onFreeLoopbackPort();
-        boolean skipHashCheck = pod.spec().findOption(WorkerFlags.SKIP_HASH_CHECK) != null
-                && pod.<Boolean>value(WorkerFlags.SKIP_HASH_CHECK);
-        boolean force = pod.spec().findOption(WorkerFlags.FORCE) != null && pod.<Boolean>value(WorkerFlags.FORCE);
-        return pod.etcd().restoreConfig(WorkerPod.context(pod.env()), pod.value(WorkerFlags.STORE_PREFIX),
-                Path.of(dataDir), member, skipHashCheck, force, pod.defrag());
+        return ((RestoreCommand) pod.spec().userObject()).config();
     }
 
+    /** What the worker's compact command builds from its flags. */
     static CompactionConfig compactionConfig(WorkerPod pod) {
-        // as CompactCommand builds it
-        String policy = pod.value(WorkerFlags.COMPRESSION_POLICY);
-        Optional<Compression> compression = policy == null ? Optional.empty()
-                : Optional.of(Compression.fromPolicyName(policy).orElseThrow());
-        return new CompactionConfig(restoreConfig(pod), new CompactionThresholds(
-                pod.<Long>value(WorkerFlags.MIN_DELTA_REVISIONS), pod.<Integer>value(WorkerFlags.MIN_DELTA_SNAPSHOTS),
-                pod.<Long>value(WorkerFlags.MIN_DELTA_BYTES)), compression, pod.<Boolean>value(WorkerFlags.DEFRAGMENT),
-                CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT);
+        return ((CompactCommand) pod.spec().userObject()).config();
+    }
+
+    /** The rebuild settings either command builds. */
+    static RebuildConfig rebuildConfig(WorkerPod pod) {
+        return pod.spec().userObject() instanceof RestoreCommand ? restoreConfig(pod).rebuild()
+                : compactionConfig(pod).rebuild();
     }
 
     static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {

@@ -19,7 +19,7 @@ class ResultContractTest {
     @Test
     void aFailedRestoreReadsAsItsCodeWithTheContractsMeaning() {
         ObjectNode result = ResultJson.start(WorkerCommands.RESTORE);
-        ResultJson.failed(result, new WorkerException(io.etcdworkers.restore.error.ErrorCode.HASH_MISMATCH,
+        ResultJson.failed(result, new WorkerException(io.etcdworkers.contract.ErrorCode.HASH_MISMATCH,
                 "sha mismatch in v2/Incr-1-2.gz"));
 
         WorkerResult read = WorkerResult.parse(result.toString());

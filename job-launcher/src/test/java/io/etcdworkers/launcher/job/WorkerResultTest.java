@@ -2,6 +2,7 @@ package io.etcdworkers.launcher.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.contract.ErrorCode;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +29,7 @@ class WorkerResultTest {
         assertThat(result.outcome()).isEqualTo("failed");
         assertThat(result.exitCode()).isEqualTo(12);
         assertThat(result.error()).isEqualTo("v2/Incr-00001173-00001750-1795986609: SHA-256 mismatch");
-        assertThat(result.knownExitCode()).contains(WorkerExitCode.HASH_MISMATCH);
+        assertThat(result.exitCodeMeaning()).contains(ErrorCode.HASH_MISMATCH.meaning());
         assertThat(result.summary()).containsExactly(Map.entry("kind", "restore"), Map.entry("outcome", "failed"),
                 Map.entry("exitCode", 12), Map.entry("error", "v2/Incr-00001173-00001750-1795986609: SHA-256 mismatch"));
     }
@@ -41,7 +42,7 @@ class WorkerResultTest {
         assertThat(result.json()).isTrue();
         assertThat(result.outcome()).isEqualTo("succeeded");
         assertThat(result.exitCode()).isZero();
-        assertThat(result.knownExitCode()).contains(WorkerExitCode.DONE);
+        assertThat(result.exitCodeMeaning()).contains("done, or nothing to do");
         assertThat(result.error()).isNull();
         assertThat(result.summary()).containsOnlyKeys("kind", "outcome", "exitCode");
     }
@@ -58,7 +59,7 @@ class WorkerResultTest {
         assertThat(result.kind()).isNull();
         assertThat(result.outcome()).isNull();
         assertThat(result.exitCode()).isNull();
-        assertThat(result.knownExitCode()).isEmpty();
+        assertThat(result.exitCodeMeaning()).isEmpty();
         assertThat(result.summary()).isEmpty();
     }
 
@@ -94,7 +95,7 @@ class WorkerResultTest {
         assertThat(result.outcome()).isNull();
         assertThat(result.exitCode()).isNull();
         assertThat(result.error()).isNull();
-        assertThat(result.knownExitCode()).isEmpty();
+        assertThat(result.exitCodeMeaning()).isEmpty();
         assertThat(result.summary()).containsOnlyKeys("kind");
     }
 
@@ -115,6 +116,6 @@ class WorkerResultTest {
     void anExitCodeNoWorkerHasIsNotAKnownOne(String code) {
         WorkerResult result = WorkerResult.parse("{\"outcome\":\"failed\",\"exitCode\":" + code + "}");
 
-        assertThat(result.knownExitCode()).isEmpty();
+        assertThat(result.exitCodeMeaning()).isEmpty();
     }
 }

@@ -33,7 +33,7 @@ public final class DefragOptions {
             return new DefragPolicyConfig(everyEvents, everyDeltas, dbSizeBytes, fragmentationRatio, interval,
                     DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO);
         } catch (IllegalArgumentException e) {
-            throw new io.etcdworkers.restore.error.WorkerException(io.etcdworkers.restore.error.ErrorCode.USAGE,
+            throw new io.etcdworkers.restore.error.WorkerException(io.etcdworkers.contract.ErrorCode.USAGE,
                     e.getMessage(), e);
         }
     }

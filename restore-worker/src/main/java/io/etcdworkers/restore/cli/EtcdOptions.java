@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.engine.Engine;

@@ -77,7 +77,8 @@ public final class RestoreCommand implements Callable<Integer> {
         });
     }
 
-    private RestoreConfig config() {
+    /** The restore these flags describe; {@code USAGE} for values out of range. */
+    public RestoreConfig config() {
         try {
             return new RestoreConfig(etcd.rebuildConfig(context, store.prefix, member.toMember(), skipHashCheck, defrag),
                     context.workingDir().resolve(dataDir), force);

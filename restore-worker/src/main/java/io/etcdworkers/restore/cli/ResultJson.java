@@ -1,8 +1,8 @@
 package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.engine.DefragStats;
 import io.etcdworkers.restore.engine.RebuildOutcome;

@@ -2,9 +2,9 @@ package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.ChainProblem;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.cli;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.cli;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 
 /** Classifies whatever ended a command into the worker's one failure type. */

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.engine;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 
 /**
  * An engine cannot vouch for the database it would build (the offline engine does not understand

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.engine;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
 import io.etcdworkers.restore.etcd.ScratchEtcd;

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.error;
 
+import io.etcdworkers.contract.ErrorCode;
 import java.util.Objects;
 
 /**

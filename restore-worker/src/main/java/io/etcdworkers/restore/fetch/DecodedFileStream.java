@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.fetch;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
 import io.etcdworkers.restore.snapshot.RevisionGroup;

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.fetch;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;

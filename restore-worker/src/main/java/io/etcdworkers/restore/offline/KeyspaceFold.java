@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.offline;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.offline;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.engine.BuiltDatabase;
 import io.etcdworkers.restore.engine.DatabaseEngine;
@@ -12,7 +13,6 @@ import io.etcdworkers.restore.engine.RebuildStats;
 import io.etcdworkers.restore.engine.ServedKeyspace;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.engine.WrittenDatabase;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;

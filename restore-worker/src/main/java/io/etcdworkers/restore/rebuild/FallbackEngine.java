@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.rebuild;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.BuiltDatabase;
 import io.etcdworkers.restore.engine.DatabaseEngine;
 import io.etcdworkers.restore.engine.Engine;
@@ -7,7 +8,6 @@ import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.engine.WrittenDatabase;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;

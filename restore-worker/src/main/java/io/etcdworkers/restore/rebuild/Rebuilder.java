@@ -1,11 +1,11 @@
 package io.etcdworkers.restore.rebuild;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.BuiltDatabase;
 import io.etcdworkers.restore.engine.DatabaseEngine;
 import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.Phases;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.files.ScratchDir;

@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.replay;
 
 import io.etcd.jetcd.api.StatusResponse;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.engine.DefragStats;

@@ -1,9 +1,9 @@
 package io.etcdworkers.restore.replay;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.engine.RebuildStats;
 import io.etcdworkers.restore.engine.ReplayWork;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.fetch.DecodingStream;

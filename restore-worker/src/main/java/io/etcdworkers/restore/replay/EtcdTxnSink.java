@@ -6,7 +6,7 @@ import io.etcd.jetcd.api.PutRequest;
 import io.etcd.jetcd.api.RequestOp;
 import io.etcd.jetcd.api.TxnRequest;
 import io.etcd.jetcd.api.TxnResponse;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.LogTail;
 import io.etcdworkers.restore.etcd.ScratchEtcd;

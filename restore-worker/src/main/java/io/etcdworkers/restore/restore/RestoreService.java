@@ -1,8 +1,8 @@
 package io.etcdworkers.restore.restore;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.Phases;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.MaintenanceSnapshot;

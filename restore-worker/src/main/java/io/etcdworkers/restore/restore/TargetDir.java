@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.restore;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.files.LockFile;

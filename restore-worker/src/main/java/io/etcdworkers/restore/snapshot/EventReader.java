@@ -3,7 +3,7 @@ package io.etcdworkers.restore.snapshot;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonEOFException;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.IOException;
 import java.time.OffsetDateTime;

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.snapshot;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.ObjectInfo;
 import io.etcdworkers.restore.store.ObjectStore;

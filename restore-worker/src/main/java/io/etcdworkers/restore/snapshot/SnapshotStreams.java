@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.snapshot;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;

@@ -6,7 +6,7 @@ import com.azure.core.http.HttpPipeline;
 import com.azure.core.http.HttpRequest;
 import com.azure.core.http.HttpResponse;
 import com.azure.core.util.Context;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.AzureErrorTranslator.Target;
 import java.io.FilterInputStream;

@@ -3,7 +3,7 @@ package io.etcdworkers.restore.store;
 import com.azure.core.exception.HttpResponseException;
 import com.azure.storage.blob.models.BlobErrorCode;
 import com.azure.storage.blob.models.BlobStorageException;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.IOException;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.store;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
 import java.net.URISyntaxException;

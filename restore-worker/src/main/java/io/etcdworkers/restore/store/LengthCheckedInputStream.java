@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.store;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.store;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.util.Objects;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;

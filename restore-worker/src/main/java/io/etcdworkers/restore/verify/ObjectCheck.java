@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.verify;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import java.util.Optional;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.testsupport.CommandRun;
+import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -43,7 +43,7 @@ class ExitCodeHelpTest {
 
     @Test
     void helpPrintsTheListWithWrappedMeaningsUnderThemselves() {
-        CommandRun help = CommandRun.run(RestoreWorkerCommand::run, Map.of(), dir, "restore", "--help");
+        CommandRun help = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "restore", "--help");
 
         assertThat(help.exitCode()).isZero();
         assertThat(help.stdout()).containsPattern("(?m)^Exit codes \\(\"retry\": running it again may help; .*\\):$")

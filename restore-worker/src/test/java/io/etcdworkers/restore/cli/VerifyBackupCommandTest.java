@@ -3,7 +3,7 @@ package io.etcdworkers.restore.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import java.io.IOException;

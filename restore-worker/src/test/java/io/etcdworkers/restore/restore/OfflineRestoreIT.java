@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.bolt.BoltFiles;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;

@@ -3,8 +3,8 @@ package io.etcdworkers.restore.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.rebuild.Rebuilder;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.GeneratedBucket.Compression;
 import io.etcdworkers.testsupport.Processes;

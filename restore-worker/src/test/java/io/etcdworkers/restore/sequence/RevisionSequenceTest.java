@@ -3,7 +3,7 @@ package io.etcdworkers.restore.sequence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.RevisionGroup;

@@ -2,7 +2,7 @@ package io.etcdworkers.restore.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.error.ErrorCode;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;

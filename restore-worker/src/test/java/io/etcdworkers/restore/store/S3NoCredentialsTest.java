@@ -3,9 +3,9 @@ package io.etcdworkers.restore.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.error.ErrorCode;
 import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
