@@ -14,15 +14,15 @@ import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.cli.ByteSizeConverter;
-import io.etcdworkers.restore.cli.DefragOptions;
-import io.etcdworkers.restore.cli.DurationConverter;
-import io.etcdworkers.restore.cli.EtcdOptions;
-import io.etcdworkers.restore.cli.ResultJson;
-import io.etcdworkers.restore.cli.ResultRun;
-import io.etcdworkers.restore.cli.StoreFactory;
-import io.etcdworkers.restore.cli.StoreOptions;
-import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.workercli.ByteSizeConverter;
+import io.etcdworkers.restore.workercli.DefragOptions;
+import io.etcdworkers.restore.workercli.DurationConverter;
+import io.etcdworkers.restore.workercli.RebuildOptions;
+import io.etcdworkers.restore.workercli.ResultJson;
+import io.etcdworkers.restore.workercli.ResultRun;
+import io.etcdworkers.restore.workercli.StoreFactory;
+import io.etcdworkers.restore.workercli.StoreOptions;
+import io.etcdworkers.restore.workercli.WorkerContext;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
@@ -52,7 +52,7 @@ public final class CompactCommand implements Callable<Integer> {
     StoreOptions store = new StoreOptions();
 
     @Mixin
-    EtcdOptions etcd = new EtcdOptions();
+    RebuildOptions etcd = new RebuildOptions();
 
     @Mixin
     DefragOptions defrag = new DefragOptions();

@@ -2,11 +2,11 @@ package io.etcdworkers.compaction.cli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
-import io.etcdworkers.restore.cli.ExitCodeHelp;
-import io.etcdworkers.restore.cli.WorkerCli;
+import io.etcdworkers.restore.workercli.ExitCodeHelp;
+import io.etcdworkers.restore.workercli.WorkerCli;
 import io.etcdworkers.compaction.lease.KubernetesClients;
-import io.etcdworkers.restore.cli.WorkerContext;
-import io.etcdworkers.restore.cli.WorkerVersion;
+import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.restore.workercli.WorkerVersion;
 import java.util.EnumSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

@@ -6,7 +6,7 @@ import com.azure.storage.blob.models.BlobItem;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.workercli.WorkerContext;
 import io.etcdworkers.testsupport.AzuriteServer;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;

@@ -9,7 +9,7 @@ import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
-import io.etcdworkers.restore.cli.ResultReporter;
+import io.etcdworkers.restore.workercli.ResultReporter;
 import io.etcdworkers.restore.store.S3StoreConfigFactory;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.List;

@@ -18,7 +18,7 @@ import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.restore.cli.RestoreCommand;
-import io.etcdworkers.restore.cli.StoreOptions;
+import io.etcdworkers.restore.workercli.StoreOptions;
 import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.rebuild.RebuildConfig;

@@ -9,7 +9,7 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.launcher.job.WorkerResult;
-import io.etcdworkers.restore.cli.ResultJson;
+import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.error.WorkerException;
 import org.junit.jupiter.api.Test;
 

@@ -4,11 +4,11 @@ import io.etcdworkers.compaction.cli.CompactionWorkerCommand;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.WorkerKind;
-import io.etcdworkers.restore.cli.DefragOptions;
-import io.etcdworkers.restore.cli.EtcdOptions;
+import io.etcdworkers.restore.workercli.DefragOptions;
+import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.cli.MemberOptions;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.workercli.WorkerContext;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -97,8 +97,8 @@ record WorkerPod(Job job, List<String> command, List<String> args, Map<String, S
         return mixin("defrag", DefragOptions.class);
     }
 
-    EtcdOptions etcd() {
-        return mixin("etcd", EtcdOptions.class);
+    RebuildOptions etcd() {
+        return mixin("etcd", RebuildOptions.class);
     }
 
     MemberOptions member() {

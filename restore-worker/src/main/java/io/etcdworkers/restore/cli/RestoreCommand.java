@@ -9,6 +9,14 @@ import io.etcdworkers.restore.restore.RestoreConfig;
 import io.etcdworkers.restore.restore.RestoreOutcome;
 import io.etcdworkers.restore.restore.RestoreService;
 import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.workercli.DefragOptions;
+import io.etcdworkers.restore.workercli.ExitCodeHelp;
+import io.etcdworkers.restore.workercli.RebuildOptions;
+import io.etcdworkers.restore.workercli.ResultJson;
+import io.etcdworkers.restore.workercli.ResultRun;
+import io.etcdworkers.restore.workercli.StoreFactory;
+import io.etcdworkers.restore.workercli.StoreOptions;
+import io.etcdworkers.restore.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -39,7 +47,7 @@ public final class RestoreCommand implements Callable<Integer> {
     MemberOptions member = new MemberOptions();
 
     @Mixin
-    EtcdOptions etcd = new EtcdOptions();
+    RebuildOptions etcd = new RebuildOptions();
 
     @Mixin
     DefragOptions defrag = new DefragOptions();

@@ -1,11 +1,15 @@
 package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.restore.workercli.ExitCodeHelp;
+import io.etcdworkers.restore.workercli.WorkerCli;
+import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.restore.workercli.WorkerVersion;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The top command of {@code restore-worker.jar}; the work is in its subcommands. */
 @Command(name = "restore-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,

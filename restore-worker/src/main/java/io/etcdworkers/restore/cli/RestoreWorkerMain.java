@@ -1,5 +1,9 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.restore.workercli.GracefulShutdown;
+import io.etcdworkers.restore.workercli.QuietJul;
+import io.etcdworkers.restore.workercli.WorkerContext;
+
 /** Entry point of {@code restore-worker.jar}. */
 public final class RestoreWorkerMain {
     private RestoreWorkerMain() {}

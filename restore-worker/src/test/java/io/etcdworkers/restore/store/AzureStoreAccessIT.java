@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.restore.cli.WorkerContext;
+import io.etcdworkers.restore.workercli.WorkerContext;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.testsupport.AzuriteServer;
 import io.etcdworkers.testsupport.CommandRun;

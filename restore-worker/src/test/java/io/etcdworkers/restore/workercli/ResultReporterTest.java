@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

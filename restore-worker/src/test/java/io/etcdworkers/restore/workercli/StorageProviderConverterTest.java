@@ -1,7 +1,8 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;

@@ -1,6 +1,6 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
-import io.etcdworkers.restore.cli.StoreOptions.Provider;
+import io.etcdworkers.restore.workercli.StoreOptions.Provider;
 import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.replay.DefragPolicyConfig;

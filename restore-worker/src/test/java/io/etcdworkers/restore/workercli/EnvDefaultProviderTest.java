@@ -1,7 +1,8 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.restore.cli.MemberOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +13,10 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * Every flag's environment twin ({@code ETCD_WORKER_} + the long name in upper snake case), the
@@ -34,7 +35,7 @@ class EnvDefaultProviderTest {
         MemberOptions member = new MemberOptions();
 
         @Mixin
-        EtcdOptions etcd = new EtcdOptions();
+        RebuildOptions etcd = new RebuildOptions();
 
         @Option(names = {"-k", "--keep-going"})
         boolean keepGoing;
@@ -75,7 +76,7 @@ class EnvDefaultProviderTest {
 
         assertThat(probe.store.provider).isEqualTo(StoreOptions.Provider.S3);
         assertThat(probe.store.prefix).isEqualTo("etcd-main");
-        assertThat(probe.member.name).isEqualTo("etcd-main-0");
+        assertThat(probe.member.toMember().name()).isEqualTo("etcd-main-0");
         assertThat(probe.etcd.maxFetchers).isEqualTo(8);
         assertThat(probe.etcd.scratchDir).isEqualTo(Path.of("/scratch"));
         assertThat(probe.keepGoing).as("a short flag's twin is its long name's").isTrue();
@@ -90,7 +91,7 @@ class EnvDefaultProviderTest {
 
         assertThat(probe.store.prefix).isEqualTo("from-flag");
         assertThat(probe.etcd.maxFetchers).isEqualTo(2);
-        assertThat(probe.member.name).as("a twin whose flag is absent still counts").isEqualTo("from-env");
+        assertThat(probe.member.toMember().name()).as("a twin whose flag is absent still counts").isEqualTo("from-env");
     }
 
     @Test
@@ -100,8 +101,8 @@ class EnvDefaultProviderTest {
         assertThat(probe.store.provider).isEqualTo(StoreOptions.Provider.Local);
         assertThat(probe.store.prefix).isEmpty();
         assertThat(probe.store.container).isNull();
-        assertThat(probe.member.name).isEqualTo("default");
-        assertThat(probe.etcd.maxFetchers).isEqualTo(new EtcdOptions().maxFetchers);
+        assertThat(probe.member.toMember().name()).isEqualTo("default");
+        assertThat(probe.etcd.maxFetchers).isEqualTo(new RebuildOptions().maxFetchers);
         assertThat(probe.keepGoing).isFalse();
     }
 

@@ -1,4 +1,4 @@
-package io.etcdworkers.restore.cli;
+package io.etcdworkers.restore.workercli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
@@ -14,7 +14,7 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** Flags of the rebuild (scratch etcd, engine, fetching), shared by the restore and compaction commands. */
-public final class EtcdOptions {
+public final class RebuildOptions {
 
     @Option(names = "--etcd-bin-dir", paramLabel = "DIR",
             description = "Directory with etcd, etcdctl and (3.5+) etcdutl. Default: found on PATH.")
