@@ -99,6 +99,14 @@ class LauncherArgsContractTest {
     }
 
     @Test
+    void zeroMinimumsAreNoMinimumInTheWorker() {
+        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(0L, 0L, 0L, null, null, null, false, null),
+                DefragFlags.workerDefaults()));
+        assertThat(pod.args()).contains("--min-delta-revisions=0", "--min-delta-snapshots=0", "--min-delta-bytes=0");
+        assertThat(compactionConfig(pod).thresholds()).isEqualTo(CompactionThresholds.none());
+    }
+
+    @Test
     void zeroSwitchesEveryTriggerOffInTheWorker() {
         for (JobRequest request : List.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF),
                 compact(S3, CompactFlags.none(), EVERY_TRIGGER_OFF))) {

@@ -6,7 +6,7 @@ import java.time.Duration;
 /**
  * The compaction worker's flags (null = left out, the worker's default applies).
  *
- * @param minDeltaRevisions          {@code --min-delta-revisions}: skip below this many revisions
+ * @param minDeltaRevisions          {@code --min-delta-revisions}: skip below this many revisions (0: no minimum)
  * @param minDeltaSnapshots          {@code --min-delta-snapshots}
  * @param minDeltaBytes              {@code --min-delta-bytes}
  * @param compressionPolicy          {@code --compression-policy}: gzip, zlib, lzw or none
@@ -27,9 +27,10 @@ public record CompactFlags(
         String fullSnapshotLeaseName) {
 
     public CompactFlags {
-        RequestChecks.positive(minDeltaRevisions, "min delta revisions");
-        RequestChecks.fitsAnInt(RequestChecks.positive(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
-        RequestChecks.positive(minDeltaBytes, "min delta bytes");
+        // 0 is the worker's "no minimum": passed on as given, and a scheduled compaction then gets no default one
+        RequestChecks.notNegative(minDeltaRevisions, "min delta revisions");
+        RequestChecks.fitsAnInt(RequestChecks.notNegative(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
+        RequestChecks.notNegative(minDeltaBytes, "min delta bytes");
         compressionPolicy = RequestChecks.blankToNull(compressionPolicy);
         if (compressionPolicy != null && !WorkerFlags.COMPRESSION_POLICIES.contains(compressionPolicy)) {
             throw new IllegalArgumentException("compression policy must be one of "

@@ -64,7 +64,11 @@ class WorkerArgsTest {
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
                         "--min-delta-revisions=5", "--min-delta-snapshots=6", "--min-delta-bytes=7",
                         "--compression-policy=lzw", "--defragment=false", "--etcd-defrag-timeout=8m",
-                        "--enable-snapshot-lease-renewal=true", "--full-snapshot-lease-name=e-full-snap")));
+                        "--enable-snapshot-lease-renewal=true", "--full-snapshot-lease-name=e-full-snap")),
+                Arguments.of("every minimum 0: the worker's no minimum, passed on", compact(new CompactFlags(0L, 0L, 0L,
+                        null, null, null, false, null)), List.of(
+                        "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
+                        "--min-delta-revisions=0", "--min-delta-snapshots=0", "--min-delta-bytes=0")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -94,6 +98,8 @@ class WorkerArgsTest {
         // the workers hold these two in an int: a larger value would be rendered and fail the pod with exit 2
         assertThatThrownBy(() -> new DefragFlags(null, 1L << 31, null, null, null, null))
                 .hasMessage("defrag every deltas must be at most 2147483647: 2147483648");
+        assertThatThrownBy(() -> new CompactFlags(-1L, null, null, null, null, null, false, null))
+                .hasMessage("min delta revisions must not be negative (0: off): -1");
         assertThatThrownBy(() -> new CompactFlags(null, 1L << 31, null, null, null, null, false, null))
                 .hasMessage("min delta snapshots must be at most 2147483647: 2147483648");
         assertThatThrownBy(() -> new DefragFlags(null, null, null, null, Duration.ofSeconds(-1), null))
