@@ -6,6 +6,8 @@ package io.etcdworkers.contract;
  */
 public final class WorkerCommands {
     public static final String RESTORE = "restore";
+    /** restore-worker's: one prefix's keys at a point in time, as files or a data dir of their own. */
+    public static final String EXTRACT = "extract";
     public static final String COMPACT = "compact";
 
     private WorkerCommands() {

@@ -40,6 +40,16 @@ public final class WorkerFlags {
     public static final String INITIAL_ADVERTISE_PEER_URLS = "--initial-advertise-peer-urls";
     public static final String SKIP_HASH_CHECK = "--skip-hash-check";
     public static final String FORCE = "--force";
+    /** Point in time: the state right after this revision. */
+    public static final String TO_REVISION = "--to-revision";
+    /** Point in time: the state at this RFC 3339 time (when the backup sidecar received the changes). */
+    public static final String TO_TIME = "--to-time";
+    /** Stop before the first damaged, missing or inconsistent delta instead of failing. */
+    public static final String TO_LAST_GOOD = "--to-last-good";
+    /** extract: the key prefix, its output dir and format. */
+    public static final String PREFIX = "--prefix";
+    public static final String OUTPUT = "--output";
+    public static final String OUTPUT_FORMAT = "--output-format";
 
     // compact
     public static final String MIN_DELTA_REVISIONS = "--min-delta-revisions";

@@ -8,8 +8,10 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.snapshot.RestorePoint;
 import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectInfo;
@@ -46,7 +48,7 @@ class UploadFailureIT {
         List<String> before = files(bucket);
         RebuildConfig rebuild = new RebuildConfig("", EtcdMember.onFreeLoopbackPort(), false, dir.resolve("scratch"),
                 Optional.empty(), Optional.empty(), System.getenv("PATH"), Engine.REPLAY, EngineSettings.defaults(),
-                ReplayConfig.defaults());
+                ReplayConfig.defaults(), RestorePoint.LATEST, KeyPrefix.ALL);
         CompactionConfig config = new CompactionConfig(rebuild, CompactionThresholds.none(), Optional.empty(), true,
                 CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT, Optional.empty());
         ObjectStore failing = new FailingAfter(new LocalDirectoryStore(bucket), 1_000_000);

@@ -24,6 +24,8 @@ import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.replay.DefragPolicyConfig;
 import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.snapshot.RestorePoint;
+import io.etcdworkers.restore.snapshot.StopAt;
 import io.etcdworkers.restore.snapshot.codec.Compression;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -62,6 +64,10 @@ class LauncherArgsContractTest {
     private static final RestoreFlags EVERY_RESTORE_FLAG = new RestoreFlags("etcd-main-0", "/var/etcd/data/restored",
             "etcd-main-0", "etcd-main-0=https://etcd-main-0.peer:2380", "tok-1",
             "https://etcd-main-0.peer:2380", true, true, 4L << 30, 8);
+    private static final RestoreFlags TO_TIME_LAST_GOOD = new RestoreFlags("etcd-main-0", null, null, null, null, null,
+            false, false, null, null, null, "2026-12-01T04:04:05.5+01:00", true);
+    private static final RestoreFlags TO_REVISION = new RestoreFlags("etcd-main-0", null, null, null, null, null,
+            false, false, null, null, 123_456L, null, false);
     private static final DefragFlags EVERY_TRIGGER_SET =
             new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
     private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
@@ -74,6 +80,9 @@ class LauncherArgsContractTest {
                 Arguments.of("restore S3, prefix, endpoint, every restore flag",
                         restore(S3_FULL, EVERY_RESTORE_FLAG, DefragFlags.workerDefaults())),
                 Arguments.of("restore Local", restore(LOCAL, MINIMAL_RESTORE, DefragFlags.workerDefaults())),
+                Arguments.of("restore --to-time --to-last-good", restore(S3, TO_TIME_LAST_GOOD,
+                        DefragFlags.workerDefaults())),
+                Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
                 Arguments.of("restore, every trigger set", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_SET)),
                 Arguments.of("restore, every trigger 0 (off)", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF)),
                 Arguments.of("compact S3, no flags", compact(S3, CompactFlags.none(), DefragFlags.workerDefaults())),
@@ -178,6 +187,17 @@ class LauncherArgsContractTest {
         assertThat(config.rebuild().scratchDir()).isEqualTo(Path.of("/scratch"));
         assertThat(config.rebuild().settings().quotaBytes()).isEqualTo(4L << 30);
         assertThat(config.rebuild().settings().maxFetchers()).isEqualTo(8);
+    }
+
+    @Test
+    void pointInTimeFlagsLandAsTheRestorePoint() {
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_TIME_LAST_GOOD, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtTime(
+                        java.time.Instant.parse("2026-12-01T03:04:05.500Z")), true));
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_REVISION, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(123_456), false));
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(RestorePoint.LATEST);
     }
 
     @Test

@@ -42,6 +42,7 @@ class ReferenceDocTest {
         return Stream.of(
                 Arguments.of("restore-worker restore", restore.getSubcommands().get("restore")),
                 Arguments.of("restore-worker verify-backup", restore.getSubcommands().get("verify-backup")),
+                Arguments.of("restore-worker extract", restore.getSubcommands().get("extract")),
                 Arguments.of("compaction-worker compact", compact.getSubcommands().get("compact")));
     }
 

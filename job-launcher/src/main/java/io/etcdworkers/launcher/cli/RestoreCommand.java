@@ -49,6 +49,18 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--max-fetchers", description = "Deltas fetched in parallel.")
     Integer maxFetchers;
 
+    @Option(names = "--to-revision", paramLabel = "REV",
+            description = "Restore the state right after this revision instead of the latest.")
+    Long toRevision;
+
+    @Option(names = "--to-time", paramLabel = "RFC3339",
+            description = "Restore the state at this time (e.g. 2026-12-01T03:04:05Z) instead of the latest.")
+    String toTime;
+
+    @Option(names = "--to-last-good",
+            description = "On a damaged or missing delta, restore up to the revision before it instead of failing.")
+    boolean toLastGood;
+
     private final CliContext ctx;
 
     RestoreCommand(CliContext ctx) {
@@ -58,7 +70,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         RestoreFlags flags = new RestoreFlags(targetClaim, dataDir, name, initialCluster, initialClusterToken,
-                initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers);
+                initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision, toTime,
+                toLastGood);
         JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());

@@ -14,6 +14,9 @@ package io.etcdworkers.launcher.job;
  * @param force                     {@code --force}
  * @param embeddedEtcdQuotaBytes    {@code --embedded-etcd-quota-bytes}
  * @param maxFetchers               {@code --max-fetchers}
+ * @param toRevision                {@code --to-revision}: restore the state right after this revision
+ * @param toTime                    {@code --to-time}: an RFC 3339 time with an offset
+ * @param toLastGood                {@code --to-last-good}: stop before a damaged delta instead of failing
  */
 public record RestoreFlags(
         String targetClaim,
@@ -25,7 +28,10 @@ public record RestoreFlags(
         boolean skipHashCheck,
         boolean force,
         Long embeddedEtcdQuotaBytes,
-        Integer maxFetchers) {
+        Integer maxFetchers,
+        Long toRevision,
+        String toTime,
+        boolean toLastGood) {
 
     /** Where the target claim is mounted: the path etcd-druid mounts the etcd data volume at. */
     public static final String TARGET_MOUNT_PATH = "/var/etcd/data";
@@ -45,5 +51,26 @@ public record RestoreFlags(
         if (maxFetchers != null && (maxFetchers < 1 || maxFetchers > 64)) {
             throw new IllegalArgumentException("max fetchers must be 1..64: " + maxFetchers);
         }
+        RequestChecks.positive(toRevision, "to-revision");
+        toTime = RequestChecks.blankToNull(toTime);
+        if (toTime != null) {
+            try {
+                toTime = java.time.OffsetDateTime.parse(toTime).toInstant().toString();
+            } catch (java.time.format.DateTimeParseException e) {
+                throw new IllegalArgumentException("to-time must be an RFC 3339 time with an offset, such as "
+                        + "2026-12-01T03:04:05Z: " + toTime);
+            }
+        }
+        if (toRevision != null && toTime != null) {
+            throw new IllegalArgumentException("give to-revision or to-time, not both");
+        }
+    }
+
+    /** A restore of the latest state. */
+    public RestoreFlags(String targetClaim, String dataDir, String name, String initialCluster,
+            String initialClusterToken, String initialAdvertisePeerUrls, boolean skipHashCheck, boolean force,
+            Long embeddedEtcdQuotaBytes, Integer maxFetchers) {
+        this(targetClaim, dataDir, name, initialCluster, initialClusterToken, initialAdvertisePeerUrls, skipHashCheck,
+                force, embeddedEtcdQuotaBytes, maxFetchers, null, null, false);
     }
 }

@@ -65,6 +65,11 @@ public final class WorkerArgs {
         }
         optional(args, WorkerFlags.EMBEDDED_ETCD_QUOTA_BYTES, r.embeddedEtcdQuotaBytes());
         optional(args, WorkerFlags.MAX_FETCHERS, r.maxFetchers());
+        optional(args, WorkerFlags.TO_REVISION, r.toRevision());
+        optional(args, WorkerFlags.TO_TIME, r.toTime());
+        if (r.toLastGood()) {
+            args.add(WorkerFlags.TO_LAST_GOOD);
+        }
         // no --result-file: the workers write the termination message (RESULT_FILE) themselves,
         // fitted to its 4 KiB limit
     }

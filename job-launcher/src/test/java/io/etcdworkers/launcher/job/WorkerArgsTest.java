@@ -115,6 +115,25 @@ class WorkerArgsTest {
                 .hasMessageContaining("heap percent");
         assertThatThrownBy(() -> new RestoreFlags("claim", "/data/x", null, null, null, null, false, false, null, null))
                 .hasMessageContaining("under /var/etcd/data/");
+        assertThatThrownBy(() -> pointInTime(null, "2026-12-01T03:04:05", false))
+                .hasMessageContaining("RFC 3339 time with an offset");
+        assertThatThrownBy(() -> pointInTime(5L, "2026-12-01T03:04:05Z", false)).hasMessageContaining("not both");
+        assertThatThrownBy(() -> pointInTime(0L, null, false)).hasMessageContaining("to-revision");
+    }
+
+    @Test
+    void pointInTimeFlagsAreRenderedWithTheTimeInUtc() {
+        assertThat(WorkerArgs.args(restore(S3, pointInTime(null,
+                "2026-12-01T04:04:05+01:00", true), DefragFlags.workerDefaults())))
+                .contains("--to-time=2026-12-01T03:04:05Z", "--to-last-good")
+                .noneMatch(a -> a.startsWith("--to-revision"));
+        assertThat(WorkerArgs.args(restore(S3, pointInTime(42L, null, false),
+                DefragFlags.workerDefaults()))).contains("--to-revision=42").doesNotContain("--to-last-good");
+    }
+
+    private static RestoreFlags pointInTime(Long revision, String time, boolean lastGood) {
+        return new RestoreFlags("claim", null, null, null, null, null, false, false, null, null, revision, time,
+                lastGood);
     }
 
     private static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {

@@ -27,10 +27,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code restore}: rebuilds an etcd data dir from the latest full snapshot and every delta after it. */
+/**
+ * {@code restore}: rebuilds an etcd data dir from the latest full snapshot and every delta after it,
+ * or from the full snapshot and deltas that reach an earlier revision or time.
+ */
 @Command(name = WorkerCommands.RESTORE, mixinStandardHelpOptions = true,
-        description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it, replaying the "
-                + "deltas into a scratch etcd, verifying the result and placing the data dir atomically."},
+        description = {"Rebuilds an etcd data dir from the latest full snapshot and every delta after it (or up to "
+                + "--to-revision / --to-time), verifying the result with a real etcd and placing the data dir atomically."},
         footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
                 + " + the flag in upper snake case."})
 public final class RestoreCommand implements Callable<Integer> {
@@ -51,6 +54,9 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Mixin
     DefragOptions defrag = new DefragOptions();
+
+    @Mixin
+    PointInTimeOptions point = new PointInTimeOptions();
 
     @Option(names = WorkerFlags.DATA_DIR, required = true, paramLabel = "DIR",
             description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")
@@ -88,8 +94,8 @@ public final class RestoreCommand implements Callable<Integer> {
     /** The restore these flags describe; {@code USAGE} for values out of range. */
     public RestoreConfig config() {
         try {
-            return new RestoreConfig(etcd.rebuildConfig(context, store.prefix, member.toMember(), skipHashCheck, defrag),
-                    context.workingDir().resolve(dataDir), force);
+            return new RestoreConfig(etcd.rebuildConfig(context, store.prefix, member.toMember(), skipHashCheck, defrag)
+                    .withPoint(point.toPoint()), context.workingDir().resolve(dataDir), force);
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }

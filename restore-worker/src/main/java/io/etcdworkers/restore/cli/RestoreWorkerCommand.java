@@ -30,6 +30,8 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
         WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
         CommandLine restore = WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
         ExitCodeHelp.addTo(restore, "done", RestoreCommand.EXIT_CODES);
+        CommandLine extract = WorkerCli.addSubcommand(cli, new ExtractCommand(context), context);
+        ExitCodeHelp.addTo(extract, "done", RestoreCommand.EXIT_CODES);
         return cli;
     }
 

@@ -72,6 +72,12 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                         report.selection().deltas().size(), report.events(),
                         report.selection().base().name().lastRevision(), report.selection().lastRevision(),
                         report.failedObjects(), report.chainProblems().size());
+                report.restorable().ifPresentOrElse(r -> LOG.info("restorable revisions {}..{} ({} .. {}){}",
+                        r.fromRevision(), r.toRevision(), r.fromTime(), r.toTime().map(Object::toString).orElse("the base"),
+                        r.stopsBefore().map(b -> ", stops before " + b + ": restore --to-last-good reaches "
+                                + r.toRevision()).orElse("")),
+                        () -> LOG.error("nothing is restorable from {}: the full snapshot itself is bad",
+                                report.selection().base().key()));
                 return failure.map(ErrorCode::exitCode).orElse(0);
             }
         });
@@ -95,11 +101,25 @@ public final class VerifyBackupCommand implements Callable<Integer> {
         result.put("events", report.events());
         result.put("badObjects", report.failedObjects());
         result.put("chainBreaks", report.chainProblems().size());
+        report.restorable().ifPresent(r -> {
+            ObjectNode range = result.putObject("restorable");
+            range.put("fromRevision", r.fromRevision());
+            range.put("fromTime", r.fromTime().toString());
+            range.put("toRevision", r.toRevision());
+            range.put("toTime", r.toTime().map(Object::toString).orElse(r.fromTime().toString()));
+            range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
+            r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
+        });
         ArrayNode problems = result.putArray("problems");
         report.checks().stream().filter(c -> !c.passed()).forEach(c -> problems.addObject()
-                .put("object", c.object().key()).put("code", c.failure().orElseThrow().name()).put("problem", c.message()));
+                .put("object", c.object().key()).put("code", c.failure().orElseThrow().name())
+                .put("firstRevision", c.object().name().startRevision())
+                .put("lastRevision", c.object().name().lastRevision()).put("problem", c.message()));
         for (ChainProblem p : report.chainProblems()) {
-            problems.addObject().put("code", ErrorCode.BACKUP_INCONSISTENT.name()).put("problem", p.describe());
+            long first = p.previous().name().lastRevision() + 1;
+            problems.addObject().put("code", ErrorCode.BACKUP_INCONSISTENT.name())
+                    .put("firstRevision", first).put("lastRevision", Math.max(first, p.next().name().startRevision() - 1))
+                    .put("problem", p.describe());
         }
         ArrayNode skipped = result.putArray("skippedKeys");
         report.skipped().forEach(s -> skipped.add(s.key()));

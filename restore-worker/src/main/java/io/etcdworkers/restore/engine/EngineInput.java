@@ -4,7 +4,10 @@ import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.sequence.PointReached;
+import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.StopAt;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -47,8 +50,23 @@ public record EngineInput(
                 EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
     }
 
-    /** The revision the rebuilt database must open at: the chain's last, or the base's when no delta passes it. */
-    public long expectedRevision(long baseRevision) {
+    /**
+     * The revision the rebuilt database must open at: the one asked for; else where a {@code
+     * --to-last-good} or {@code --to-time} sequence ended; else the chain's last, or the base's
+     * when no delta passes it.
+     */
+    public long expectedRevision(long baseRevision, SequenceStats sequence) {
+        PointReached reached = sequence.reached();
+        if (reached.end() == PointReached.End.DAMAGE) {
+            return reached.revision();
+        }
+        StopAt stopAt = selection.point().stopAt();
+        if (stopAt instanceof StopAt.AtRevision r) {
+            return Math.max(r.revision(), baseRevision);
+        }
+        if (stopAt instanceof StopAt.AtTime) {
+            return reached.revision();
+        }
         return Math.max(selection.lastRevision(), baseRevision);
     }
 }

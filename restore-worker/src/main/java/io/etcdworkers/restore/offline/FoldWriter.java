@@ -3,6 +3,7 @@ package io.etcdworkers.restore.offline;
 import io.etcdworkers.restore.bolt.BoltFiles;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.fetch.DecodedFileStream;
 import io.etcdworkers.restore.fetch.DeltaPrefetcher;
 import io.etcdworkers.restore.fetch.DeltaStream;
@@ -37,11 +38,18 @@ public final class FoldWriter {
     private final ObjectStore store;
     private final EngineSettings settings;
     private final Clock clock;
+    private final KeyPrefix keys;
 
     public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock) {
+        this(store, settings, clock, KeyPrefix.ALL);
+    }
+
+    /** A fold that keeps only {@code keys}: the database it writes holds nothing else. */
+    public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock, KeyPrefix keys) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
+        this.keys = keys;
     }
 
     /**
@@ -54,7 +62,7 @@ public final class FoldWriter {
         Instant started = clock.instant();
         Path downloads = Files.createDirectories(scratch.resolve("offline-deltas"));
         try (BoltReader base = BoltReader.open(baseFile); LiveKeys live = new LiveKeys(scratch)) {
-            KeyspaceFold fold = new KeyspaceFold(live);
+            KeyspaceFold fold = new KeyspaceFold(live, keys);
             BaseDatabase.Summary summary = BaseDatabase.fold(base, fold);
             LOG.info("offline base folded revision={} entries={} liveKeys={} leases={}", summary.revision(),
                     summary.entries(), live.size(), summary.leaseIds().size());
@@ -64,8 +72,7 @@ public final class FoldWriter {
             try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(), downloads,
                     settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
                 sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
-                        new RevisionSequence(summary.revision()), fold, selection.deltas().size(),
-                        selection.lastRevision());
+                        new RevisionSequence(summary.revision()), fold, selection);
             }
             CompactedDatabase.Written written = CompactedDatabase.write(base, live, summary.leaseIds(),
                     sequence.finalRevision(), settings.leaseTtlSeconds(), output);

@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
@@ -18,11 +19,18 @@ import java.nio.charset.StandardCharsets;
  */
 final class KeyspaceFold implements RevisionSink {
     private final LiveKeys live;
+    private final KeyPrefix keys;
     private long baseMaxRevision;
     private long baseRevision = -1;
 
     KeyspaceFold(LiveKeys live) {
+        this(live, KeyPrefix.ALL);
+    }
+
+    /** A fold that keeps only the keys under {@code keys}; the others are skipped (their revisions still count). */
+    KeyspaceFold(LiveKeys live, KeyPrefix keys) {
         this.live = live;
+        this.keys = keys;
     }
 
     /** One entry of the base database's key bucket, in bucket (revision) order. */
@@ -30,13 +38,16 @@ final class KeyspaceFold implements RevisionSink {
         if (baseRevision >= 0) {
             throw new IllegalStateException("base entries after the base was closed");
         }
+        baseMaxRevision = Math.max(baseMaxRevision, entry.main());
+        if (!keys.matches(entry.key())) {
+            return;
+        }
         if (entry.tombstone()) {
             live.remove(entry.key());
         } else {
             live.put(entry.key(), entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(),
                     entry.lease());
         }
-        baseMaxRevision = Math.max(baseMaxRevision, entry.main());
     }
 
     /**
@@ -59,6 +70,10 @@ final class KeyspaceFold implements RevisionSink {
         }
         int sub = 0;
         for (DeltaEvent event : group.events()) {
+            if (!keys.matches(event.key())) {
+                sub++;
+                continue;
+            }
             if (event.type() == EventType.PUT) {
                 put(objectName, event, sub);
             } else {

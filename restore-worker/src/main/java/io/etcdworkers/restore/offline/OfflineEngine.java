@@ -8,6 +8,7 @@ import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.engine.RebuildOutcome;
 import io.etcdworkers.restore.engine.RebuildStats;
 import io.etcdworkers.restore.engine.ServedKeyspace;
@@ -45,11 +46,18 @@ public final class OfflineEngine implements DatabaseEngine {
     private final ObjectStore store;
     private final EngineSettings settings;
     private final Clock clock;
+    private final KeyPrefix keys;
 
     public OfflineEngine(ObjectStore store, EngineSettings settings, Clock clock) {
+        this(store, settings, clock, KeyPrefix.ALL);
+    }
+
+    /** An engine whose database holds only {@code keys} (and is verified as holding exactly those). */
+    public OfflineEngine(ObjectStore store, EngineSettings settings, Clock clock, KeyPrefix keys) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
+        this.keys = keys;
     }
 
     @Override
@@ -67,7 +75,7 @@ public final class OfflineEngine implements DatabaseEngine {
     private OfflineResult fold(EngineInput in) throws EngineRefused, InterruptedException {
         try {
             Path work = Files.createDirectories(in.scratch().resolve("offline"));
-            return new FoldWriter(store, settings, clock).build(in.selection(), in.baseFile(), work,
+            return new FoldWriter(store, settings, clock, keys).build(in.selection(), in.baseFile(), work,
                     in.scratch().resolve("offline.db"));
         } catch (BoltFormatException e) {
             throw new EngineRefused(ErrorCode.UNSUPPORTED_OBJECT, in.selection().base().key()
@@ -128,7 +136,7 @@ public final class OfflineEngine implements DatabaseEngine {
         private VerifiedDatabase check(ScratchEtcd etcd) throws EngineRefused {
             Instant t = in.phases().start();
             long revision = etcd.client().status().getHeader().getRevision();
-            long expected = in.expectedRevision(folded.baseRevision());
+            long expected = in.expectedRevision(folded.baseRevision(), folded.sequence());
             if (revision != expected || folded.finalRevision() != expected) {
                 throw new EngineRefused(ErrorCode.ETCD_FAILURE, String.format("etcd opened the offline engine's "
                         + "database at revision %d; the fold ended at %d and the backup at %d", revision,

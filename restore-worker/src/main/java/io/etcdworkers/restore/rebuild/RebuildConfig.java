@@ -2,8 +2,10 @@ package io.etcdworkers.restore.rebuild;
 
 import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.snapshot.RestorePoint;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,6 +23,9 @@ import java.util.Optional;
  * @param engine replay, offline, or offline falling back to replay
  * @param settings what every engine is tuned by
  * @param replay what only the replay is tuned by
+ * @param point where the rebuild ends: the latest state, or a revision or time before it
+ * @param keys the keys the rebuilt database must hold: all, or one prefix's (the offline engine
+ *     folds and writes only those; the replay holds all)
  */
 public record RebuildConfig(
         String prefix,
@@ -32,7 +37,9 @@ public record RebuildConfig(
         String path,
         Engine engine,
         EngineSettings settings,
-        ReplayConfig replay) {
+        ReplayConfig replay,
+        RestorePoint point,
+        KeyPrefix keys) {
 
     public RebuildConfig {
         Objects.requireNonNull(prefix, "prefix");
@@ -44,5 +51,19 @@ public record RebuildConfig(
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(settings, "settings");
         Objects.requireNonNull(replay, "replay");
+        Objects.requireNonNull(point, "point");
+        Objects.requireNonNull(keys, "keys");
+    }
+
+    /** The same rebuild, ending at {@code point}. */
+    public RebuildConfig withPoint(RestorePoint point) {
+        return new RebuildConfig(prefix, member, skipHashCheck, scratchDir, scratchWalDir, etcdBinDir, path, engine,
+                settings, replay, point, keys);
+    }
+
+    /** The same rebuild, keeping only {@code keys}, by {@code engine}. */
+    public RebuildConfig withKeys(KeyPrefix keys, Engine engine) {
+        return new RebuildConfig(prefix, member, skipHashCheck, scratchDir, scratchWalDir, etcdBinDir, path, engine,
+                settings, replay, point, keys);
     }
 }

@@ -11,6 +11,7 @@ import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.files.ScratchDir;
 import io.etcdworkers.restore.offline.OfflineEngine;
 import io.etcdworkers.restore.replay.ReplayEngine;
+import io.etcdworkers.restore.sequence.BaseBeyondTarget;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
 import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
@@ -41,6 +42,7 @@ public final class Rebuilder {
     private final ObjectStore store;
     private final RebuildConfig config;
     private final Phases phases;
+    private SnapshotCatalog catalog;
 
     public Rebuilder(ObjectStore store, RebuildConfig config, Phases phases) {
         this.store = store;
@@ -54,26 +56,51 @@ public final class Rebuilder {
     }
 
     /**
-     * Lists the store and selects the base and the deltas after it, refusing a chain with gaps
-     * (all of them named) before anything is downloaded.
+     * Lists the store and selects the base and the deltas after it, up to the configured point,
+     * refusing a chain with gaps (all of them named) before anything is downloaded; with {@code
+     * --to-last-good} the selection ends before the first gap instead.
      */
     public SnapshotSelection plan() {
         Instant t = phases.start();
-        SnapshotSelection selection = SnapshotCatalog.load(store, config.prefix()).select();
-        selection.requireContiguous();
-        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
-                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
-                selection.lastRevision());
+        catalog = SnapshotCatalog.load(store, config.prefix());
+        SnapshotSelection selection = usable(catalog.select(config.point()));
         phases.done("select", t);
+        return selection;
+    }
+
+    private static SnapshotSelection usable(SnapshotSelection selected) {
+        SnapshotSelection selection = selected.usable();
+        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{} point={}{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision(), selection.point().stopAt().describe(),
+                selection.point().lastGood() ? " (to the last good)" : "");
+        selection.omitted().forEach(o -> LOG.warn("--to-last-good: left out revisions {}..{} {}: {}",
+                o.firstRevision(), o.lastRevision(), o.object().orElse("(no object)"), o.reason()));
         return selection;
     }
 
     /**
      * Creates this run's scratch dir (removing what killed runs left there), downloads the base and
      * builds the database with the configured engine. The scratch etcd's data dir is {@value
-     * #VERIFY_DATA_DIR} in it, its WAL under {@code --scratch-wal-dir} when given.
+     * #VERIFY_DATA_DIR} in it, its WAL under {@code --scratch-wal-dir} when given. When the revision
+     * asked for turns out to be inside the base's database, it starts again from the full snapshot
+     * before it (see {@link BaseBeyondTarget}).
      */
     public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
+        try {
+            return startOnce(binaries, selection);
+        } catch (BaseBeyondTarget e) {
+            Optional<SnapshotSelection> earlier = catalog == null ? Optional.empty()
+                    : catalog.selectBefore(selection.point(), e.base());
+            if (earlier.isEmpty()) {
+                throw e;
+            }
+            LOG.warn("{}; starting again from the full snapshot before it", e.getMessage().split(":")[0]);
+            return start(binaries, usable(earlier.get()));
+        }
+    }
+
+    private Rebuild startOnce(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
         ScratchDir scratchDir = createScratch();
         Path scratch = scratchDir.path();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
@@ -108,7 +135,7 @@ public final class Rebuilder {
 
     private DatabaseEngine engine() {
         ReplayEngine replay = new ReplayEngine(store, config.settings(), config.replay(), phases.clock());
-        OfflineEngine offline = new OfflineEngine(store, config.settings(), phases.clock());
+        OfflineEngine offline = new OfflineEngine(store, config.settings(), phases.clock(), config.keys());
         return switch (config.engine()) {
             case REPLAY -> replay;
             case OFFLINE -> offline;

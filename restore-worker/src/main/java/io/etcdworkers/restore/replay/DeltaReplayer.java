@@ -13,6 +13,7 @@ import io.etcdworkers.restore.sequence.RevisionPipeline;
 import io.etcdworkers.restore.sequence.RevisionSequence;
 import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,12 +48,10 @@ final class DeltaReplayer {
         this.clock = clock;
     }
 
-    /**
-     * Applies {@code deltas} on top of the database etcd holds now.
-     *
-     * @param lastRevision the revision the chain ends at (for progress)
-     */
-    RebuildStats replay(List<SnapshotObject> deltas, long lastRevision, Path scratch) throws InterruptedException {
+    /** Applies the deltas of {@code selection} on top of the database etcd holds now, up to its point. */
+    RebuildStats replay(SnapshotSelection selection, Path scratch) throws InterruptedException {
+        List<SnapshotObject> deltas = selection.deltas();
+        long lastRevision = selection.targetRevision();
         Instant started = clock.instant();
         long baseRevision = etcd.client().status().getHeader().getRevision();
         LOG.info("replay start deltas={} baseRevision={} lastRevision={} maxFetchers={} defragPolicy={}",
@@ -68,7 +67,7 @@ final class DeltaReplayer {
                     settings.decodeBudgetBytes())) {
                 sequence = new RevisionPipeline("replay", clock, settings.progressEvery()).run(stream,
                         new RevisionSequence(baseRevision), new EtcdTxnSink(etcd, leases, defrag, baseRevision),
-                        deltas.size(), lastRevision);
+                        selection);
             }
             int revoked = leases.revokeUnusedGranted();
             long finalRevision = etcd.client().status().getHeader().getRevision();

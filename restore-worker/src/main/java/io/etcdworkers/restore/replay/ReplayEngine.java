@@ -53,7 +53,7 @@ public final class ReplayEngine implements DatabaseEngine {
             long baseRevision = etcd.client().status().getHeader().getRevision();
             t = in.phases().start();
             RebuildStats stats = new DeltaReplayer(store, etcd, settings, config, clock)
-                    .replay(in.selection().deltas(), in.selection().lastRevision(), in.scratch());
+                    .replay(in.selection(), in.scratch());
             in.phases().done("replay", t);
             return new Replayed(in, etcd, baseRevision, stats);
         } catch (RuntimeException | InterruptedException e) {
@@ -98,7 +98,7 @@ public final class ReplayEngine implements DatabaseEngine {
         @Override
         public VerifiedDatabase verify() {
             Instant t = in.phases().start();
-            long expected = in.expectedRevision(baseRevision);
+            long expected = in.expectedRevision(baseRevision, stats.sequence());
             if (stats.sequence().finalRevision() != expected) {
                 throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
                         + stats.sequence().finalRevision() + " but the backup ends at " + expected);

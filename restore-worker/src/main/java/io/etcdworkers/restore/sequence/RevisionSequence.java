@@ -5,7 +5,9 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.RevisionGroup;
 import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -23,6 +25,7 @@ public final class RevisionSequence {
     private long skippedEvents;
     private int largestGroupEvents;
     private long largestGroupBytes;
+    private OffsetDateTime lastTime;
 
     public RevisionSequence(long baseRevision) {
         this.baseRevision = baseRevision;
@@ -58,6 +61,7 @@ public final class RevisionSequence {
         events += group.events().size();
         largestGroupEvents = Math.max(largestGroupEvents, group.events().size());
         largestGroupBytes = Math.max(largestGroupBytes, group.payloadBytes());
+        lastTime = group.time();
     }
 
     /** Checks the state after a whole delta: at its last revision, or the base's when it was all in the base. */
@@ -97,9 +101,19 @@ public final class RevisionSequence {
         return events;
     }
 
-    /** What the sequence counted, for a state that ended at {@code finalRevision} after {@code deltas}. */
+    /** When the sidecar received the last applied revision; empty while none was applied. */
+    public Optional<OffsetDateTime> lastTime() {
+        return Optional.ofNullable(lastTime);
+    }
+
+    /** What the sequence counted after {@code deltas} whole deltas, every one of them applied. */
     public SequenceStats stats(int deltas) {
+        return stats(deltas, PointReached.chainEnd(revision, lastTime()));
+    }
+
+    /** What the sequence counted, ending at {@code reached}. */
+    public SequenceStats stats(int deltas, PointReached reached) {
         return new SequenceStats(deltas, revisions, events, skippedEvents, revision, largestGroupEvents,
-                largestGroupBytes);
+                largestGroupBytes, reached);
     }
 }

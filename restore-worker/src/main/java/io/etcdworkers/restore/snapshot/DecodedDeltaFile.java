@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -18,14 +19,14 @@ import java.util.List;
  * expensive part (decompression, JSON, base64, SHA-256) can run on several fetch threads while
  * one thread consumes the groups in order at the speed of reading a file.
  *
- * <p>Per group: {@code revision} (8 bytes), {@code events} (4); per event: type (1: 0 PUT, 1
- * DELETE), key length (4), key, value length (4), value, create revision, version, lease (8
- * each). The file ends with revision -1, so a cut file is never taken as complete. The event
- * times are not kept (a restore ignores them).
+ * <p>Per group: {@code revision} (8 bytes), {@code events} (4), the group's time (epoch seconds
+ * 8, nanos 4, UTC offset seconds 4); per event: type (1: 0 PUT, 1 DELETE), key length (4), key,
+ * value length (4), value, create revision, version, lease (8 each). The file ends with revision
+ * -1, so a cut file is never taken as complete. Each event gets its group's time back (the
+ * latest of the group's, see {@link RevisionGroup#time()}): a point-in-time restore needs no more.
  */
 public final class DecodedDeltaFile {
     private static final long END = -1;
-    private static final OffsetDateTime NO_TIME = OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
 
     private DecodedDeltaFile() {}
 
@@ -40,6 +41,10 @@ public final class DecodedDeltaFile {
         public void write(RevisionGroup group) throws IOException {
             out.writeLong(group.revision());
             out.writeInt(group.events().size());
+            OffsetDateTime time = group.time();
+            out.writeLong(time.toEpochSecond());
+            out.writeInt(time.getNano());
+            out.writeInt(time.getOffset().getTotalSeconds());
             for (DeltaEvent e : group.events()) {
                 out.writeByte(e.type() == EventType.PUT ? 0 : 1);
                 out.writeInt(e.key().length);
@@ -82,6 +87,10 @@ public final class DecodedDeltaFile {
                     return null;
                 }
                 int count = in.readInt();
+                long seconds = in.readLong();
+                int nanos = in.readInt();
+                ZoneOffset offset = ZoneOffset.ofTotalSeconds(in.readInt());
+                OffsetDateTime time = OffsetDateTime.ofInstant(Instant.ofEpochSecond(seconds, nanos), offset);
                 List<DeltaEvent> events = new ArrayList<>(count);
                 for (int i = 0; i < count; i++) {
                     boolean put = in.readByte() == 0;
@@ -90,8 +99,8 @@ public final class DecodedDeltaFile {
                     long create = in.readLong();
                     long version = in.readLong();
                     long lease = in.readLong();
-                    events.add(put ? DeltaEvent.put(key, value, create, revision, version, lease, NO_TIME)
-                            : DeltaEvent.delete(key, revision, NO_TIME));
+                    events.add(put ? DeltaEvent.put(key, value, create, revision, version, lease, time)
+                            : DeltaEvent.delete(key, revision, time));
                 }
                 return new RevisionGroup(revision, events);
             } catch (EOFException e) {

@@ -12,8 +12,10 @@ import io.etcdworkers.restore.snapshot.codec.CorruptStreamException;
 import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Decodes one delta snapshot from its decompressed stream into revision groups, streaming: it
@@ -132,6 +134,8 @@ public final class DeltaDecoder {
         private long revisions;
         private int largestEvents;
         private long largestBytes;
+        private OffsetDateTime firstTime;
+        private OffsetDateTime lastTime;
 
         GroupCollector(String objectName, GroupSink sink) {
             this.objectName = objectName;
@@ -153,6 +157,10 @@ public final class DeltaDecoder {
             }
             current.add(event);
             events++;
+            if (firstTime == null) {
+                firstTime = event.time();
+            }
+            lastTime = event.time();
         }
 
         void finish() throws InterruptedException {
@@ -172,7 +180,8 @@ public final class DeltaDecoder {
         }
 
         DeltaSummary summary(long jsonBytes) {
-            return new DeltaSummary(events, revisions, firstRevision, currentRevision, jsonBytes, largestEvents, largestBytes);
+            return new DeltaSummary(events, revisions, firstRevision, currentRevision, jsonBytes, largestEvents, largestBytes,
+                    Optional.ofNullable(firstTime), Optional.ofNullable(lastTime));
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.etcdworkers.restore.snapshot;
 
+import java.time.OffsetDateTime;
+import java.util.Optional;
+
 /**
  * What decoding one delta found.
  *
@@ -10,6 +13,8 @@ package io.etcdworkers.restore.snapshot;
  * @param jsonBytes size of the decompressed JSON (without the hash trailer)
  * @param largestGroupEvents most events in one revision
  * @param largestGroupBytes most key+value bytes in one revision
+ * @param firstTime when the sidecar received the first event; empty without events
+ * @param lastTime when it received the last one
  */
 public record DeltaSummary(
         long events,
@@ -18,4 +23,6 @@ public record DeltaSummary(
         long lastRevision,
         long jsonBytes,
         int largestGroupEvents,
-        long largestGroupBytes) {}
+        long largestGroupBytes,
+        Optional<OffsetDateTime> firstTime,
+        Optional<OffsetDateTime> lastTime) {}

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.snapshot;
 
+import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
@@ -12,6 +13,21 @@ public record RevisionGroup(long revision, List<DeltaEvent> events) {
         if (events.isEmpty()) {
             throw new IllegalArgumentException("empty revision group " + revision);
         }
+    }
+
+    /**
+     * When the backup sidecar received this revision: the latest of its events' times (they
+     * arrive in one watch response, so they are normally all the same).
+     */
+    public OffsetDateTime time() {
+        OffsetDateTime latest = events.get(0).time();
+        for (int i = 1; i < events.size(); i++) {
+            OffsetDateTime t = events.get(i).time();
+            if (t.isAfter(latest)) {
+                latest = t;
+            }
+        }
+        return latest;
     }
 
     /** Key and value bytes in the group: what one transaction carries. */

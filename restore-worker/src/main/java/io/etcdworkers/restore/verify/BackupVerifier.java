@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,7 +78,7 @@ public final class BackupVerifier {
     private ObjectCheck checkFull(SnapshotObject base) {
         try (InputStream in = SnapshotStreams.openDecompressed(store, base)) {
             FullSnapshotSummary summary = FullSnapshotReader.copy(base.key(), in, null, skipHashCheck);
-            return ObjectCheck.ok(base, 0, summary.totalBytes());
+            return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
         } catch (WorkerException e) {
             return failedOrRethrow(base, e);
         } catch (IOException e) {
@@ -99,7 +100,7 @@ public final class BackupVerifier {
                         delta.name().startRevision(), delta.name().lastRevision(),
                         summary.firstRevision(), summary.lastRevision()));
             }
-            return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes());
+            return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes(), summary.lastTime());
         } catch (WorkerException e) {
             return failedOrRethrow(delta, e);
         } catch (IOException e) {

@@ -36,6 +36,11 @@ public record VerifyReport(
         return chainProblems.isEmpty() ? Optional.empty() : Optional.of(ErrorCode.BACKUP_INCONSISTENT);
     }
 
+    /** What a restore from this base can reach; empty when the base is bad. */
+    public Optional<RestorableRange> restorable() {
+        return RestorableRange.of(checks, chainProblems);
+    }
+
     public long events() {
         return checks.stream().mapToLong(ObjectCheck::events).sum();
     }

@@ -6,8 +6,10 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.replay.ReplayConfig;
+import io.etcdworkers.restore.snapshot.RestorePoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -81,7 +83,7 @@ public final class RebuildOptions {
             return new RebuildConfig(prefix, member, skipHashCheck, work.resolve(scratchDirOrDefault()),
                     Optional.ofNullable(scratchWalDir).map(work::resolve), Optional.ofNullable(binDir).map(work::resolve),
                     context.env().getOrDefault("PATH", ""), engine, settings,
-                    new ReplayConfig(defrag.toConfig(), defragTimeout));
+                    new ReplayConfig(defrag.toConfig(), defragTimeout), RestorePoint.LATEST, KeyPrefix.ALL);
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }

@@ -84,6 +84,7 @@ public final class ResultJson {
         defrag.put("lastTrigger", d.lastTrigger());
         result.put("peakDbSize", d.peakDbSize());
         result.put("finalDbSize", o.stats().finalDbSize());
+        PointInTimeJson.write(result, o);
         ObjectNode phases = result.putObject("phaseSeconds");
         for (Map.Entry<String, Duration> phase : phaseTimes.entrySet()) {
             phases.put(phase.getKey(), seconds(phase.getValue()));

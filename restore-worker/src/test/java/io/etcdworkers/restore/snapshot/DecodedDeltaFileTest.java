@@ -20,12 +20,13 @@ class DecodedDeltaFileTest {
     Path dir;
 
     @Test
-    void groupsComeBackAsWrittenWithoutTheirTimes() throws IOException {
+    void groupsComeBackAsWrittenEachEventWithItsGroupsLatestTime() throws IOException {
+        OffsetDateTime later = OffsetDateTime.parse("2026-01-01T01:00:00.123456789+01:00");
         List<RevisionGroup> groups = List.of(
                 new RevisionGroup(7, List.of(DeltaEvent.put(b("a"), b("value"), 5, 7, 3, 0x7a, T))),
                 new RevisionGroup(8, List.of(DeltaEvent.put(b("b"), new byte[0], 8, 8, 1, 0, T),
-                        DeltaEvent.delete(b("a"), 8, T), DeltaEvent.put(new byte[] {(byte) 0xff, 0}, new byte[70_000],
-                                8, 8, 1, 0, T))));
+                        DeltaEvent.delete(b("a"), 8, later), DeltaEvent.put(new byte[] {(byte) 0xff, 0},
+                                new byte[70_000], 8, 8, 1, 0, T))));
         Path file = dir.resolve("d.decoded");
         try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file)) {
             for (RevisionGroup g : groups) {
@@ -51,9 +52,10 @@ class DecodedDeltaFileTest {
             for (int e = 0; e < expected.size(); e++) {
                 DeltaEvent x = expected.get(e);
                 assertThat(actual.get(e)).isEqualTo(new DeltaEvent(x.type(), x.key(), x.value(), x.createRevision(),
-                        x.modRevision(), x.version(), x.lease(), actual.get(e).time()));
+                        x.modRevision(), x.version(), x.lease(), groups.get(i).time()));
             }
         }
+        assertThat(read.get(1).time()).as("offset and nanos kept").isEqualTo(later);
     }
 
     @Test

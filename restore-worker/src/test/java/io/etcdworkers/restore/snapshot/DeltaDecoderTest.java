@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,7 +46,9 @@ class DeltaDecoderTest {
         DeltaSummary summary = DeltaDecoder.verify("Incr-test",
                 new ByteArrayInputStream(DeltaBytes.withHash(DeltaBytes.VECTOR_JSON)));
 
-        assertThat(summary).isEqualTo(new DeltaSummary(2, 2, 101, 102, 273, 1, 16));
+        assertThat(summary).isEqualTo(new DeltaSummary(2, 2, 101, 102, 273, 1, 16,
+                Optional.of(OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")),
+                Optional.of(OffsetDateTime.parse("2024-05-01T10:20:31.5Z"))));
     }
 
     @Test

@@ -1,0 +1,20 @@
+package io.etcdworkers.restore.extract;
+
+import io.etcdworkers.restore.engine.RebuildOutcome;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What an extract wrote.
+ *
+ * @param rebuilt the verified rebuild it read from (with the offline engine: of the prefix alone)
+ * @param output the placed directory
+ * @param keys keys written
+ * @param valueBytes their values' bytes
+ * @param encodings keys by value encoding (files only)
+ * @param kinds Kubernetes objects stored as protobuf, by kind (files only)
+ * @param phases wall time per phase
+ */
+public record ExtractOutcome(RebuildOutcome rebuilt, Path output, long keys, long valueBytes,
+        Map<String, Long> encodings, Map<String, Long> kinds, Map<String, Duration> phases) {}

@@ -1,0 +1,85 @@
+package io.etcdworkers.restore.extract;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.restore.engine.Phases;
+import io.etcdworkers.restore.engine.VerifiedDatabase;
+import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.rebuild.Rebuild;
+import io.etcdworkers.restore.rebuild.Rebuilder;
+import io.etcdworkers.restore.restore.RestoreConfig;
+import io.etcdworkers.restore.restore.RestoreOutcome;
+import io.etcdworkers.restore.restore.RestoreService;
+import io.etcdworkers.restore.restore.TargetDir;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.store.ObjectStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The extract, top to bottom: rebuild to the point asked for (the offline engine folds only the
+ * prefix and writes a database of nothing else; the replay rebuilds everything), have a real
+ * etcd verify it, and either read the prefix's keys from that etcd into files ({@link KeyFiles}) in
+ * {@code <output>.part}, or, for {@link OutputFormat#etcd}, place the prefix's database as a data
+ * dir the way a restore does. The output is renamed into place only when complete. Nothing is
+ * ever written to a live cluster: the only etcd is the worker's own, on loopback.
+ */
+public final class ExtractService {
+    private static final Logger LOG = LoggerFactory.getLogger(ExtractService.class);
+
+    private final ObjectStore store;
+    private final ExtractConfig config;
+    private final Clock clock;
+
+    public ExtractService(ObjectStore store, ExtractConfig config, Clock clock) {
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public ExtractOutcome extract() throws InterruptedException {
+        if (config.format() == OutputFormat.etcd) {
+            RestoreOutcome r = new RestoreService(store, new RestoreConfig(config.rebuild(), config.output(),
+                    config.force()), clock).restore();
+            return new ExtractOutcome(r.rebuilt(), r.dataDir(), r.rebuilt().digest().keys(), -1, Map.of(), Map.of(),
+                    r.phases());
+        }
+        Phases phases = new Phases(clock);
+        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
+        EtcdBinaries binaries = rebuilder.binaries();
+        try (TargetDir target = TargetDir.prepare(config.output(), config.force())) {
+            SnapshotSelection selection = rebuilder.plan();
+            VerifiedDatabase verified;
+            KeyFiles.Written written;
+            try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+                verified = rebuild.verify();
+                Instant t = phases.start();
+                written = write(verified, target);
+                phases.done("writeFiles", t);
+            }
+            Instant t = phases.start();
+            target.place();
+            phases.done("place", t);
+            LOG.info("extract done output={} prefix={} revision={} keys={} encodings={} kinds={}", config.output(),
+                    config.prefix(), verified.outcome().finalRevision(), written.keys(), written.encodings(),
+                    written.kinds());
+            return new ExtractOutcome(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
+                    written.encodings(), written.kinds(), phases.snapshot());
+        }
+    }
+
+    private KeyFiles.Written write(VerifiedDatabase verified, TargetDir target) {
+        try {
+            return KeyFiles.write(verified.etcd().client(), config.prefix(), verified.outcome().finalRevision(),
+                    target.part());
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
+                    + DiskFull.explain(e, target.part().getParent()), e);
+        }
+    }
+}

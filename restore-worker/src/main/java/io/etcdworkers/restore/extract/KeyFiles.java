@@ -1,0 +1,143 @@
+package io.etcdworkers.restore.extract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.ByteString;
+import io.etcd.jetcd.api.KeyValue;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.RangeResponse;
+import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Writes the keys under a prefix, as a verified etcd serves them at one revision, one set of files
+ * per key (see {@link KeyPaths} for the names):
+ * <ul>
+ *   <li>{@code <name>.value}: the value's bytes exactly as stored;</li>
+ *   <li>{@code <name>.meta.json}: the key, its create and mod revision, version, lease, the
+ *       value's size and encoding ({@code json}, {@code kubernetes-protobuf} with the envelope's
+ *       {@code apiVersion} and {@code kind}, or {@code bytes});</li>
+ *   <li>{@code <name>.json}: the value pretty-printed, when it is a JSON object or array;</li>
+ * </ul>
+ * and {@code index.jsonl}, one line per key ({@code key}, {@code path} without the suffixes,
+ * {@code encoding}, {@code kind}), in key order.
+ */
+final class KeyFiles {
+    private static final int PAGE = 500;
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /** What was written: keys by encoding, and Kubernetes objects by kind. */
+    record Written(long keys, long valueBytes, TreeMap<String, Long> encodings, TreeMap<String, Long> kinds) {}
+
+    private KeyFiles() {}
+
+    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        TreeMap<String, Long> encodings = new TreeMap<>();
+        TreeMap<String, Long> kinds = new TreeMap<>();
+        long keys = 0;
+        long bytes = 0;
+        ByteString from = ByteString.copyFrom(prefix.isAll() ? new byte[] {0} : prefix.bytes());
+        ByteString end = ByteString.copyFrom(prefix.rangeEnd());
+        try (BufferedWriter index = Files.newBufferedWriter(dir.resolve("index.jsonl"))) {
+            while (true) {
+                RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(end)
+                        .setRevision(revision).setLimit(PAGE).build());
+                for (KeyValue kv : page.getKvsList()) {
+                    ObjectNode meta = writeKey(dir, kv, revision);
+                    index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
+                            .put("path", meta.get("path").asText()).put("encoding", meta.get("encoding").asText())
+                            .put("kind", meta.path("kind").asText(""))));
+                    index.newLine();
+                    encodings.merge(meta.get("encoding").asText(), 1L, Long::sum);
+                    if (meta.has("kind")) {
+                        kinds.merge(meta.get("kind").asText(), 1L, Long::sum);
+                    }
+                    keys++;
+                    bytes += kv.getValue().size();
+                }
+                if (!page.getMore() || page.getKvsCount() == 0) {
+                    break;
+                }
+                from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
+            }
+        }
+        return new Written(keys, bytes, encodings, kinds);
+    }
+
+    private static ObjectNode writeKey(Path dir, KeyValue kv, long revision) throws IOException {
+        byte[] key = kv.getKey().toByteArray();
+        byte[] value = kv.getValue().toByteArray();
+        String path = KeyPaths.of(key);
+        Path base = dir.resolve(path);
+        Files.createDirectories(base.getParent());
+        Files.write(sibling(base, ".value"), value);
+        ObjectNode meta = JSON.createObjectNode();
+        meta.put("key", utf8(key).orElse(""));
+        meta.put("keyBase64", Base64.getEncoder().encodeToString(key));
+        meta.put("path", path);
+        meta.put("valueFile", path + ".value");
+        meta.put("revision", revision);
+        meta.put("createRevision", kv.getCreateRevision());
+        meta.put("modRevision", kv.getModRevision());
+        meta.put("version", kv.getVersion());
+        meta.put("lease", kv.getLease());
+        meta.put("valueBytes", value.length);
+        Optional<JsonNode> json = json(value);
+        if (json.isPresent()) {
+            meta.put("encoding", "json");
+            Files.write(sibling(base, ".json"), PRETTY.writeValueAsBytes(json.get()));
+        } else if (KubernetesEnvelope.isProtobuf(value)) {
+            meta.put("encoding", "kubernetes-protobuf");
+            KubernetesEnvelope.typeOf(value).ifPresent(t -> meta.put("apiVersion", t.apiVersion()).put("kind", t.kind()));
+        } else {
+            meta.put("encoding", "bytes");
+        }
+        Files.write(sibling(base, ".meta.json"), PRETTY.writeValueAsBytes(meta));
+        return meta;
+    }
+
+    private static Path sibling(Path base, String suffix) {
+        return base.resolveSibling(base.getFileName() + suffix);
+    }
+
+    /** A JSON object or array (what the API server stores as JSON); anything else is not taken for JSON. */
+    private static Optional<JsonNode> json(byte[] value) {
+        int i = 0;
+        while (i < value.length && Character.isWhitespace(value[i])) {
+            i++;
+        }
+        if (i == value.length || value[i] != '{' && value[i] != '[') {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readTree(value));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> utf8(byte[] key) {
+        try {
+            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(key)).toString());
+        } catch (CharacterCodingException e) {
+            return Optional.empty();
+        }
+    }
+}
