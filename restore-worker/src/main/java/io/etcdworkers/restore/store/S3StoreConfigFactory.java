@@ -5,7 +5,6 @@ import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -103,11 +102,8 @@ public final class S3StoreConfigFactory {
 
     /** The credentials file the environment points at, read and validated; none without one. */
     public Optional<AwsCredentialFile> credentialFile() {
-        Optional<String> json = envValue(CREDENTIALS_JSON_ENV);
-        if (json.isPresent()) {
-            return Optional.of(AwsCredentialFileReader.readJson(Path.of(json.get())));
-        }
-        return envValue(CREDENTIALS_DIR_ENV).map(dir -> AwsCredentialFileReader.readDirectory(Path.of(dir)));
+        return CredentialSecret.fromEnv(AwsCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV)
+                .map(AwsCredentialFileReader::read);
     }
 
     private AwsCredentialsProvider credentialsProvider(Optional<AwsCredentialFile> file, Region region) {
