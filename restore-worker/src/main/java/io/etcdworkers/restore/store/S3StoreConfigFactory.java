@@ -91,13 +91,14 @@ public final class S3StoreConfigFactory {
         AwsCredentialFile f = file.get();
         Optional<SseCustomerKey> sse = f.sseCustomerKey()
                 .map(key -> SseCustomerKey.fromRawKey(key, f.sseCustomerAlgorithm().orElseThrow()));
-        return new S3StoreConfig(bucket, region, endpoint, base.forcePathStyle(), base.credentials(),
+        return new S3StoreConfig(S3StoreConfig.S3, bucket, region, endpoint, base.forcePathStyle(), base.credentials(),
                 sse, new S3StoreConfig.Tls(f.insecureSkipVerify().orElse(false), f.trustedCaCert()),
                 base.retry(), base.partSize(),
                 f.requestChecksumCalculation().map(S3StoreConfigFactory::requestChecksums)
                         .orElse(base.requestChecksums()),
                 f.responseChecksumValidation().map(S3StoreConfigFactory::responseChecksums)
-                        .orElse(base.responseChecksums()));
+                        .orElse(base.responseChecksums()),
+                base.chunkedEncoding());
     }
 
     /** The credentials file the environment points at, read and validated; none without one. */
