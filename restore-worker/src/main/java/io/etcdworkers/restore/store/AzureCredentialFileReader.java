@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.store;
 
 import io.etcdworkers.contract.ErrorCode;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -27,19 +26,7 @@ public final class AzureCredentialFileReader {
     private AzureCredentialFileReader() {
     }
 
-    /** Reads the JSON file named by {@code AZURE_APPLICATION_CREDENTIALS_JSON} (or found in the directory). */
-    public static AzureCredentials readJson(Path file) {
-        return read(CredentialSecret.readJson(PROVIDER, file));
-    }
-
-    /**
-     * Reads the directory named by {@code AZURE_APPLICATION_CREDENTIALS}: its {@code *.json} file
-     * when there is one (the first by name, as Go's {@code os.ReadDir} sorts), else one file per key.
-     */
-    public static AzureCredentials readDirectory(Path dir) {
-        return read(CredentialSecret.readDirectory(PROVIDER, dir));
-    }
-
+    /** The keys of either form of the Secret. */
     static AzureCredentials read(CredentialSecret s) {
         Optional<String> account = s.text("storageAccount");
         Optional<String> key = s.text("storageKey");
