@@ -6,7 +6,8 @@ import java.util.Locale;
  * The environment variables a worker reads that the launcher (or etcd-druid's backup Secret
  * layout) sets: the names etcd-backup-restore uses, so a pod spec that works for the backup
  * sidecar works for the workers unchanged. Each credentials variable names a path (a mounted
- * file or directory), never a secret itself.
+ * file or directory), never a secret itself; the exception is ECS, whose keys etcd-druid passes as
+ * variables (from the Secret, through secretKeyRefs).
  */
 public final class WorkerEnv {
     /** The bucket or container when {@link WorkerFlags#STORE_CONTAINER} is not given. */
@@ -19,6 +20,27 @@ public final class WorkerEnv {
     public static final String AZURE_APPLICATION_CREDENTIALS = "AZURE_APPLICATION_CREDENTIALS";
     /** ABS: a JSON credentials file; wins over {@link #AZURE_APPLICATION_CREDENTIALS}. */
     public static final String AZURE_APPLICATION_CREDENTIALS_JSON = "AZURE_APPLICATION_CREDENTIALS_JSON";
+    /** OSS: a directory with a {@code *.json} file, or the files {@code accessKeyID}, {@code accessKeySecret}, {@code storageEndpoint}. */
+    public static final String ALICLOUD_APPLICATION_CREDENTIALS = "ALICLOUD_APPLICATION_CREDENTIALS";
+    /** OSS: a JSON credentials file; wins over {@link #ALICLOUD_APPLICATION_CREDENTIALS}. */
+    public static final String ALICLOUD_APPLICATION_CREDENTIALS_JSON = "ALICLOUD_APPLICATION_CREDENTIALS_JSON";
+    /** OCS: a directory with a {@code *.json} file, or one file per key ({@code endpoint}, {@code region}, ...). */
+    public static final String OPENSHIFT_APPLICATION_CREDENTIALS = "OPENSHIFT_APPLICATION_CREDENTIALS";
+    /** OCS: a JSON credentials file; wins over {@link #OPENSHIFT_APPLICATION_CREDENTIALS}. */
+    public static final String OPENSHIFT_APPLICATION_CREDENTIALS_JSON = "OPENSHIFT_APPLICATION_CREDENTIALS_JSON";
+    /**
+     * ECS: the endpoint URL. ECS is the one provider etcd-druid gives no mounted Secret: it sets this and the two
+     * keys below from the Secret's {@code endpoint}, {@code accessKeyID} and {@code secretAccessKey} (secretKeyRef).
+     */
+    public static final String ECS_ENDPOINT = "ECS_ENDPOINT";
+    /** ECS: the access key ID (from the Secret through a secretKeyRef, never in a pod spec). */
+    public static final String ECS_ACCESS_KEY_ID = "ECS_ACCESS_KEY_ID";
+    /** ECS: the secret access key (from the Secret through a secretKeyRef, never in a pod spec). */
+    public static final String ECS_SECRET_ACCESS_KEY = "ECS_SECRET_ACCESS_KEY";
+    /** ECS, optional: {@code true} sends plain HTTP whatever the endpoint's scheme. */
+    public static final String ECS_DISABLE_SSL = "ECS_DISABLE_SSL";
+    /** ECS, optional: {@code true} accepts any server certificate. */
+    public static final String ECS_INSECURE_SKIP_VERIFY = "ECS_INSECURE_SKIP_VERIFY";
     /** Every worker flag has an environment twin: this prefix and the flag in upper snake case. */
     public static final String FLAG_TWIN_PREFIX = "ETCD_WORKER_";
 

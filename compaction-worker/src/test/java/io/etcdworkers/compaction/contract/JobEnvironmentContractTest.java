@@ -11,9 +11,23 @@ import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.restore.workercli.ResultReporter;
 import io.etcdworkers.restore.store.S3StoreConfigFactory;
+import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.workercli.StoreFactory;
+import io.etcdworkers.restore.workercli.StoreOptions;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine.ParseResult;
 
 /**
@@ -36,6 +50,52 @@ class JobEnvironmentContractTest {
         String credentials = pod.env().get(S3StoreConfigFactory.CREDENTIALS_DIR_ENV);
         assertThat(container(pod).getVolumeMounts())
                 .anyMatch(m -> m.getMountPath().equals(credentials) && Boolean.TRUE.equals(m.getReadOnly()));
+    }
+
+    /**
+     * For every provider the workers read, the credentials the Job gives are enough for the worker to open its
+     * store: the Job is parsed as the pod would run it, the Secret (in etcd-druid's layout) is put where the Job
+     * mounts it (a temp dir standing in for the mount path) or resolved where the Job references its keys, and
+     * the worker's own StoreFactory builds the store (no request is sent).
+     */
+    @ParameterizedTest
+    @CsvSource({"S3, 'accessKeyID=AK,secretAccessKey=SK,region=eu-west-1'",
+        "ABS, 'storageAccount=acct,storageKey=a2V5'",
+        "OSS, 'accessKeyID=AK,accessKeySecret=SK,storageEndpoint=https://oss-eu-central-1.aliyuncs.com'",
+        "ECS, 'endpoint=https://ecs.example:9021,accessKeyID=AK,secretAccessKey=SK'",
+        "OCS, 'endpoint=https://s3.openshift-storage.svc,region=noobaa,accessKeyID=AK,secretAccessKey=SK'"})
+    void theWorkerOpensItsStoreFromTheCredentialsTheJobGives(String provider, String secretKeys,
+            @TempDir Path mounted) throws IOException {
+        Map<String, String> secret = new LinkedHashMap<>();
+        for (String pair : secretKeys.split(",")) {
+            secret.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+        WorkerPod pod = WorkerPod.of(LauncherArgsContractTest.restore(new StoreRef(StorageProvider.valueOf(provider),
+                "etcd-backups", "", null, "etcd-backup", null), RESTORE, DefragFlags.workerDefaults()));
+        Container worker = container(pod);
+
+        Map<String, String> env = new HashMap<>();
+        for (EnvVar v : worker.getEnv()) {
+            if (v.getValue() != null) {
+                env.put(v.getName(), v.getValue());
+            } else if (v.getValueFrom().getSecretKeyRef() != null) {
+                assertThat(v.getValueFrom().getSecretKeyRef().getName()).isEqualTo("etcd-backup");
+                env.put(v.getName(), secret.get(v.getValueFrom().getSecretKeyRef().getKey()));
+            }
+        }
+        for (VolumeMount mount : worker.getVolumeMounts()) {
+            if (mount.getName().equals("etcd-backup-secret")) {
+                for (Map.Entry<String, String> key : secret.entrySet()) {
+                    Files.writeString(mounted.resolve(key.getKey()), key.getValue() + "\n");
+                }
+                env.replaceAll((name, value) -> value.equals(mount.getMountPath()) ? mounted.toString() : value);
+            }
+        }
+        StoreOptions store = (StoreOptions) pod.spec().mixins().get("store").userObject();
+        assertThat(store.provider.name()).isEqualTo(provider);
+        try (ObjectStore opened = new StoreFactory(env, mounted).open(store)) {
+            assertThat(opened.describe()).contains("etcd-backups");
+        }
     }
 
     @Test

@@ -174,11 +174,8 @@ public final class JobFactory {
         env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));
         env.add(new EnvVarBuilder().withName(WorkerEnv.STORAGE_CONTAINER).withValue(storeContainer(request.store()))
                 .build());
-        if (request.store().provider() == StorageProvider.S3) {
-            // a path, never a credential: the worker reads the files the Secret puts there
-            env.add(new EnvVarBuilder().withName(WorkerEnv.AWS_APPLICATION_CREDENTIALS)
-                    .withValue(PodVolumes.CREDENTIALS_MOUNT_PATH).build());
-        }
+        // paths and secretKeyRefs, never a credential: the worker reads what the Secret puts there
+        env.addAll(StoreCredentials.env(request.store()));
         return env;
     }
 

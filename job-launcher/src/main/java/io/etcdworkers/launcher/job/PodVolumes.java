@@ -12,8 +12,9 @@ import java.util.List;
  * The worker pod's volumes and where the container mounts them.
  *
  * <p>The credentials Secret is mounted as etcd-druid mounts the backup Secret (volume
- * {@code etcd-backup-secret} at {@code /var/etcd-backup}, {@code AWS_APPLICATION_CREDENTIALS}
- * pointing there), so a Secret that works for the etcd's backup sidecar works unchanged.
+ * {@code etcd-backup-secret}, where {@link StoreCredentials} says: {@code /var/etcd-backup}, or
+ * {@code /var/.gcp/} for GCS, none for ECS), so a Secret that works for the etcd's backup sidecar
+ * works unchanged.
  */
 final class PodVolumes {
     static final String SCRATCH = "scratch";
@@ -23,7 +24,6 @@ final class PodVolumes {
     static final String BUCKET = "bucket";
 
     static final String TMP_MOUNT_PATH = "/tmp";
-    static final String CREDENTIALS_MOUNT_PATH = "/var/etcd-backup";
     /** Owner and group may read, nobody else: the pod's fsGroup makes the worker the group. */
     static final int SECRET_MODE = 0440;
 
@@ -35,7 +35,7 @@ final class PodVolumes {
         volumes.add(emptyDir(SCRATCH, request.resources().scratchSizeLimit()));
         volumes.add(emptyDir(TMP, request.resources().tmpSizeLimit()));
         StoreRef store = request.store();
-        if (store.secretName() != null) {
+        if (StoreCredentials.mountPath(store).isPresent()) {
             volumes.add(new VolumeBuilder().withName(CREDENTIALS)
                     .withNewSecret().withSecretName(store.secretName()).withDefaultMode(SECRET_MODE).endSecret()
                     .build());
@@ -53,9 +53,7 @@ final class PodVolumes {
         List<VolumeMount> mounts = new ArrayList<>();
         mounts.add(mount(SCRATCH, WorkerArgs.SCRATCH_DIR, false));
         mounts.add(mount(TMP, TMP_MOUNT_PATH, false));
-        if (request.store().secretName() != null) {
-            mounts.add(mount(CREDENTIALS, CREDENTIALS_MOUNT_PATH, true));
-        }
+        StoreCredentials.mountPath(request.store()).ifPresent(path -> mounts.add(mount(CREDENTIALS, path, true)));
         if (request.store().localClaimName() != null) {
             // a restore only reads the bucket; a compaction uploads its new full snapshot there
             mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() == WorkerKind.RESTORE));

@@ -10,8 +10,8 @@ import java.util.Objects;
  *                         under the bucket volume
  * @param prefix           {@code --store-prefix}, may be empty
  * @param endpointOverride {@code --store-endpoint-override}, or null
- * @param secretName       the Secret with the credentials, mounted as etcd-druid mounts it; required
- *                         for S3, optional for Local
+ * @param secretName       the Secret with the credentials, given to the pod as etcd-druid gives it
+ *                         ({@link StoreCredentials}); required for every provider but Local
  * @param localClaimName   for Local: the PersistentVolumeClaim that holds the bucket directory
  */
 public record StoreRef(
@@ -33,9 +33,10 @@ public record StoreRef(
             RequestChecks.dnsSubdomain(secretName, "store secret");
         }
         switch (provider) {
-            case S3 -> {
+            case S3, ABS, GCS, Swift, OSS, ECS, OCS -> {
                 if (secretName == null) {
-                    throw new IllegalArgumentException("the S3 provider needs a credentials Secret (--store-secret)");
+                    throw new IllegalArgumentException("the " + provider + " provider needs a credentials Secret "
+                            + "(--store-secret)");
                 }
                 if (localClaimName != null) {
                     throw new IllegalArgumentException("a bucket claim is only for the Local provider");

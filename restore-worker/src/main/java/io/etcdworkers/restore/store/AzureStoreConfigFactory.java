@@ -5,7 +5,6 @@ import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -70,11 +69,9 @@ public final class AzureStoreConfigFactory {
 
     /** The credentials the environment points at, read and validated. */
     public AzureCredentials credentials() {
-        Optional<String> json = envValue(CREDENTIALS_JSON_ENV);
-        if (json.isPresent()) {
-            return AzureCredentialFileReader.readJson(Path.of(json.get()));
-        }
-        return envValue(CREDENTIALS_DIR_ENV).map(dir -> AzureCredentialFileReader.readDirectory(Path.of(dir)))
+        return CredentialSecret.fromEnv(AzureCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV,
+                        CREDENTIALS_DIR_ENV)
+                .map(AzureCredentialFileReader::read)
                 .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
                         "no ABS credentials found; looked in " + WHERE));
     }

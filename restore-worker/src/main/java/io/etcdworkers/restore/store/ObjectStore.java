@@ -13,7 +13,7 @@ import java.util.List;
  */
 public interface ObjectStore extends AutoCloseable {
 
-    /** A human description for messages, for example {@code s3 bucket "b" at http://...}. */
+    /** A human description for messages, for example {@code S3 bucket "b" at http://...}. */
     String describe();
 
     /**

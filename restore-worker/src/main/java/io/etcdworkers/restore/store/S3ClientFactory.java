@@ -20,6 +20,7 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.utils.AttributeMap;
 
 /** Builds the SDK's sync S3 client on the Apache HTTP client from an {@link S3StoreConfig}. */
@@ -60,6 +61,7 @@ final class S3ClientFactory {
                 .forcePathStyle(config.forcePathStyle())
                 .requestChecksumCalculation(config.requestChecksums())
                 .responseChecksumValidation(config.responseChecksums())
+                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(config.chunkedEncoding()).build())
                 .overrideConfiguration(o -> o.retryStrategy(retryStrategy(config.retry()))
                         // Without these the SDK bounds nothing but each socket read: a server that
                         // accepts and trickles, or a stalled upload, would hold a call forever.

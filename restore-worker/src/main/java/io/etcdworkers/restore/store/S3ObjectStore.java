@@ -43,7 +43,7 @@ public final class S3ObjectStore implements ObjectStore {
 
     @Override
     public String describe() {
-        return "s3 bucket \"" + config.bucket() + "\" "
+        return config.provider() + " bucket \"" + config.bucket() + "\" "
                 + config.endpointOverride().map(URI::toString).map(e -> "at " + e)
                         .orElse("in region " + config.region());
     }

@@ -16,6 +16,8 @@ import software.amazon.awssdk.regions.Region;
  * <p>The store closes {@code credentials} when it is closeable (an STS web identity provider
  * owns an STS client), so give each store its own config.
  *
+ * @param provider etcdbrctl's name of the provider ({@code S3}, or an S3-compatible one: {@code OSS},
+ *     {@code ECS}, {@code OCS}), for messages
  * @param bucket the bucket (the etcd-backup-restore "container")
  * @param region signing region; S3-compatible servers usually accept any
  * @param endpointOverride the S3 endpoint when not AWS's (S3Proxy, MinIO, ...)
@@ -27,8 +29,11 @@ import software.amazon.awssdk.regions.Region;
  * @param partSize bytes per multipart part; also the largest object written with one PUT
  * @param requestChecksums when the SDK adds CRC checksums to uploads
  * @param responseChecksums when the SDK validates checksums of downloads
+ * @param chunkedEncoding whether the SDK may send a signed upload body as {@code aws-chunked}
+ *     (over plain HTTP); off, it signs the body's SHA-256 computed beforehand
  */
 public record S3StoreConfig(
+        String provider,
         String bucket,
         Region region,
         Optional<URI> endpointOverride,
@@ -39,7 +44,8 @@ public record S3StoreConfig(
         Retry retry,
         long partSize,
         RequestChecksumCalculation requestChecksums,
-        ResponseChecksumValidation responseChecksums) {
+        ResponseChecksumValidation responseChecksums,
+        boolean chunkedEncoding) {
 
     /** S3's smallest allowed part (all parts but the last). */
     public static final long MIN_PART_SIZE = 5L * 1024 * 1024;
@@ -48,7 +54,11 @@ public record S3StoreConfig(
     /** 16 MiB parts: 10,000 parts then cover 160 GiB, far above etcd's 8 GiB quota. */
     public static final long DEFAULT_PART_SIZE = 16L * 1024 * 1024;
 
+    /** etcdbrctl's name of AWS S3 and the S3-compatible stores it reads with the same keys. */
+    public static final String S3 = "S3";
+
     public S3StoreConfig {
+        Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(region, "region");
         Objects.requireNonNull(endpointOverride, "endpointOverride");
@@ -76,34 +86,34 @@ public record S3StoreConfig(
     /** A config with the defaults for everything but where and who. */
     public static S3StoreConfig of(String bucket, Region region, Optional<URI> endpointOverride,
             boolean forcePathStyle, AwsCredentialsProvider credentials) {
-        return new S3StoreConfig(bucket, region, endpointOverride, forcePathStyle, credentials,
+        return new S3StoreConfig(S3, bucket, region, endpointOverride, forcePathStyle, credentials,
                 Optional.empty(), Tls.DEFAULT, Retry.DEFAULT, DEFAULT_PART_SIZE,
-                RequestChecksumCalculation.WHEN_SUPPORTED, ResponseChecksumValidation.WHEN_SUPPORTED);
+                RequestChecksumCalculation.WHEN_SUPPORTED, ResponseChecksumValidation.WHEN_SUPPORTED, true);
     }
 
     /** The same config with another part size. */
     public S3StoreConfig withPartSize(long newPartSize) {
-        return new S3StoreConfig(bucket, region, endpointOverride, forcePathStyle, credentials,
-                sseCustomerKey, tls, retry, newPartSize, requestChecksums, responseChecksums);
+        return new S3StoreConfig(provider, bucket, region, endpointOverride, forcePathStyle, credentials,
+                sseCustomerKey, tls, retry, newPartSize, requestChecksums, responseChecksums, chunkedEncoding);
     }
 
     /** The same config with other retry settings. */
     public S3StoreConfig withRetry(Retry newRetry) {
-        return new S3StoreConfig(bucket, region, endpointOverride, forcePathStyle, credentials,
-                sseCustomerKey, tls, newRetry, partSize, requestChecksums, responseChecksums);
+        return new S3StoreConfig(provider, bucket, region, endpointOverride, forcePathStyle, credentials,
+                sseCustomerKey, tls, newRetry, partSize, requestChecksums, responseChecksums, chunkedEncoding);
     }
 
     /** Leaves out the credentials provider and the SSE-C key: they may print secrets. */
     @Override
     public String toString() {
-        return "S3StoreConfig[bucket=" + bucket + ", region=" + region
+        return "S3StoreConfig[provider=" + provider + ", bucket=" + bucket + ", region=" + region
                 + ", endpointOverride=" + endpointOverride.map(URI::toString).orElse("-")
                 + ", forcePathStyle=" + forcePathStyle
                 + ", credentials=" + credentials.getClass().getSimpleName()
                 + ", sseCustomerKey=" + (sseCustomerKey.isPresent() ? "***" : "-")
                 + ", tls=" + tls + ", retry=" + retry + ", partSize=" + partSize
                 + ", requestChecksums=" + requestChecksums
-                + ", responseChecksums=" + responseChecksums + "]";
+                + ", responseChecksums=" + responseChecksums + ", chunkedEncoding=" + chunkedEncoding + "]";
     }
 
     /**

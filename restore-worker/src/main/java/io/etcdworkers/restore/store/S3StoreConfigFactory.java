@@ -5,7 +5,6 @@ import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.error.WorkerException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -92,22 +91,20 @@ public final class S3StoreConfigFactory {
         AwsCredentialFile f = file.get();
         Optional<SseCustomerKey> sse = f.sseCustomerKey()
                 .map(key -> SseCustomerKey.fromRawKey(key, f.sseCustomerAlgorithm().orElseThrow()));
-        return new S3StoreConfig(bucket, region, endpoint, base.forcePathStyle(), base.credentials(),
+        return new S3StoreConfig(S3StoreConfig.S3, bucket, region, endpoint, base.forcePathStyle(), base.credentials(),
                 sse, new S3StoreConfig.Tls(f.insecureSkipVerify().orElse(false), f.trustedCaCert()),
                 base.retry(), base.partSize(),
                 f.requestChecksumCalculation().map(S3StoreConfigFactory::requestChecksums)
                         .orElse(base.requestChecksums()),
                 f.responseChecksumValidation().map(S3StoreConfigFactory::responseChecksums)
-                        .orElse(base.responseChecksums()));
+                        .orElse(base.responseChecksums()),
+                base.chunkedEncoding());
     }
 
     /** The credentials file the environment points at, read and validated; none without one. */
     public Optional<AwsCredentialFile> credentialFile() {
-        Optional<String> json = envValue(CREDENTIALS_JSON_ENV);
-        if (json.isPresent()) {
-            return Optional.of(AwsCredentialFileReader.readJson(Path.of(json.get())));
-        }
-        return envValue(CREDENTIALS_DIR_ENV).map(dir -> AwsCredentialFileReader.readDirectory(Path.of(dir)));
+        return CredentialSecret.fromEnv(AwsCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV)
+                .map(AwsCredentialFileReader::read);
     }
 
     private AwsCredentialsProvider credentialsProvider(Optional<AwsCredentialFile> file, Region region) {

@@ -1,29 +1,37 @@
 package io.etcdworkers.restore.workercli;
 
 import io.etcdworkers.restore.workercli.StoreOptions.Provider;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
  * Reads {@code --storage-provider} as {@code etcdbrctl} names the providers ({@code Local},
- * {@code S3}, {@code ABS}) and as etcd-druid spells them in an {@code Etcd} resource
- * ({@code local}, {@code aws}, {@code azure}, {@code stackit}; druid maps them to etcdbrctl's
- * names the same way). Names are exact, as both take them. etcd-backup-restore's other providers
- * are refused with a message saying which ones this version supports (picocli makes it exit 2).
+ * {@code S3}, {@code ABS}, {@code OSS}, {@code ECS}, {@code OCS}) and as etcd-druid spells them in an
+ * {@code Etcd} resource: etcdbrctl's name in lower case, or the infrastructure ({@code aws},
+ * {@code stackit}, {@code azure}, {@code alicloud}, {@code dell}, {@code openshift}), as
+ * {@link io.etcdworkers.contract.StorageProviders} (druid's {@code StorageProviderFromInfraProvider})
+ * maps them; {@code Azure} or {@code AWS} are not names to either. etcd-backup-restore's other
+ * providers are refused with a message saying which ones this version supports (picocli makes it
+ * exit 2).
  */
 public final class StorageProviderConverter implements ITypeConverter<Provider> {
     /** Every accepted spelling. */
-    static final Map<String, Provider> ACCEPTED = Map.of(
-            "Local", Provider.Local, "local", Provider.Local,
-            "S3", Provider.S3, "aws", Provider.S3, "stackit", Provider.S3,
-            "ABS", Provider.ABS, "azure", Provider.ABS);
+    static final Map<String, Provider> ACCEPTED = Map.ofEntries(
+            Map.entry("Local", Provider.Local), Map.entry("local", Provider.Local),
+            Map.entry("S3", Provider.S3), Map.entry("s3", Provider.S3), Map.entry("aws", Provider.S3),
+            Map.entry("stackit", Provider.S3),
+            Map.entry("ABS", Provider.ABS), Map.entry("abs", Provider.ABS), Map.entry("azure", Provider.ABS),
+            Map.entry("OSS", Provider.OSS), Map.entry("oss", Provider.OSS), Map.entry("alicloud", Provider.OSS),
+            Map.entry("ECS", Provider.ECS), Map.entry("ecs", Provider.ECS), Map.entry("dell", Provider.ECS),
+            Map.entry("OCS", Provider.OCS), Map.entry("ocs", Provider.OCS), Map.entry("openshift", Provider.OCS));
 
     /** etcd-backup-restore's providers not supported yet, with etcd-druid's spelling of each. */
-    static final Map<String, String> NOT_YET = Map.of(
-            "GCS", "gcp", "Swift", "openstack", "OSS", "alicloud", "ECS", "dell", "OCS", "openshift");
+    static final Map<String, String> NOT_YET = Map.of("GCS", "gcp", "Swift", "openstack");
 
-    static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit) and ABS (azure)";
+    static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit), ABS (azure), OSS (alicloud), "
+            + "ECS (dell) and OCS (openshift)";
 
     @Override
     public Provider convert(String value) {
@@ -33,7 +41,8 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
             return provider;
         }
         for (Map.Entry<String, String> e : NOT_YET.entrySet()) {
-            if (e.getKey().equals(name) || e.getValue().equals(name)) {
+            if (e.getKey().equals(name) || e.getKey().toLowerCase(Locale.ROOT).equals(name)
+                    || e.getValue().equals(name)) {
                 throw new TypeConversionException("the " + e.getKey() + " provider (etcd-druid: " + e.getValue()
                         + ") is not supported by this version, which supports " + SUPPORTED);
             }

@@ -7,6 +7,7 @@ import io.etcdworkers.restore.store.AzureStoreConfig;
 import io.etcdworkers.restore.store.AzureStoreConfigFactory;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.store.S3CompatibleStoreConfigFactory;
 import io.etcdworkers.restore.store.S3ObjectStore;
 import io.etcdworkers.restore.store.S3StoreConfig;
 import io.etcdworkers.restore.store.S3StoreConfigFactory;
@@ -43,6 +44,12 @@ public final class StoreFactory {
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case OSS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
+                    .oss(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case ECS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
+                    .ecs(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case OCS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
+                    .ocs(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
         };
     }
 

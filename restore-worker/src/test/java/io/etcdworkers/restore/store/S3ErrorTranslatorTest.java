@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class S3ErrorTranslatorTest {
-    private static final String STORE = "s3 bucket \"backups\" at http://127.0.0.1:9000";
+    private static final String STORE = "S3 bucket \"backups\" at http://127.0.0.1:9000";
     private final S3ErrorTranslator translator = new S3ErrorTranslator(STORE);
 
     static Stream<Arguments> cases() {

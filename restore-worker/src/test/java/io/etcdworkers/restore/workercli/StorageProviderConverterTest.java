@@ -2,13 +2,16 @@ package io.etcdworkers.restore.workercli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.contract.StorageProviders;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code --storage-provider}: etcdbrctl's names, etcd-druid's spellings, and clear refusals. */
 class StorageProviderConverterTest {
@@ -16,32 +19,63 @@ class StorageProviderConverterTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"Local, Local", "local, Local", "S3, S3", "aws, S3", "stackit, S3", "ABS, ABS", "azure, ABS"})
+    @CsvSource({"Local, Local", "local, Local", "S3, S3", "s3, S3", "aws, S3", "stackit, S3", "ABS, ABS", "abs, ABS",
+        "azure, ABS", "OSS, OSS", "oss, OSS", "alicloud, OSS", "ECS, ECS", "ecs, ECS", "dell, ECS", "OCS, OCS",
+        "ocs, OCS", "openshift, OCS"})
     void acceptsEtcdbrctlsNamesAndEtcdDruidsSpellings(String flag, StoreOptions.Provider expected) {
         assertThat(new StorageProviderConverter().convert(flag)).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @CsvSource({"GCS, GCS, gcp", "gcp, GCS, gcp", "Swift, Swift, openstack", "openstack, Swift, openstack",
-        "OSS, OSS, alicloud", "alicloud, OSS, alicloud", "ECS, ECS, dell", "dell, ECS, dell",
-        "OCS, OCS, openshift", "openshift, OCS, openshift"})
+    @CsvSource({"GCS, GCS, gcp", "gcs, GCS, gcp", "gcp, GCS, gcp", "Swift, Swift, openstack",
+        "swift, Swift, openstack", "openstack, Swift, openstack"})
     void providersNotYetSupportedAreUsageErrorsSayingWhatIs(String flag, String name, String druid) {
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr()).contains("the " + name + " provider (etcd-druid: " + druid
-                + ") is not supported by this version", "supports Local (etcd-druid: local), S3 (aws, stackit) and ABS (azure)");
+                + ") is not supported by this version", "supports Local (etcd-druid: local), S3 (aws, stackit), ABS "
+                + "(azure), OSS (alicloud), ECS (dell) and OCS (openshift)");
     }
 
     @ParameterizedTest
-    @CsvSource({"abs", "Azure", "s3x", "''"})
+    @CsvSource({"Azure", "AWS", "Oss", "s3x", "''"})
     void anythingElseIsAUsageErrorListingTheSupportedOnes(String flag) {
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr()).contains("unknown storage provider \"" + flag + "\"", "ABS (azure)");
+    }
+
+    /** Every spelling the launcher renders (the contract's) is one this worker takes, or refuses as not yet supported. */
+    @ParameterizedTest
+    @CsvSource({"S3", "s3", "aws", "stackit", "ABS", "abs", "azure", "GCS", "gcs", "gcp", "Swift", "swift",
+        "openstack", "OSS", "oss", "alicloud", "ECS", "ecs", "dell", "OCS", "ocs", "openshift", "Local", "local",
+        "Azure", "AWS", "minio"})
+    void agreesWithTheContractsMapping(String flag) {
+        Optional<String> contract = StorageProviders.etcdbrctlName(flag);
+        try {
+            assertThat(new StorageProviderConverter().convert(flag).name()).isEqualTo(contract.orElseThrow());
+        } catch (TypeConversionException e) {
+            assertThat(e.getMessage()).contains(contract.isPresent()
+                    ? "the " + contract.get() + " provider" : "unknown storage provider");
+        }
+    }
+
+    @ParameterizedTest
+    @CsvSource({"alicloud, OSS, no OSS credentials found; looked in, ALICLOUD_APPLICATION_CREDENTIALS_JSON",
+        "ocs, OCS, no OCS credentials found; looked in, OPENSHIFT_APPLICATION_CREDENTIALS",
+        "dell, ECS, no ECS credentials: set ECS_ENDPOINT, ECS_SECRET_ACCESS_KEY"})
+    void anS3CompatibleProviderWithoutCredentialsSaysWhereItLooked(String flag, String name, String message,
+            String variable) {
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
+                "verify-backup", "--storage-provider", flag, "--store-container", "c");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.result().get("storageProvider").asText()).isEqualTo(name);
+        assertThat(run.result().get("error").asText()).contains(message, variable);
     }
 
     @ParameterizedTest
