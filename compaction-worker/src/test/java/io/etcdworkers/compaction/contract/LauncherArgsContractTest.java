@@ -17,7 +17,12 @@ import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
+import io.etcdworkers.launcher.job.ExtractFlags;
+import io.etcdworkers.restore.cli.ExtractCommand;
 import io.etcdworkers.restore.cli.RestoreCommand;
+import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.extract.ExtractConfig;
+import io.etcdworkers.restore.extract.OutputFormat;
 import io.etcdworkers.restore.workercli.StoreOptions;
 import io.etcdworkers.restore.engine.Engine;
 import io.etcdworkers.restore.etcd.EtcdMember;
@@ -68,6 +73,8 @@ class LauncherArgsContractTest {
             false, false, null, null, null, "2026-12-01T04:04:05.5+01:00", true);
     private static final RestoreFlags TO_REVISION = new RestoreFlags("etcd-main-0", null, null, null, null, null,
             false, false, null, null, 123_456L, null, false);
+    private static final ExtractFlags EVERY_EXTRACT_FLAG = new ExtractFlags("rescue", "/var/etcd-extract/team-a",
+            "/registry/secrets/team-a/", "etcd", 77L, null, true, true);
     private static final DefragFlags EVERY_TRIGGER_SET =
             new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
     private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
@@ -83,6 +90,7 @@ class LauncherArgsContractTest {
                 Arguments.of("restore --to-time --to-last-good", restore(S3, TO_TIME_LAST_GOOD,
                         DefragFlags.workerDefaults())),
                 Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
+                Arguments.of("extract, every flag", extract(S3, EVERY_EXTRACT_FLAG)),
                 Arguments.of("restore, every trigger set", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_SET)),
                 Arguments.of("restore, every trigger 0 (off)", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF)),
                 Arguments.of("compact S3, no flags", compact(S3, CompactFlags.none(), DefragFlags.workerDefaults())),
@@ -201,6 +209,20 @@ class LauncherArgsContractTest {
     }
 
     @Test
+    void extractFlagsLandWhereTheRequestMeantThem() {
+        WorkerPod pod = WorkerPod.of(extract(S3, EVERY_EXTRACT_FLAG));
+
+        assertThat(pod.spec().userObject()).isInstanceOf(ExtractCommand.class);
+        ExtractConfig config = ((ExtractCommand) pod.spec().userObject()).config();
+        assertThat(config.prefix()).isEqualTo(KeyPrefix.of("/registry/secrets/team-a/"));
+        assertThat(config.output()).isEqualTo(Path.of("/var/etcd-extract/team-a"));
+        assertThat(config.format()).isEqualTo(OutputFormat.etcd);
+        assertThat(config.force()).isTrue();
+        assertThat(config.rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(77), true));
+        assertThat(config.rebuild().engine()).as("a data dir of the prefix alone: offline").isEqualTo(Engine.OFFLINE);
+    }
+
+    @Test
     void aLocalBucketIsTheDirectoryOnTheMountedClaim() {
         WorkerPod pod = WorkerPod.of(restore(LOCAL, MINIMAL_RESTORE, DefragFlags.workerDefaults()));
 
@@ -277,8 +299,11 @@ class LauncherArgsContractTest {
         return ((CompactCommand) pod.spec().userObject()).config();
     }
 
-    /** The rebuild settings either command builds. */
+    /** The rebuild settings any of the commands builds. */
     static RebuildConfig rebuildConfig(WorkerPod pod) {
+        if (pod.spec().userObject() instanceof ExtractCommand extract) {
+            return extract.config().rebuild();
+        }
         return pod.spec().userObject() instanceof RestoreCommand ? restoreConfig(pod).rebuild()
                 : compactionConfig(pod).rebuild();
     }
@@ -291,5 +316,10 @@ class LauncherArgsContractTest {
     static JobRequest compact(StoreRef store, CompactFlags flags, DefragFlags defrag) {
         return new JobRequest(WorkerKind.COMPACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null, defrag,
                 null, flags, null, 0, null, null, flags.enableSnapshotLeaseRenewal() ? "etcd-compactor" : null);
+    }
+
+    static JobRequest extract(StoreRef store, ExtractFlags flags) {
+        return new JobRequest(WorkerKind.EXTRACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null,
+                DefragFlags.workerDefaults(), null, null, null, 0, null, null, null, null, flags);
     }
 }

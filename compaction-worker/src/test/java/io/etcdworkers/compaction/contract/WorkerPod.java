@@ -69,7 +69,7 @@ record WorkerPod(Job job, List<String> command, List<String> args, Map<String, S
 
     static CommandLine workerCommandLine(WorkerKind kind, Map<String, String> env) {
         WorkerContext context = context(env);
-        return kind == WorkerKind.RESTORE
+        return kind != WorkerKind.COMPACT
                 ? RestoreWorkerCommand.commandLine(context)
                 : CompactionWorkerCommand.commandLine(context);
     }

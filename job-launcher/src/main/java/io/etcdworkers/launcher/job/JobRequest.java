@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param serviceAccountName  optional; the token is mounted only when lease renewal needs it
  * @param placement           extra labels and annotations, node selector, tolerations, priority class,
  *                            image pull secrets; null = none
+ * @param extract             extract flags and the output claim; required for extract, null otherwise
  */
 public record JobRequest(
         WorkerKind kind,
@@ -38,11 +39,21 @@ public record JobRequest(
         Duration ttlAfterFinished,
         OwnerRef owner,
         String serviceAccountName,
-        PodPlacement placement) {
+        PodPlacement placement,
+        ExtractFlags extract) {
 
     public static final Duration DEFAULT_ACTIVE_DEADLINE = Duration.ofHours(2);
     public static final int DEFAULT_BACKOFF_LIMIT = 2;
     public static final Duration DEFAULT_TTL_AFTER_FINISHED = Duration.ofDays(1);
+
+    /** A restore or compaction request. */
+    public JobRequest(WorkerKind kind, String etcdName, String namespace, String image, StoreRef store,
+            JobResources resources, DefragFlags defrag, RestoreFlags restore, CompactFlags compact,
+            Duration activeDeadline, int backoffLimit, Duration ttlAfterFinished, OwnerRef owner,
+            String serviceAccountName, PodPlacement placement) {
+        this(kind, etcdName, namespace, image, store, resources, defrag, restore, compact, activeDeadline,
+                backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, null);
+    }
 
     /** A request with nothing extra on the pod ({@link PodPlacement#none()}). */
     public JobRequest(WorkerKind kind, String etcdName, String namespace, String image, StoreRef store,
@@ -61,7 +72,14 @@ public record JobRequest(
         Objects.requireNonNull(store, "store");
         resources = resources == null ? JobResources.defaults() : resources;
         defrag = defrag == null ? DefragFlags.workerDefaults() : defrag;
-        if (kind == WorkerKind.RESTORE) {
+        if (kind == WorkerKind.EXTRACT) {
+            if (extract == null || restore != null || compact != null) {
+                throw new IllegalArgumentException("an extract needs its output claim and prefix, and no restore or "
+                        + "compaction flags");
+            }
+        } else if (extract != null) {
+            throw new IllegalArgumentException("extract flags are only for an extract");
+        } else if (kind == WorkerKind.RESTORE) {
             if (restore == null) {
                 throw new IllegalArgumentException("a restore needs the target claim and data dir");
             }

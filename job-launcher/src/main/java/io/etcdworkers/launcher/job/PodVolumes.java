@@ -21,6 +21,7 @@ final class PodVolumes {
     static final String TMP = "tmp";
     static final String CREDENTIALS = "etcd-backup-secret";
     static final String TARGET = "target";
+    static final String OUTPUT = "output";
     static final String BUCKET = "bucket";
 
     static final String TMP_MOUNT_PATH = "/tmp";
@@ -41,10 +42,13 @@ final class PodVolumes {
                     .build());
         }
         if (store.localClaimName() != null) {
-            volumes.add(claim(BUCKET, store.localClaimName(), request.kind() == WorkerKind.RESTORE));
+            volumes.add(claim(BUCKET, store.localClaimName(), request.kind() != WorkerKind.COMPACT));
         }
         if (request.restore() != null) {
             volumes.add(claim(TARGET, request.restore().targetClaim(), false));
+        }
+        if (request.extract() != null) {
+            volumes.add(claim(OUTPUT, request.extract().outputClaim(), false));
         }
         return volumes;
     }
@@ -55,11 +59,14 @@ final class PodVolumes {
         mounts.add(mount(TMP, TMP_MOUNT_PATH, false));
         StoreCredentials.mountPath(request.store()).ifPresent(path -> mounts.add(mount(CREDENTIALS, path, true)));
         if (request.store().localClaimName() != null) {
-            // a restore only reads the bucket; a compaction uploads its new full snapshot there
-            mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() == WorkerKind.RESTORE));
+            // a restore or extract only reads the bucket; a compaction uploads its new full snapshot there
+            mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() != WorkerKind.COMPACT));
         }
         if (request.restore() != null) {
             mounts.add(mount(TARGET, RestoreFlags.TARGET_MOUNT_PATH, false));
+        }
+        if (request.extract() != null) {
+            mounts.add(mount(OUTPUT, ExtractFlags.OUTPUT_MOUNT_PATH, false));
         }
         return mounts;
     }

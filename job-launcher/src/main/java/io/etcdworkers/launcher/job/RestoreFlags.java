@@ -52,17 +52,23 @@ public record RestoreFlags(
             throw new IllegalArgumentException("max fetchers must be 1..64: " + maxFetchers);
         }
         RequestChecks.positive(toRevision, "to-revision");
-        toTime = RequestChecks.blankToNull(toTime);
-        if (toTime != null) {
-            try {
-                toTime = java.time.OffsetDateTime.parse(toTime).toInstant().toString();
-            } catch (java.time.format.DateTimeParseException e) {
-                throw new IllegalArgumentException("to-time must be an RFC 3339 time with an offset, such as "
-                        + "2026-12-01T03:04:05Z: " + toTime);
-            }
-        }
+        toTime = utcTime(toTime);
         if (toRevision != null && toTime != null) {
             throw new IllegalArgumentException("give to-revision or to-time, not both");
+        }
+    }
+
+    /** An RFC 3339 time with an offset, as UTC; null stays null; anything else is refused. */
+    static String utcTime(String time) {
+        String t = RequestChecks.blankToNull(time);
+        if (t == null) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(t).toInstant().toString();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new IllegalArgumentException("to-time must be an RFC 3339 time with an offset, such as "
+                    + "2026-12-01T03:04:05Z: " + t);
         }
     }
 

@@ -35,6 +35,9 @@ public final class WorkerArgs {
         if (request.compact() != null) {
             compact(args, request.compact());
         }
+        if (request.extract() != null) {
+            extract(args, request.extract());
+        }
         defrag(args, request.defrag());
         return List.copyOf(args);
     }
@@ -72,6 +75,20 @@ public final class WorkerArgs {
         }
         // no --result-file: the workers write the termination message (RESULT_FILE) themselves,
         // fitted to its 4 KiB limit
+    }
+
+    static void extract(List<String> args, ExtractFlags e) {
+        args.add(flag(WorkerFlags.PREFIX, e.prefix()));
+        args.add(flag(WorkerFlags.OUTPUT, e.output()));
+        optional(args, WorkerFlags.OUTPUT_FORMAT, e.outputFormat());
+        optional(args, WorkerFlags.TO_REVISION, e.toRevision());
+        optional(args, WorkerFlags.TO_TIME, e.toTime());
+        if (e.toLastGood()) {
+            args.add(WorkerFlags.TO_LAST_GOOD);
+        }
+        if (e.force()) {
+            args.add(WorkerFlags.FORCE);
+        }
     }
 
     static void compact(List<String> args, CompactFlags c) {

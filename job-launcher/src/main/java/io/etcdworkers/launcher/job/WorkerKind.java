@@ -4,14 +4,16 @@ import io.etcdworkers.contract.WorkerCommands;
 import java.util.List;
 
 /**
- * The two workers the launcher runs, with the one place that says how each is started in the pod.
+ * The worker commands the launcher runs, with the one place that says how each is started in the pod.
  *
  * <p>The image also offers entrypoints; if the Jobs should use them, change {@link #command()}
  * and nothing else.
  */
 public enum WorkerKind {
     RESTORE(WorkerCommands.RESTORE, "restore", "/app/restore-worker.jar"),
-    COMPACT(WorkerCommands.COMPACT, "compaction", "/app/compaction-worker.jar");
+    COMPACT(WorkerCommands.COMPACT, "compaction", "/app/compaction-worker.jar"),
+    /** One prefix's keys at a point in time, written into a claim of their own: restore-worker's {@code extract}. */
+    EXTRACT(WorkerCommands.EXTRACT, "extract", "/app/restore-worker.jar");
 
     private final String subcommand;
     private final String nameSuffix;
@@ -33,7 +35,7 @@ public enum WorkerKind {
         return subcommand;
     }
 
-    /** What Job and label names call this kind: {@code restore} or {@code compaction}. */
+    /** What Job and label names call this kind: {@code restore}, {@code compaction} or {@code extract}. */
     public String nameSuffix() {
         return nameSuffix;
     }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 class LauncherDocTest {
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s+(?:-\\w, )?(--[a-z][a-z0-9-]*)");
     private static final Pattern FLAG = Pattern.compile("--[a-z][a-z0-9-]*");
-    private static final List<String> COMMANDS = List.of("restore", "compact", "cronjob", "status", "cancel", "lease-role");
+    private static final List<String> COMMANDS = List.of("restore", "extract", "compact", "cronjob", "status",
+            "cancel", "lease-role");
 
     @Test
     void flagTableMatchesEverySubcommandsHelp() throws IOException {

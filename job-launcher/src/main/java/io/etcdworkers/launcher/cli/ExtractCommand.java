@@ -1,0 +1,68 @@
+package io.etcdworkers.launcher.cli;
+
+import io.etcdworkers.launcher.job.ExtractFlags;
+import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.WorkerKind;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code extract}: a Job that writes one key prefix's objects at a point in time, out of the backup,
+ * into a PVC of its own. It touches neither the etcd nor its volumes.
+ */
+@Command(name = "extract", mixinStandardHelpOptions = true,
+        description = "Create (or print with --dry-run) a Job that extracts the keys under a prefix, as they were at "
+                + "the latest revision or at --to-revision / --to-time, into a PersistentVolumeClaim.")
+final class ExtractCommand implements Callable<Integer> {
+    @Mixin ClusterOptions cluster;
+    @Mixin PodOptions pod;
+    @Mixin StoreOptions store;
+    @Mixin DefragOptions defrag;
+    @Mixin RunOptions run;
+    @Mixin StuckOptions stuck;
+
+    @Option(names = "--output-claim", required = true,
+            description = "PersistentVolumeClaim to write into (mounted at " + ExtractFlags.OUTPUT_MOUNT_PATH + ").")
+    String outputClaim;
+
+    @Option(names = "--output", defaultValue = ExtractFlags.DEFAULT_OUTPUT,
+            description = "Under " + ExtractFlags.OUTPUT_MOUNT_PATH + "/. Default: ${DEFAULT-VALUE}.")
+    String output;
+
+    @Option(names = "--prefix", required = true, description = "The keys to extract, e.g. /registry/secrets/team-a/.")
+    String prefix;
+
+    @Option(names = "--output-format", paramLabel = "files|etcd",
+            description = "files (the worker's default) or etcd (a data dir of only these keys).")
+    String outputFormat;
+
+    @Option(names = "--to-revision", paramLabel = "REV", description = "The state right after this revision.")
+    Long toRevision;
+
+    @Option(names = "--to-time", paramLabel = "RFC3339", description = "The state at this time, e.g. 2026-12-01T03:04:05Z.")
+    String toTime;
+
+    @Option(names = "--to-last-good", description = "Stop before a damaged or missing delta instead of failing.")
+    boolean toLastGood;
+
+    @Option(names = "--force", description = "Replace an output dir that is not empty.")
+    boolean force;
+
+    private final CliContext ctx;
+
+    ExtractCommand(CliContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public Integer call() {
+        ExtractFlags flags = new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood,
+                force);
+        JobRequest request = new JobRequest(WorkerKind.EXTRACT, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
+                store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline, pod.backoffLimit,
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement(), flags);
+        return JobRun.run(ctx, cluster, run, stuck, request);
+    }
+}
