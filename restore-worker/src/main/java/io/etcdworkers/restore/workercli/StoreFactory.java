@@ -5,6 +5,9 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.AzureBlobStore;
 import io.etcdworkers.restore.store.AzureStoreConfig;
 import io.etcdworkers.restore.store.AzureStoreConfigFactory;
+import io.etcdworkers.restore.store.GcsObjectStore;
+import io.etcdworkers.restore.store.GcsStoreConfig;
+import io.etcdworkers.restore.store.GcsStoreConfigFactory;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.store.S3ObjectStore;
@@ -43,10 +46,20 @@ public final class StoreFactory {
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case GCS -> new GcsObjectStore(withTimeout(new GcsStoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
         };
     }
 
     private static AzureStoreConfig withTimeout(AzureStoreConfig config, Duration requestTimeout) {
+        if (requestTimeout == null) {
+            return config;
+        }
+        checkPositive(requestTimeout);
+        return config.withRetry(config.retry().withTryTimeout(requestTimeout));
+    }
+
+    private static GcsStoreConfig withTimeout(GcsStoreConfig config, Duration requestTimeout) {
         if (requestTimeout == null) {
             return config;
         }

@@ -14,16 +14,17 @@ public final class StoreOptions {
      * The providers this worker can read, by {@code etcdbrctl}'s names; etcd-druid's spellings
      * and the refusal of the others are {@link StorageProviderConverter}'s.
      */
-    public enum Provider { Local, S3, ABS }
+    public enum Provider { Local, S3, ABS, GCS }
 
-    @Option(names = WorkerFlags.STORAGE_PROVIDER, paramLabel = "Local|S3|ABS", converter = StorageProviderConverter.class,
-            description = "Where the backups are: Local (a directory), S3 (any S3-compatible store) or ABS (Azure Blob "
-                    + "Storage); etcd-druid's local, aws, stackit and azure are accepted too. Default: ${DEFAULT-VALUE}.",
+    @Option(names = WorkerFlags.STORAGE_PROVIDER, paramLabel = "Local|S3|ABS|GCS", converter = StorageProviderConverter.class,
+            description = "Where the backups are: Local (a directory), S3 (any S3-compatible store), ABS (Azure Blob "
+                    + "Storage) or GCS (Google Cloud Storage); etcd-druid's local, aws, stackit, azure and gcp are accepted "
+                    + "too. Default: ${DEFAULT-VALUE}.",
             defaultValue = "Local")
     public Provider provider;
 
     @Option(names = WorkerFlags.STORE_CONTAINER, paramLabel = "NAME|DIR",
-            description = "The S3 bucket or ABS container, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
+            description = "The S3 or GCS bucket or ABS container, or for Local the directory holding <prefix>/v2/ (absolute or relative to the working directory). Falls back to STORAGE_CONTAINER.")
     public String container;
 
     @Option(names = WorkerFlags.STORE_PREFIX, paramLabel = "PREFIX", defaultValue = "",
@@ -32,12 +33,14 @@ public final class StoreOptions {
 
     @Option(names = WorkerFlags.STORE_ENDPOINT_OVERRIDE, paramLabel = "URL",
             description = "Endpoint of an S3-compatible store (MinIO, Ceph, S3Proxy...), or for ABS the URL the container "
-                    + "name is appended to (Azurite: http://HOST:PORT/devstoreaccount1). Default: AWS, or "
-                    + "https://<account>.blob.core.windows.net.")
+                    + "name is appended to (Azurite: http://HOST:PORT/devstoreaccount1), or for GCS the JSON API's root "
+                    + "(http[s]://HOST[:PORT][/storage/v1/]; http means an emulator, sent no credentials). Default: AWS, "
+                    + "https://<account>.blob.core.windows.net, or https://storage.googleapis.com.")
     public String endpointOverride;
 
     @Option(names = "--store-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "S3 and ABS: the longest one request may take (for a download, until its body starts; a body that "
-                    + "stalls this long breaks off). A request that times out is retried like a 503. Default: 2m.")
+                    + "stalls this long breaks off); GCS: the longest a request waits for the next bytes of its answer. "
+                    + "A request that times out is retried like a 503. Default: 2m.")
     public Duration requestTimeout;
 }
