@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The checks etcdbrctl v0.41's {@code validateGCSCredential} makes of the file
  * {@code GOOGLE_APPLICATION_CREDENTIALS} names, made here the same way: a service account key,
- * or Gardener's workload identity layout ({@code credentialsConfig} with {@code token} and
- * {@code projectID} beside it); anything else is a usage error that names the file and never
+ * or Gardener's workload identity layout (an {@code external_account} configuration with
+ * {@code token} and {@code projectID} beside it); anything else is a usage error that names the file and never
  * quotes the key.
  */
 class GcsCredentialFileReaderTest {
@@ -57,7 +57,7 @@ class GcsCredentialFileReaderTest {
     void gardenersWorkloadIdentityLayoutIsAccepted() throws IOException {
         write("projectID", "my-project-1\n");
         write("token", "eyJhbGciOi...");
-        Path file = write("credentialsConfig", externalAccount(dir.resolve("token").toString(), ""));
+        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
 
         GcsCredentialFile read = GcsCredentialFileReader.read(file);
 
@@ -68,12 +68,12 @@ class GcsCredentialFileReaderTest {
     void aWorkloadIdentityConfigurationMayImpersonateThroughGooglesIamOnly() throws IOException {
         write("projectID", "my-project-1");
         String token = dir.resolve("token").toString();
-        Path good = write("credentialsConfig", externalAccount(token, ",\"service_account_impersonation_url\":"
+        Path good = write("serviceaccount.json", externalAccount(token, ",\"service_account_impersonation_url\":"
                 + "\"https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/sa@p.iam.gserviceaccount.com"
                 + ":generateAccessToken\""));
         assertThat(GcsCredentialFileReader.read(good).type()).isEqualTo(Type.EXTERNAL_ACCOUNT);
 
-        Path bad = write("credentialsConfig", externalAccount(token, ",\"service_account_impersonation_url\":"
+        Path bad = write("serviceaccount.json", externalAccount(token, ",\"service_account_impersonation_url\":"
                 + "\"https://attacker.example/v1/projects/-/serviceAccounts/x:generateAccessToken\""));
         assertUsage(bad, "has a service_account_impersonation_url that is not");
     }
@@ -82,15 +82,15 @@ class GcsCredentialFileReaderTest {
     void aWorkloadIdentityConfigurationMustReadTheTokenBesideIt() throws IOException {
         write("projectID", "my-project-1");
 
-        assertUsage(write("credentialsConfig", externalAccount("/etc/shadow", "")), "must have credential_source");
-        assertUsage(write("credentialsConfig", externalAccount(dir.resolve("token").toString(), "")
+        assertUsage(write("serviceaccount.json", externalAccount("/etc/shadow", "")), "must have credential_source");
+        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
                 .replace("\"format\":{\"type\":\"text\"}", "\"format\":{\"type\":\"json\"}")), "must have credential_source");
     }
 
     @Test
     void aWorkloadIdentityConfigurationMustUseGooglesTokenService() throws IOException {
         write("projectID", "my-project-1");
-        Path file = write("credentialsConfig", externalAccount(dir.resolve("token").toString(), "")
+        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
                 .replace("https://sts.googleapis.com/v1/token", "https://sts.example/v1/token"));
 
         assertUsage(file, "must have token_url \"https://sts.googleapis.com/v1/token\"");
@@ -98,13 +98,13 @@ class GcsCredentialFileReaderTest {
 
     @Test
     void aWorkloadIdentityConfigurationNeedsItsProjectIdFileAndItsKeys() throws IOException {
-        Path file = write("credentialsConfig", externalAccount(dir.resolve("token").toString(), ""));
+        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
         assertUsage(file, "is a workload identity configuration, but " + dir.resolve("projectID") + " cannot be read");
 
         write("projectID", "my-project-1");
-        assertUsage(write("credentialsConfig", externalAccount(dir.resolve("token").toString(), "")
+        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
                 .replace("\"universe_domain\":\"googleapis.com\",", "")), "lacks universe_domain");
-        assertUsage(write("credentialsConfig", externalAccount(dir.resolve("token").toString(), ",\"quota_project_id\":\"x\"")),
+        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ",\"quota_project_id\":\"x\"")),
                 "may not have: quota_project_id");
     }
 

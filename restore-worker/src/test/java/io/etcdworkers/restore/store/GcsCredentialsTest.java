@@ -52,7 +52,7 @@ class GcsCredentialsTest {
     void aWorkloadIdentityConfigurationIsLoadedAsAnExternalAccount() throws IOException {
         Files.writeString(dir.resolve("projectID"), "my-project-1");
         Files.writeString(dir.resolve("token"), "eyJhbGciOi...");
-        Path file = Files.writeString(dir.resolve("credentialsConfig"),
+        Path file = Files.writeString(dir.resolve("serviceaccount.json"),
                 GcsCredentialFileReaderTest.externalAccount(dir.resolve("token").toString(), ""));
 
         Credentials loaded = GcsClientFactory.credentials(GcsCredentials.file(GcsCredentialFileReader.read(file)));
