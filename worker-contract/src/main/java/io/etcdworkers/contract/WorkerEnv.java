@@ -41,6 +41,10 @@ public final class WorkerEnv {
     public static final String ECS_DISABLE_SSL = "ECS_DISABLE_SSL";
     /** ECS, optional: {@code true} accepts any server certificate. */
     public static final String ECS_INSECURE_SKIP_VERIFY = "ECS_INSECURE_SKIP_VERIFY";
+    /** GCS: a credentials JSON file (etcd-druid mounts the Secret at {@code /var/.gcp/}, key {@code serviceaccount.json}). */
+    public static final String GOOGLE_APPLICATION_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS";
+    /** GCS: an endpoint override; etcd-druid sets it from the Secret's optional key {@code storageAPIEndpoint}. */
+    public static final String GOOGLE_STORAGE_API_ENDPOINT = "GOOGLE_STORAGE_API_ENDPOINT";
     /** Every worker flag has an environment twin: this prefix and the flag in upper snake case. */
     public static final String FLAG_TWIN_PREFIX = "ETCD_WORKER_";
 

@@ -8,9 +8,9 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * Reads {@code --storage-provider} as {@code etcdbrctl} names the providers ({@code Local},
- * {@code S3}, {@code ABS}, {@code OSS}, {@code ECS}, {@code OCS}) and as etcd-druid spells them in an
- * {@code Etcd} resource: etcdbrctl's name in lower case, or the infrastructure ({@code aws},
- * {@code stackit}, {@code azure}, {@code alicloud}, {@code dell}, {@code openshift}), as
+ * {@code S3}, {@code ABS}, {@code GCS}, {@code OSS}, {@code ECS}, {@code OCS}) and as etcd-druid spells
+ * them in an {@code Etcd} resource: etcdbrctl's name in lower case, or the infrastructure ({@code aws},
+ * {@code stackit}, {@code azure}, {@code gcp}, {@code alicloud}, {@code dell}, {@code openshift}), as
  * {@link io.etcdworkers.contract.StorageProviders} (druid's {@code StorageProviderFromInfraProvider})
  * maps them; {@code Azure} or {@code AWS} are not names to either. etcd-backup-restore's other
  * providers are refused with a message saying which ones this version supports (picocli makes it
@@ -23,15 +23,16 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
             Map.entry("S3", Provider.S3), Map.entry("s3", Provider.S3), Map.entry("aws", Provider.S3),
             Map.entry("stackit", Provider.S3),
             Map.entry("ABS", Provider.ABS), Map.entry("abs", Provider.ABS), Map.entry("azure", Provider.ABS),
+            Map.entry("GCS", Provider.GCS), Map.entry("gcs", Provider.GCS), Map.entry("gcp", Provider.GCS),
             Map.entry("OSS", Provider.OSS), Map.entry("oss", Provider.OSS), Map.entry("alicloud", Provider.OSS),
             Map.entry("ECS", Provider.ECS), Map.entry("ecs", Provider.ECS), Map.entry("dell", Provider.ECS),
             Map.entry("OCS", Provider.OCS), Map.entry("ocs", Provider.OCS), Map.entry("openshift", Provider.OCS));
 
     /** etcd-backup-restore's providers not supported yet, with etcd-druid's spelling of each. */
-    static final Map<String, String> NOT_YET = Map.of("GCS", "gcp", "Swift", "openstack");
+    static final Map<String, String> NOT_YET = Map.of("Swift", "openstack");
 
-    static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit), ABS (azure), OSS (alicloud), "
-            + "ECS (dell) and OCS (openshift)";
+    static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit), ABS (azure), GCS (gcp), "
+            + "OSS (alicloud), ECS (dell) and OCS (openshift)";
 
     @Override
     public Provider convert(String value) {

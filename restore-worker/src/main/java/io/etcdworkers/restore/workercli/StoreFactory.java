@@ -5,6 +5,9 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.store.AzureBlobStore;
 import io.etcdworkers.restore.store.AzureStoreConfig;
 import io.etcdworkers.restore.store.AzureStoreConfigFactory;
+import io.etcdworkers.restore.store.GcsObjectStore;
+import io.etcdworkers.restore.store.GcsStoreConfig;
+import io.etcdworkers.restore.store.GcsStoreConfigFactory;
 import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.store.S3CompatibleStoreConfigFactory;
@@ -44,6 +47,8 @@ public final class StoreFactory {
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case GCS -> new GcsObjectStore(withTimeout(new GcsStoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case OSS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
                     .oss(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ECS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
@@ -54,6 +59,14 @@ public final class StoreFactory {
     }
 
     private static AzureStoreConfig withTimeout(AzureStoreConfig config, Duration requestTimeout) {
+        if (requestTimeout == null) {
+            return config;
+        }
+        checkPositive(requestTimeout);
+        return config.withRetry(config.retry().withTryTimeout(requestTimeout));
+    }
+
+    private static GcsStoreConfig withTimeout(GcsStoreConfig config, Duration requestTimeout) {
         if (requestTimeout == null) {
             return config;
         }

@@ -20,15 +20,14 @@ class StorageProviderConverterTest {
 
     @ParameterizedTest
     @CsvSource({"Local, Local", "local, Local", "S3, S3", "s3, S3", "aws, S3", "stackit, S3", "ABS, ABS", "abs, ABS",
-        "azure, ABS", "OSS, OSS", "oss, OSS", "alicloud, OSS", "ECS, ECS", "ecs, ECS", "dell, ECS", "OCS, OCS",
-        "ocs, OCS", "openshift, OCS"})
+        "azure, ABS", "GCS, GCS", "gcs, GCS", "gcp, GCS", "OSS, OSS", "oss, OSS", "alicloud, OSS", "ECS, ECS",
+        "ecs, ECS", "dell, ECS", "OCS, OCS", "ocs, OCS", "openshift, OCS"})
     void acceptsEtcdbrctlsNamesAndEtcdDruidsSpellings(String flag, StoreOptions.Provider expected) {
         assertThat(new StorageProviderConverter().convert(flag)).isEqualTo(expected);
     }
 
     @ParameterizedTest
-    @CsvSource({"GCS, GCS, gcp", "gcs, GCS, gcp", "gcp, GCS, gcp", "Swift, Swift, openstack",
-        "swift, Swift, openstack", "openstack, Swift, openstack"})
+    @CsvSource({"Swift, Swift, openstack", "swift, Swift, openstack", "openstack, Swift, openstack"})
     void providersNotYetSupportedAreUsageErrorsSayingWhatIs(String flag, String name, String druid) {
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
@@ -36,11 +35,11 @@ class StorageProviderConverterTest {
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr()).contains("the " + name + " provider (etcd-druid: " + druid
                 + ") is not supported by this version", "supports Local (etcd-druid: local), S3 (aws, stackit), ABS "
-                + "(azure), OSS (alicloud), ECS (dell) and OCS (openshift)");
+                + "(azure), GCS (gcp), OSS (alicloud), ECS (dell) and OCS (openshift)");
     }
 
     @ParameterizedTest
-    @CsvSource({"Azure", "AWS", "Oss", "s3x", "''"})
+    @CsvSource({"Azure", "AWS", "Oss", "GCP", "s3x", "''"})
     void anythingElseIsAUsageErrorListingTheSupportedOnes(String flag) {
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir,
                 "verify-backup", "--storage-provider", flag, "--store-container", "c");
@@ -89,5 +88,19 @@ class StorageProviderConverterTest {
         assertThat(run.result().get("storageProvider").asText()).isEqualTo("ABS");
         assertThat(run.result().get("error").asText()).contains("no ABS credentials found; looked in",
                 "AZURE_APPLICATION_CREDENTIALS_JSON", "AZURE_APPLICATION_CREDENTIALS");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"gcp", "GCS"})
+    void theResultNamesGcsAndTheCredentialsFileItCouldNotRead(String flag) {
+        // A credentials file that is not there: exit 2 before any request (no ambient lookup either).
+        Path missing = dir.resolve("var/.gcp/serviceaccount.json");
+        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run,
+                Map.of("GOOGLE_APPLICATION_CREDENTIALS", missing.toString()), dir,
+                "verify-backup", "--storage-provider", flag, "--store-container", "c");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.result().get("storageProvider").asText()).isEqualTo("GCS");
+        assertThat(run.result().get("error").asText()).contains("GCS credentials " + missing, "cannot be read");
     }
 }
