@@ -35,7 +35,7 @@ public final class ExpectedState {
         }
 
         /** A {@code kvs} entry of {@code etcdctl get -w json}: zero fields and empty values are omitted. */
-        static Key of(JsonNode n) {
+        public static Key of(JsonNode n) {
             return new Key(n.get("key").asText(), n.path("value").asText(""), n.get("create_revision").asLong(),
                     n.get("mod_revision").asLong(), n.get("version").asLong(), n.path("lease").asLong(0));
         }

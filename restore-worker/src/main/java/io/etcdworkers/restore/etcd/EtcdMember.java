@@ -1,7 +1,11 @@
 package io.etcdworkers.restore.etcd;
 
 import java.net.URI;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
 /**
@@ -17,13 +21,21 @@ import java.util.regex.Pattern;
  *     real member's URL ({@code https://etcd-0.etcd-peer:2380}) when restoring a data dir for it; on a
  *     restored data dir etcd only records it in the membership and listens where it is told
  * @param clusterToken {@code --initial-cluster-token}
+ * @param cluster every member of the initial cluster by name, this one included, in the order given:
+ *     a data dir restored for one member of a multi-member cluster records them all (as {@code etcdutl
+ *     snapshot restore} does), and each member's Job restores the same revision under its own name
  */
-public record EtcdMember(String name, URI peerUrl, String clusterToken) {
+public record EtcdMember(String name, URI peerUrl, String clusterToken, Map<String, URI> cluster) {
 
     public static final String DEFAULT_NAME = "restore";
     public static final String DEFAULT_CLUSTER_TOKEN = "etcd-restore-worker";
     // The name ends up in "name=url" lists; keep it to characters those lists cannot misread.
     private static final Pattern SAFE = Pattern.compile("[A-Za-z0-9._-]+");
+
+    /** A member that is the whole cluster. */
+    public EtcdMember(String name, URI peerUrl, String clusterToken) {
+        this(name, peerUrl, clusterToken, single(name, peerUrl));
+    }
 
     public EtcdMember {
         Objects.requireNonNull(peerUrl, "peerUrl");
@@ -33,10 +45,43 @@ public record EtcdMember(String name, URI peerUrl, String clusterToken) {
         if (clusterToken == null || !SAFE.matcher(clusterToken).matches()) {
             throw new IllegalArgumentException("cluster token must match " + SAFE + ": " + clusterToken);
         }
-        boolean scheme = "http".equals(peerUrl.getScheme()) || "https".equals(peerUrl.getScheme());
-        if (!scheme || peerUrl.getHost() == null || peerUrl.getPort() <= 0 || !peerUrl.getPath().isEmpty()) {
-            throw new IllegalArgumentException("peer URL must be http(s)://host:port: " + peerUrl);
+        checkPeerUrl(peerUrl);
+        cluster = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(cluster, "cluster")));
+        for (Map.Entry<String, URI> m : cluster.entrySet()) {
+            if (!SAFE.matcher(m.getKey()).matches()) {
+                throw new IllegalArgumentException("member name must match " + SAFE + ": " + m.getKey());
+            }
+            checkPeerUrl(m.getValue());
         }
+        if (!peerUrl.equals(cluster.get(name))) {
+            throw new IllegalArgumentException("the initial cluster must name this member, " + name + "=" + peerUrl
+                    + ": " + join(cluster));
+        }
+    }
+
+    private static void checkPeerUrl(URI url) {
+        boolean scheme = "http".equals(url.getScheme()) || "https".equals(url.getScheme());
+        if (!scheme || url.getHost() == null || url.getPort() <= 0 || !url.getPath().isEmpty()) {
+            throw new IllegalArgumentException("peer URL must be http(s)://host:port: " + url);
+        }
+    }
+
+    private static Map<String, URI> single(String name, URI peerUrl) {
+        Map<String, URI> one = new LinkedHashMap<>();
+        one.put(name, peerUrl);
+        return one;
+    }
+
+    private static String join(Map<String, URI> cluster) {
+        return cluster.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+    }
+
+    /**
+     * This member as a cluster of its own: what a scratch etcd runs as (a member of a three-member
+     * cluster could never start alone, having no quorum). Only the placed data dir records the others.
+     */
+    public EtcdMember alone() {
+        return cluster.size() == 1 ? this : new EtcdMember(name, peerUrl, clusterToken);
     }
 
     /** A member with the default name and token on a currently free loopback port. */
@@ -44,9 +89,9 @@ public record EtcdMember(String name, URI peerUrl, String clusterToken) {
         return new EtcdMember(DEFAULT_NAME, LoopbackPorts.url(LoopbackPorts.free()), DEFAULT_CLUSTER_TOKEN);
     }
 
-    /** {@code --initial-cluster} for a one-member cluster: {@code name=peerUrl}. */
+    /** {@code --initial-cluster}: {@code name=peerUrl} of every member, comma-separated. */
     public String initialCluster() {
-        return name + "=" + peerUrl;
+        return join(cluster);
     }
 
     public int peerPort() {

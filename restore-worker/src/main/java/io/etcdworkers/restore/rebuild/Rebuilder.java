@@ -112,7 +112,8 @@ public final class Rebuilder {
             download(selection, baseFile);
             phases.done("fetchBase", t);
             ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
-            EngineInput input = new EngineInput(binaries, config.member(), selection, baseFile, config.skipHashCheck(),
+            // the scratch etcd is the member alone; only the placed data dir records the whole initial cluster
+            EngineInput input = new EngineInput(binaries, config.member().alone(), selection, baseFile, config.skipHashCheck(),
                     scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases);
             rebuild.built(build(input));
             return rebuild;

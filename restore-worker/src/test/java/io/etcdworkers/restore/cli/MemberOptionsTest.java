@@ -66,20 +66,35 @@ class MemberOptionsTest {
     }
 
     @Test
-    void aClusterOfSeveralMembersIsRefusedWithWhatToDoInstead() {
-        assertUsage(() -> member("--name", "a", "--initial-cluster", "a=http://a:2380,b=http://b:2380,c=http://c:2380"),
-                "names 3 members", "restore one member");
+    void aClusterOfSeveralMembersIsRecordedWholeAndTheScratchEtcdRunsAsTheMemberAlone() {
+        EtcdMember member = member("--name", "b", "--initial-cluster",
+                "a=http://a:2380, b=http://b:2380 ,c=http://c:2380", "--initial-cluster-token", "etcd-main");
+
+        assertThat(member.peerUrl()).isEqualTo(URI.create("http://b:2380"));
+        assertThat(member.initialCluster()).isEqualTo("a=http://a:2380,b=http://b:2380,c=http://c:2380");
+        assertThat(member.alone().initialCluster()).isEqualTo("b=http://b:2380");
+        assertThat(member.alone().clusterToken()).isEqualTo("etcd-main");
     }
 
     @Test
-    void anInitialClusterEntryForAnotherMemberIsRefused() {
+    void anAdvertisedPeerUrlThatIsNotTheMembersClusterEntryIsRefused() {
+        assertUsage(() -> member("--name", "b", "--initial-cluster", "a=http://a:2380,b=http://b:2380",
+                "--initial-advertise-peer-urls", "http://elsewhere:2380"), "is not this member's --initial-cluster entry",
+                "b=http://b:2380");
+        assertThat(member("--name", "b", "--initial-cluster", "a=http://a:2380,b=http://b:2380",
+                "--initial-advertise-peer-urls", "http://b:2380").peerUrl()).isEqualTo(URI.create("http://b:2380"));
+    }
+
+    @Test
+    void anInitialClusterWithoutThisMemberOrWithAMemberTwiceIsRefused() {
         assertUsage(() -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
-                "--initial-cluster must be etcd-main-0=<peer URL>", "etcd-main-1=http://b:2380");
+                "--initial-cluster must name this member (--name etcd-main-0=<peer URL>)", "etcd-main-1=http://b:2380");
+        assertUsage(() -> member("--name", "a", "--initial-cluster", "a=http://a:2380,a=http://b:2380"), "names a twice");
     }
 
     @Test
     void anInitialClusterEntryWithoutAUrlIsRefused() {
-        assertUsage(() -> member("--initial-cluster", "default"), "--initial-cluster must be default=<peer URL>");
+        assertUsage(() -> member("--initial-cluster", "default"), "--initial-cluster entries are NAME=PEER_URL");
     }
 
     @Test
