@@ -170,6 +170,43 @@ class LauncherArgsContractTest {
     }
 
     @Test
+    void everyMembersJobRestoresItsOwnMemberOfTheWholeCluster() {
+        StringWriter yaml = new StringWriter();
+        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
+            throw new AssertionError("--dry-run needs no cluster");
+        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
+        String cluster = "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--dev.svc:2380,"
+                + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--dev.svc:2380,"
+                + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--dev.svc:2380";
+        assertThat(LauncherCli.execute(launcher, "restore", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
+                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
+                "--dry-run", "--initial-cluster", cluster, "--initial-cluster-token", "etcd-main", "--member-claims",
+                "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,etcd-main-2=etcd-main-etcd-main-2"))
+                .isZero();
+
+        List<Job> jobs = java.util.Arrays.stream(yaml.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
+                .map(d -> new KubernetesSerialization().unmarshal(d, Job.class)).toList();
+        assertThat(jobs).hasSize(3);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            Job job = jobs.get(i);
+            names.add(job.getMetadata().getName());
+            WorkerPod pod = WorkerPod.of(WorkerKind.RESTORE, job);
+            EtcdMember member = restoreConfig(pod).rebuild().member();
+            assertThat(member.name()).isEqualTo("etcd-main-" + i);
+            assertThat(member.peerUrl()).isEqualTo(URI.create("https://etcd-main-" + i
+                    + ".etcd-main-peer.shoot--dev.svc:2380"));
+            assertThat(member.initialCluster()).isEqualTo(cluster);
+            assertThat(member.clusterToken()).isEqualTo("etcd-main");
+            String claim = "etcd-main-etcd-main-" + i;
+            assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).anySatisfy(v -> assertThat(
+                    v.getPersistentVolumeClaim() == null ? null : v.getPersistentVolumeClaim().getClaimName())
+                    .isEqualTo(claim));
+        }
+        assertThat(names).as("one Job name per member").hasSize(3);
+    }
+
+    @Test
     void everyEngineTheLauncherAllowsIsOneOfTheWorkers() {
         for (String engine : WorkerFlags.ENGINES) {
             WorkerPod pod = WorkerPod.of(restore(S3, MINIMAL_RESTORE, new DefragFlags(null, null, null, null, null,

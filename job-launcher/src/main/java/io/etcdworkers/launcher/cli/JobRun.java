@@ -38,6 +38,39 @@ final class JobRun {
         return await(ctx, launcher, created.getMetadata().getNamespace(), name, stuck.limits(timeout));
     }
 
+    /**
+     * Several Jobs of one run (a restore per member): printed as one YAML stream, or all created
+     * first and then, with {@code --wait}, watched one after the other; the exit code is the first
+     * non-zero one, so a member that failed is never hidden behind one that succeeded.
+     */
+    static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck,
+            java.util.List<Job> jobs) {
+        if (run.dryRun) {
+            jobs.forEach(job -> print(ctx, job));
+            return 0;
+        }
+        JobLauncher launcher = launcher(ctx, cluster);
+        java.util.List<Job> created = new java.util.ArrayList<>();
+        for (Job job : jobs) {
+            Job c = launcher.create(job);
+            created.add(c);
+            ctx.out().println("job " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName() + " created");
+        }
+        ctx.out().flush();
+        if (!run.await) {
+            return 0;
+        }
+        int code = 0;
+        for (Job c : created) {
+            Duration timeout = run.timeout != null ? run.timeout
+                    : Duration.ofSeconds(c.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
+            int exit = await(ctx, launcher, c.getMetadata().getNamespace(), c.getMetadata().getName(),
+                    stuck.limits(timeout));
+            code = code == 0 ? exit : code;
+        }
+        return code;
+    }
+
     /** A launcher whose watch measures time (timeout, how long a pod is stuck) with the context's clock. */
     static JobLauncher launcher(CliContext ctx, ClusterOptions cluster) {
         return new JobLauncher(cluster.client(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);

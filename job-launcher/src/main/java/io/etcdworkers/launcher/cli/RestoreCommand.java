@@ -1,8 +1,11 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.launcher.job.JobFactory;
+import io.etcdworkers.launcher.job.JobNames;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.WorkerKind;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +22,8 @@ final class RestoreCommand implements Callable<Integer> {
     @Mixin RunOptions run;
     @Mixin StuckOptions stuck;
 
-    @Option(names = "--target-claim", required = true, description = "PersistentVolumeClaim of the etcd member to restore into.")
+    @Option(names = "--target-claim", description = "PersistentVolumeClaim of the etcd member to restore into (required "
+            + "unless --member-claims).")
     String targetClaim;
 
     @Option(names = "--data-dir", defaultValue = RestoreFlags.DEFAULT_DATA_DIR, description = "Under /var/etcd/data/. Default: ${DEFAULT-VALUE}.")
@@ -36,6 +40,12 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Option(names = "--initial-advertise-peer-urls")
     String initialAdvertisePeerUrls;
+
+    @Option(names = "--member-claims", paramLabel = "NAME=CLAIM[,NAME=CLAIM...]", split = ",",
+            description = "Restore every member of --initial-cluster: one Job per member, each into its own PVC with "
+                    + "its own --name and its --initial-cluster entry as peer URL (instead of --name, --target-claim, "
+                    + "--initial-advertise-peer-urls).")
+    java.util.Map<String, String> memberClaims;
 
     @Option(names = "--skip-hash-check", description = "Do not check the snapshots' SHA-256.")
     boolean skipHashCheck;
@@ -69,12 +79,42 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RestoreFlags flags = new RestoreFlags(targetClaim, dataDir, name, initialCluster, initialClusterToken,
-                initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision, toTime,
+        if (memberClaims != null && !memberClaims.isEmpty()) {
+            return restoreEveryMember();
+        }
+        if (targetClaim == null) {
+            throw new IllegalArgumentException("give --target-claim (or --member-claims for every member)");
+        }
+        return JobRun.run(ctx, cluster, run, stuck, request(targetClaim, name, initialAdvertisePeerUrls));
+    }
+
+    private JobRequest request(String claim, String member, String peerUrl) {
+        RestoreFlags flags = new RestoreFlags(claim, dataDir, member, initialCluster, initialClusterToken,
+                peerUrl, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision, toTime,
                 toLastGood);
-        JobRequest request = new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
+        return new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
-        return JobRun.run(ctx, cluster, run, stuck, request);
+    }
+
+    /** One Job per member of {@code --initial-cluster}, each with its own name, peer URL and claim. */
+    private int restoreEveryMember() {
+        if (targetClaim != null || name != null || initialAdvertisePeerUrls != null || run.jobName != null) {
+            throw new IllegalArgumentException("--member-claims names every member's claim: leave out --target-claim, "
+                    + "--name, --initial-advertise-peer-urls and --job-name");
+        }
+        java.util.Map<String, String> peers = MemberCluster.parse(initialCluster);
+        if (!peers.keySet().equals(memberClaims.keySet())) {
+            throw new IllegalArgumentException("--member-claims must name exactly the members of --initial-cluster "
+                    + peers.keySet() + ", got " + memberClaims.keySet());
+        }
+        JobFactory jobs = new JobFactory(ctx.clock());
+        java.util.List<Job> all = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<String, String> member : peers.entrySet()) {
+            JobRequest request = request(memberClaims.get(member.getKey()), member.getKey(), member.getValue());
+            all.add(jobs.build(request, JobNames.jobName(request.etcdName(), WorkerKind.RESTORE, member.getKey(),
+                    ctx.clock().instant())));
+        }
+        return JobRun.runAll(ctx, cluster, run, stuck, all);
     }
 }

@@ -54,6 +54,12 @@ public final class JobNames {
         return fit(base(etcdName, kind), MAX_JOB_NAME - run.length() - 1) + "-" + run;
     }
 
+    /** The Job name of one member's restore among several started at {@code now}. */
+    public static String jobName(String etcdName, WorkerKind kind, String member, Instant now) {
+        String run = RUN.format(now);
+        return fit(base(etcdName, kind) + "-" + member, MAX_JOB_NAME - run.length() - 1) + "-" + run;
+    }
+
     /** The CronJob name: the base alone, since the CronJob is the one object per target. */
     public static String cronJobName(String etcdName) {
         return fit(base(etcdName, WorkerKind.COMPACT), MAX_CRONJOB_NAME);
