@@ -17,6 +17,7 @@ final class CompactCommand implements Callable<Integer> {
     @Mixin CompactOptions compact;
     @Mixin RunOptions run;
     @Mixin StuckOptions stuck;
+    @Mixin FromEtcdOptions from;
 
     private final CliContext ctx;
 
@@ -26,7 +27,18 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return JobRun.run(ctx, cluster, run, stuck, request(cluster.namespace(ctx, run.dryRun), pod, store, defrag, compact));
+        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        from.read(ctx, cluster, namespace).ifPresent(etcd -> takeFrom(etcd, pod, store, compact));
+        return JobRun.run(ctx, cluster, run, stuck, request(namespace, pod, store, defrag, compact));
+    }
+
+    /** The store and the full-snapshot Lease, as the Etcd resource gives them, where no flag did. */
+    static void takeFrom(io.etcdworkers.launcher.job.DruidEtcd etcd, PodOptions pod, StoreOptions store,
+            CompactOptions compact) {
+        FromEtcdOptions.applyCommon(etcd, pod, store);
+        if (compact.fullSnapshotLeaseName == null) {
+            compact.fullSnapshotLeaseName = etcd.fullSnapshotLeaseName();
+        }
     }
 
     static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,

@@ -20,6 +20,7 @@ final class CronJobCommand implements Callable<Integer> {
     @Mixin StoreOptions store;
     @Mixin DefragOptions defrag;
     @Mixin CompactOptions compact;
+    @Mixin FromEtcdOptions from;
 
     @Option(names = "--schedule", required = true, description = "Cron schedule, e.g. '17 */6 * * *'.")
     String schedule;
@@ -48,8 +49,10 @@ final class CronJobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        String namespace = cluster.namespace(ctx, dryRun && from.fromEtcd == null);
+        from.read(ctx, cluster, namespace).ifPresent(etcd -> CompactCommand.takeFrom(etcd, pod, store, compact));
         CronJobRequest request = new CronJobRequest(
-                CompactCommand.request(cluster.namespace(ctx, dryRun), pod, store, defrag, compact),
+                CompactCommand.request(namespace, pod, store, defrag, compact),
                 schedule, timeZone, startingDeadline, successfulHistory, failedHistory);
         CronJob cron = new CronJobFactory(new JobFactory(ctx.clock())).build(request);
         if (dryRun) {

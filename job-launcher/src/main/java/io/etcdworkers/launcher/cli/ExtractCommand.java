@@ -22,6 +22,7 @@ final class ExtractCommand implements Callable<Integer> {
     @Mixin DefragOptions defrag;
     @Mixin RunOptions run;
     @Mixin StuckOptions stuck;
+    @Mixin FromEtcdOptions from;
 
     @Option(names = "--output-claim", required = true,
             description = "PersistentVolumeClaim to write into (mounted at " + ExtractFlags.OUTPUT_MOUNT_PATH + ").")
@@ -58,6 +59,8 @@ final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null))
+                .ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
         ExtractFlags flags = new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood,
                 force);
         JobRequest request = new JobRequest(WorkerKind.EXTRACT, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,

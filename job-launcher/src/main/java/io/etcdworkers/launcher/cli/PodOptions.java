@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 
 /** The Job's pod: image, resources, deadlines, owner and service account. */
 final class PodOptions {
-    @Option(names = "--etcd", required = true, description = "The etcd cluster the Job is for (names and labels the Job).")
+    @Option(names = "--etcd", description = "The etcd cluster the Job is for (names and labels the Job). Required unless "
+            + "--from-etcd gives it.")
     String etcd;
 
     @Option(names = "--image", required = true, description = "The worker image.")

@@ -21,6 +21,7 @@ final class RestoreCommand implements Callable<Integer> {
     @Mixin DefragOptions defrag;
     @Mixin RunOptions run;
     @Mixin StuckOptions stuck;
+    @Mixin FromEtcdOptions from;
 
     @Option(names = "--target-claim", description = "PersistentVolumeClaim of the etcd member to restore into (required "
             + "unless --member-claims).")
@@ -79,6 +80,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null)).ifPresent(this::takeFrom);
         if (memberClaims != null && !memberClaims.isEmpty()) {
             return restoreEveryMember();
         }
@@ -86,6 +88,27 @@ final class RestoreCommand implements Callable<Integer> {
             throw new IllegalArgumentException("give --target-claim (or --member-claims for every member)");
         }
         return JobRun.run(ctx, cluster, run, stuck, request(targetClaim, name, initialAdvertisePeerUrls));
+    }
+
+    /**
+     * What the Etcd resource gives: the store, and unless one member is named (--target-claim),
+     * every member's claim, name and peer URL with druid's initial cluster and token.
+     */
+    private void takeFrom(io.etcdworkers.launcher.job.DruidEtcd etcd) {
+        FromEtcdOptions.applyCommon(etcd, pod, store);
+        if (targetClaim == null && (memberClaims == null || memberClaims.isEmpty())) {
+            if (etcd.claims().isEmpty()) {
+                throw new IllegalArgumentException("Etcd " + etcd.namespace() + "/" + etcd.name() + " has 0 replicas "
+                        + "(hibernated?): give --target-claim or --member-claims with --initial-cluster");
+            }
+            memberClaims = etcd.claims();
+        }
+        if (initialCluster == null) {
+            initialCluster = etcd.initialCluster().orElse(null);
+        }
+        if (initialClusterToken == null) {
+            initialClusterToken = io.etcdworkers.launcher.job.DruidEtcd.CLUSTER_TOKEN;
+        }
     }
 
     private JobRequest request(String claim, String member, String peerUrl) {

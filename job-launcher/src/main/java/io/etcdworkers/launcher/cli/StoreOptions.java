@@ -8,16 +8,17 @@ import picocli.CommandLine.TypeConversionException;
 
 /** The workers' store flags, plus the Secret and claim the pod needs to reach the store. */
 final class StoreOptions {
-    @Option(names = "--storage-provider", required = true, converter = ProviderConverter.class,
+    @Option(names = "--storage-provider", converter = ProviderConverter.class,
             paramLabel = "S3|ABS|GCS|Swift|OSS|ECS|OCS|Local",
             description = {"etcdbrctl's name, or etcd-druid's (aws, stackit, azure, gcp, openstack, alicloud, dell, "
                     + "openshift, or the name in lower case). Every provider is rendered as etcd-druid renders it; "
                     + "the worker image must support it (this version's workers read S3, ABS, GCS, OSS, ECS, OCS and "
-                    + "Local, not yet Swift)."})
+                    + "Local, not yet Swift). Required unless --from-etcd gives it."})
     StorageProvider provider;
 
-    @Option(names = "--store-container", required = true,
-            description = "Bucket (or ABS container), or the directory on --store-claim (Local).")
+    @Option(names = "--store-container",
+            description = "Bucket (or ABS container), or the directory on --store-claim (Local). Required unless "
+                    + "--from-etcd gives it.")
     String container;
 
     @Option(names = "--store-prefix", defaultValue = "", description = "Prefix of the backups in the bucket.")
@@ -35,7 +36,11 @@ final class StoreOptions {
     String claim;
 
     StoreRef toStoreRef() {
-        return new StoreRef(provider, container, prefix, endpointOverride, secret, claim);
+        if (provider == null || container == null) {
+            throw new IllegalArgumentException("give --storage-provider and --store-container, or --from-etcd to take "
+                    + "them from the Etcd resource");
+        }
+        return new StoreRef(provider, container, prefix == null ? "" : prefix, endpointOverride, secret, claim);
     }
 
     /** etcd-druid's spellings too; anything else is a usage error (exit 2) listing the names. */

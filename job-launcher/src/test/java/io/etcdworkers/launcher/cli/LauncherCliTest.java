@@ -102,7 +102,10 @@ class LauncherCliTest {
         assertThat(run(COMPACT, "--memory-limit", "100Mi")).isEqualTo(2);
         assertThat(err.toString()).contains("memory request 2Gi exceeds the limit 100Mi");
         assertThat(run(List.of("restore", "--etcd", "e"))).isEqualTo(2);
-        assertThat(err.toString()).contains("Missing required options");
+        assertThat(err.toString()).contains("Missing required option: '--image=<image>'");
+        assertThat(run(List.of("restore", "-n", NS, "--etcd", "e", "--image", "img:1", "--target-claim", "c")))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("give --storage-provider and --store-container, or --from-etcd");
         assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
     }
 

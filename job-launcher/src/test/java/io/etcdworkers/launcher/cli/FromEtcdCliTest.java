@@ -1,0 +1,139 @@
+package io.etcdworkers.launcher.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.fge.jsonschema.core.report.ProcessingReport;
+import com.github.fge.jsonschema.main.JsonSchema;
+import com.github.fge.jsonschema.main.JsonSchemaFactory;
+import io.etcdworkers.launcher.job.DruidEtcd;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code --from-etcd}: the Jobs take the store, the members, their peer URLs and PVCs, the
+ * full-snapshot Lease and the network labels from an etcd-druid {@code Etcd} resource (a fixture
+ * checked against etcd-druid's own CRD schema), served by the mock API server; a flag given still wins.
+ */
+@Timeout(60)
+@EnableKubernetesMockClient(crud = true)
+class FromEtcdCliTest {
+    private static final Path FIXTURES = Path.of("src", "test", "resources", "etcd-druid");
+    private static final String NS = "shoot--prod--main";
+    private static final KubernetesSerialization K8S = new KubernetesSerialization();
+
+    KubernetesClient client;
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    @BeforeEach
+    void createTheEtcd() throws IOException {
+        client.genericKubernetesResources(DruidEtcd.RESOURCE).inNamespace(NS).resource(etcdFixture()).create();
+    }
+
+    @Test
+    void theFixtureIsAValidEtcdForEtcdDruidsCrdAndABrokenOneIsNot() throws Exception {
+        JsonSchema schema = crdSchema();
+        ObjectNode etcd = new ObjectMapper().valueToTree(etcdFixture());
+
+        ProcessingReport valid = schema.validate(etcd);
+        assertThat(valid.isSuccess()).as(valid.toString()).isTrue();
+
+        ((ObjectNode) etcd.get("spec")).put("replicas", "three");
+        ((ObjectNode) etcd.get("spec")).remove("backup");
+        assertThat(schema.validate(etcd).isSuccess()).as("a wrong type and a missing required field").isFalse();
+    }
+
+    @Test
+    void aRestoreFromTheEtcdRestoresEveryMemberWithDruidsNames() {
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run"))
+                .as(err.toString()).isZero();
+
+        List<Job> jobs = jobs();
+        assertThat(jobs).hasSize(3);
+        String cluster = "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--prod--main.svc:2380,"
+                + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--prod--main.svc:2380,"
+                + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380";
+        for (int i = 0; i < 3; i++) {
+            var pod = jobs.get(i).getSpec().getTemplate();
+            assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("--storage-provider=S3",
+                    "--store-container=shoot--prod--main--3f7a1c",
+                    "--store-prefix=shoot--prod--main--3f7a1c/etcd-main", "--name=etcd-main-" + i,
+                    "--initial-cluster=" + cluster, "--initial-cluster-token=etcd-cluster",
+                    "--initial-advertise-peer-urls=https://etcd-main-" + i + ".etcd-main-peer.shoot--prod--main.svc:2380");
+            assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getSecret() == null ? null
+                    : v.getSecret().getSecretName()).isEqualTo("etcd-backup"));
+            String claim = "etcd-main-etcd-main-" + i;
+            assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getPersistentVolumeClaim() == null
+                    ? null : v.getPersistentVolumeClaim().getClaimName()).isEqualTo(claim));
+            assertThat(pod.getMetadata().getLabels()).containsEntry("networking.gardener.cloud/to-dns", "allowed")
+                    .doesNotContainKey("role").doesNotContainKey("instance");
+            assertThat(jobs.get(i).getMetadata().getLabels()).containsEntry("etcd-workers.io/etcd", "etcd-main");
+        }
+    }
+
+    @Test
+    void aCompactionFromTheEtcdRenewsItsFullSnapshotLeaseAndFlagsStillWin() {
+        assertThat(run("compact", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run",
+                "--store-prefix", "elsewhere")).as(err.toString()).isZero();
+
+        List<String> args = jobs().get(0).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+        assertThat(args).contains("--full-snapshot-lease-name=etcd-main-full-snap", "--store-prefix=elsewhere",
+                "--store-container=shoot--prod--main--3f7a1c");
+    }
+
+    @Test
+    void anEtcdThatIsNotThereIsAUsageErrorNamingIt() {
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-nope", "--image", "img:1", "--dry-run")).isEqualTo(2);
+        assertThat(err.toString()).contains("no Etcd shoot--prod--main/etcd-nope");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    private List<Job> jobs() {
+        return Arrays.stream(out.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
+                .map(d -> K8S.unmarshal(d, Job.class)).toList();
+    }
+
+    private int run(String... args) {
+        CliContext ctx = new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                context -> client, new PrintWriter(out, true), new PrintWriter(err, true));
+        return LauncherCli.execute(ctx, new ArrayList<>(List.of(args)).toArray(String[]::new));
+    }
+
+    private static GenericKubernetesResource etcdFixture() throws IOException {
+        return K8S.unmarshal(Files.readString(FIXTURES.resolve("etcd-main.yaml")), GenericKubernetesResource.class);
+    }
+
+    /** The v1alpha1 schema, read as the YAML says (not through a model class that could reshape it). */
+    private static JsonSchema crdSchema() throws Exception {
+        String json = tools.jackson.dataformat.yaml.YAMLMapper.builder().build()
+                .readTree(FIXTURES.resolve("druid.gardener.cloud_etcds.yaml").toFile()).toString();
+        JsonNode crd = new ObjectMapper().readTree(json);
+        for (JsonNode version : crd.get("spec").get("versions")) {
+            if (version.get("name").asText().equals("v1alpha1")) {
+                return JsonSchemaFactory.byDefault().getJsonSchema(version.get("schema").get("openAPIV3Schema"));
+            }
+        }
+        throw new AssertionError("no v1alpha1 in the CRD");
+    }
+}
