@@ -93,6 +93,24 @@ class FromEtcdCliTest {
     }
 
     @Test
+    void fromTheEtcdRendersTheSameJobsAsTheExplicitFlags() {
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run")).isZero();
+        String derived = out.toString();
+        out.getBuffer().setLength(0);
+        assertThat(run("restore", "-n", NS, "--etcd", "etcd-main", "--image", "img:1", "--dry-run",
+                "--storage-provider", "aws", "--store-container", "shoot--prod--main--3f7a1c",
+                "--store-prefix", "shoot--prod--main--3f7a1c/etcd-main", "--store-secret", "etcd-backup",
+                "--gardener-network-labels", "--initial-cluster-token", "etcd-cluster", "--initial-cluster",
+                "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--prod--main.svc:2380,"
+                        + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--prod--main.svc:2380,"
+                        + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380",
+                "--member-claims", "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,"
+                        + "etcd-main-2=etcd-main-etcd-main-2")).as(err.toString()).isZero();
+
+        assertThat(derived).isEqualTo(out.toString());
+    }
+
+    @Test
     void aCompactionFromTheEtcdRenewsItsFullSnapshotLeaseAndFlagsStillWin() {
         assertThat(run("compact", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run",
                 "--store-prefix", "elsewhere")).as(err.toString()).isZero();
