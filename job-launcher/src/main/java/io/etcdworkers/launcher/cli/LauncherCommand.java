@@ -7,7 +7,7 @@ import picocli.CommandLine.HelpCommand;
 @Command(name = "job-launcher", mixinStandardHelpOptions = true, version = "job-launcher 0.1.0",
         description = {"Builds, creates, watches and reports the etcd restoration and compaction Jobs.",
             "Every option has an environment twin: --store-prefix is LAUNCHER_STORE_PREFIX."},
-        subcommands = {RestoreCommand.class, ExtractCommand.class, CompactCommand.class, CronJobCommand.class, StatusCommand.class,
+        subcommands = {RestoreCommand.class, ExtractCommand.class, CompactCommand.class, VerifyCommand.class, CronJobCommand.class, StatusCommand.class,
             CancelCommand.class, LeaseRoleCommand.class, HelpCommand.class})
 final class LauncherCommand implements Runnable {
     @picocli.CommandLine.Spec

@@ -25,7 +25,7 @@ public final class CronJobFactory {
 
     public CronJob build(CronJobRequest request) {
         JobRequest job = withThreshold(request.job());
-        String name = JobNames.cronJobName(job.etcdName());
+        String name = JobNames.cronJobName(job.etcdName(), job.kind());
         Map<String, String> labels = job.placement().objectLabels(JobNames.labels(job.etcdName(), job.kind(), name));
         return new CronJobBuilder()
                 .withNewMetadata()
@@ -52,7 +52,7 @@ public final class CronJobFactory {
     }
 
     static JobRequest withThreshold(JobRequest job) {
-        if (job.compact().hasThreshold()) {
+        if (job.kind() != WorkerKind.COMPACT || job.compact().hasThreshold()) {
             return job;
         }
         return new JobRequest(job.kind(), job.etcdName(), job.namespace(), job.image(), job.store(),

@@ -27,8 +27,8 @@ public record CronJobRequest(
 
     public CronJobRequest {
         Objects.requireNonNull(job, "job");
-        if (job.kind() != WorkerKind.COMPACT) {
-            throw new IllegalArgumentException("only compaction runs on a schedule");
+        if (job.kind() != WorkerKind.COMPACT && job.kind() != WorkerKind.VERIFY && job.kind() != WorkerKind.DRILL) {
+            throw new IllegalArgumentException("only compaction and verification run on a schedule");
         }
         schedule = RequestChecks.required(schedule, "schedule");
         if (schedule.startsWith("@")) {

@@ -62,7 +62,12 @@ public final class JobNames {
 
     /** The CronJob name: the base alone, since the CronJob is the one object per target. */
     public static String cronJobName(String etcdName) {
-        return fit(base(etcdName, WorkerKind.COMPACT), MAX_CRONJOB_NAME);
+        return cronJobName(etcdName, WorkerKind.COMPACT);
+    }
+
+    /** The CronJob of one kind of scheduled run: {@code <etcd>-compaction}, {@code <etcd>-verify}, {@code <etcd>-drill}. */
+    public static String cronJobName(String etcdName, WorkerKind kind) {
+        return fit(base(etcdName, kind), MAX_CRONJOB_NAME);
     }
 
     /** The labels of every object and pod the launcher makes, sorted by key. */

@@ -79,6 +79,10 @@ public record JobRequest(
             }
         } else if (extract != null) {
             throw new IllegalArgumentException("extract flags are only for an extract");
+        } else if (kind == WorkerKind.VERIFY || kind == WorkerKind.DRILL) {
+            if (restore != null || compact != null) {
+                throw new IllegalArgumentException("a verification takes no restore or compaction flags");
+            }
         } else if (kind == WorkerKind.RESTORE) {
             if (restore == null) {
                 throw new IllegalArgumentException("a restore needs the target claim and data dir");

@@ -18,6 +18,8 @@ public final class WorkerArgs {
     public static final String SCRATCH_DIR = "/scratch";
     /** Where the worker writes its result; the kubelet reads it as the termination message. */
     public static final String RESULT_FILE = ResultFields.TERMINATION_LOG;
+    /** Where a drill restores to: inside the scratch volume, thrown away with the pod. */
+    public static final String DRILL_DATA_DIR = SCRATCH_DIR + "/drill/new.etcd";
     /** Where a Local bucket's claim is mounted; the container is a directory under it. */
     public static final String LOCAL_BUCKET_ROOT = "/var/etcd-bucket";
 
@@ -28,7 +30,14 @@ public final class WorkerArgs {
     public static List<String> args(JobRequest request) {
         List<String> args = new ArrayList<>();
         store(args, request.store());
+        if (request.kind() == WorkerKind.VERIFY) {
+            // verify-backup reads and checks; it runs no etcd and needs no scratch dir
+            return List.copyOf(args);
+        }
         args.add(flag(WorkerFlags.SCRATCH_DIR, SCRATCH_DIR));
+        if (request.kind() == WorkerKind.DRILL) {
+            args.add(flag(WorkerFlags.DATA_DIR, DRILL_DATA_DIR));
+        }
         if (request.restore() != null) {
             restore(args, request.restore());
         }

@@ -13,7 +13,14 @@ public enum WorkerKind {
     RESTORE(WorkerCommands.RESTORE, "restore", "/app/restore-worker.jar"),
     COMPACT(WorkerCommands.COMPACT, "compaction", "/app/compaction-worker.jar"),
     /** One prefix's keys at a point in time, written into a claim of their own: restore-worker's {@code extract}. */
-    EXTRACT(WorkerCommands.EXTRACT, "extract", "/app/restore-worker.jar");
+    EXTRACT(WorkerCommands.EXTRACT, "extract", "/app/restore-worker.jar"),
+    /** A backup health check: {@code verify-backup}, which reads every object a restore would use. */
+    VERIFY(WorkerCommands.VERIFY_BACKUP, "verify", "/app/restore-worker.jar"),
+    /**
+     * A restore drill: a whole restore, verified by etcd, into the pod's scratch volume, thrown away
+     * with the pod: proof that the backup restores, before an outage needs it.
+     */
+    DRILL(WorkerCommands.RESTORE, "drill", "/app/restore-worker.jar");
 
     private final String subcommand;
     private final String nameSuffix;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class LauncherDocTest {
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s+(?:-\\w, )?(--[a-z][a-z0-9-]*)");
     private static final Pattern FLAG = Pattern.compile("--[a-z][a-z0-9-]*");
-    private static final List<String> COMMANDS = List.of("restore", "extract", "compact", "cronjob", "status",
+    private static final List<String> COMMANDS = List.of("restore", "extract", "compact", "verify", "cronjob", "status",
             "cancel", "lease-role");
 
     @Test
