@@ -16,6 +16,7 @@ import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.workercli.ByteSizeConverter;
 import io.etcdworkers.restore.workercli.DefragOptions;
+import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.DurationConverter;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
@@ -56,6 +57,9 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Mixin
     DefragOptions defrag = new DefragOptions();
+
+    @Mixin
+    LogFormat logFormat = new LogFormat();
 
     @Option(names = WorkerFlags.MIN_DELTA_REVISIONS, paramLabel = "N",
             description = "Compact once this many revisions accumulated since the latest full snapshot (0: no minimum).")

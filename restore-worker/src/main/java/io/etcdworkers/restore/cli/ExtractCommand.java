@@ -16,6 +16,7 @@ import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.RebuildOptions;
+import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -53,6 +54,9 @@ public final class ExtractCommand implements Callable<Integer> {
 
     @Mixin
     PointInTimeOptions point = new PointInTimeOptions();
+
+    @Mixin
+    LogFormat logFormat = new LogFormat();
 
     @Option(names = WorkerFlags.PREFIX, required = true, paramLabel = "KEY-PREFIX",
             description = "The keys to extract, e.g. /registry/secrets/team-a/ or /registry/namespaces/team-a.")

@@ -12,6 +12,7 @@ import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.ExitCodeHelp;
 import io.etcdworkers.restore.workercli.RebuildOptions;
+import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -57,6 +58,9 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Mixin
     PointInTimeOptions point = new PointInTimeOptions();
+
+    @Mixin
+    LogFormat logFormat = new LogFormat();
 
     @Option(names = WorkerFlags.DATA_DIR, required = true, paramLabel = "DIR",
             description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")

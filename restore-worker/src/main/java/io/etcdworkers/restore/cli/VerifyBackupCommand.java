@@ -12,6 +12,7 @@ import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.BackupVerifier;
 import io.etcdworkers.restore.verify.ObjectCheck;
 import io.etcdworkers.restore.verify.VerifyReport;
+import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -43,6 +44,9 @@ public final class VerifyBackupCommand implements Callable<Integer> {
 
     @Mixin
     StoreOptions store = new StoreOptions();
+
+    @Mixin
+    LogFormat logFormat = new LogFormat();
 
     @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a SHA-256 trailer.")
     boolean skipHashCheck;
