@@ -35,7 +35,7 @@ final class JobRun {
         }
         Duration timeout = run.timeout != null ? run.timeout
                 : Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
-        return await(ctx, launcher, created.getMetadata().getNamespace(), name, stuck.limits(timeout));
+        return awaitAndRecord(ctx, launcher, created, stuck.limits(timeout));
     }
 
     /**
@@ -64,8 +64,7 @@ final class JobRun {
         for (Job c : created) {
             Duration timeout = run.timeout != null ? run.timeout
                     : Duration.ofSeconds(c.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
-            int exit = await(ctx, launcher, c.getMetadata().getNamespace(), c.getMetadata().getName(),
-                    stuck.limits(timeout));
+            int exit = awaitAndRecord(ctx, launcher, c, stuck.limits(timeout));
             code = code == 0 ? exit : code;
         }
         return code;
@@ -74,6 +73,15 @@ final class JobRun {
     /** A launcher whose watch measures time (timeout, how long a pod is stuck) with the context's clock. */
     static JobLauncher launcher(CliContext ctx, ClusterOptions cluster) {
         return new JobLauncher(cluster.client(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
+    }
+
+    /** Watches a Job this run created and records its outcome as an Event on it. */
+    static int awaitAndRecord(CliContext ctx, JobLauncher launcher, Job created, WatchLimits limits) {
+        JobOutcome outcome = launcher.watch(created.getMetadata().getNamespace(), created.getMetadata().getName(),
+                limits, OutcomePrinter.progress(ctx.err()), OutcomePrinter.diagnostics(ctx.err()));
+        OutcomePrinter.print(ctx.out(), outcome);
+        launcher.recordOutcome(created, outcome, ctx.clock().instant());
+        return outcome.exitCode();
     }
 
     static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, WatchLimits limits) {

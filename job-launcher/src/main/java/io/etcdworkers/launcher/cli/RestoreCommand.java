@@ -135,8 +135,13 @@ final class RestoreCommand implements Callable<Integer> {
         java.util.List<Job> all = new java.util.ArrayList<>();
         for (java.util.Map.Entry<String, String> member : peers.entrySet()) {
             JobRequest request = request(memberClaims.get(member.getKey()), member.getKey(), member.getValue());
-            all.add(jobs.build(request, JobNames.jobName(request.etcdName(), WorkerKind.RESTORE, member.getKey(),
-                    ctx.clock().instant())));
+            Job job = jobs.build(request, JobNames.jobName(request.etcdName(), WorkerKind.RESTORE, member.getKey(),
+                    ctx.clock().instant()));
+            // the members' Jobs run side by side: the label tells the launcher's one-at-a-time check apart
+            String label = member.getKey().length() <= 63 ? member.getKey() : member.getKey().substring(0, 63);
+            job.getMetadata().getLabels().put(JobNames.LABEL_MEMBER, label);
+            job.getSpec().getTemplate().getMetadata().getLabels().put(JobNames.LABEL_MEMBER, label);
+            all.add(job);
         }
         return JobRun.runAll(ctx, cluster, run, stuck, all);
     }

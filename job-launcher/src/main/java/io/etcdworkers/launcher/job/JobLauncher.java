@@ -65,7 +65,7 @@ public class JobLauncher {
                 .withLabel(JobNames.LABEL_COMPONENT, component)
                 .withLabel(JobNames.LABEL_ETCD, etcd)
                 .list().getItems(), "list Jobs in " + ns)
-                .stream().filter(j -> !finished(j)).toList();
+                .stream().filter(j -> !finished(j)).filter(j -> sameMember(job, j)).toList();
         if (!active.isEmpty()) {
             throw new LauncherException(LauncherError.TARGET_BUSY, "refusing to start " + component + " for etcd "
                     + etcd + " in " + ns + ": Job " + active.get(0).getMetadata().getName()
@@ -81,6 +81,52 @@ public class JobLauncher {
                         "Job " + job.getMetadata().getName() + " already exists in " + ns, e);
             }
             throw api("create Job " + job.getMetadata().getName(), e);
+        }
+    }
+
+    /**
+     * The members' restore Jobs of one cluster run side by side, one per member; any other Job for
+     * the etcd (a whole restore, or one of the same member) is the same target.
+     */
+    private static boolean sameMember(Job created, Job active) {
+        String member = created.getMetadata().getLabels().get(JobNames.LABEL_MEMBER);
+        String other = active.getMetadata().getLabels() == null ? null
+                : active.getMetadata().getLabels().get(JobNames.LABEL_MEMBER);
+        return member == null || other == null || member.equals(other);
+    }
+
+    /**
+     * Records how a Job the launcher watched to its end came out, as a Kubernetes Event on the Job
+     * ({@code Normal WorkerSucceeded} or {@code Warning WorkerFailed}, the worker's summary as the
+     * message), where the alerting on Events a cluster already has sees it. A refused Event (RBAC)
+     * is logged and changes nothing else.
+     */
+    public void recordOutcome(Job job, JobOutcome outcome, java.time.Instant now) {
+        if (!outcome.finished()) {
+            return;
+        }
+        boolean ok = outcome.state() == JobOutcome.State.SUCCEEDED && outcome.exitCode() == 0;
+        String summary = outcome.result() != null ? outcome.result().summary().toString()
+                : "exitCode=" + outcome.exitCode() + (outcome.reason() == null ? "" : " reason=" + outcome.reason());
+        String time = now.toString();
+        io.fabric8.kubernetes.api.model.Event event = new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withGenerateName(job.getMetadata().getName() + "-")
+                    .withNamespace(job.getMetadata().getNamespace()).withLabels(job.getMetadata().getLabels())
+                .endMetadata()
+                .withNewInvolvedObject().withApiVersion("batch/v1").withKind("Job")
+                    .withName(job.getMetadata().getName()).withNamespace(job.getMetadata().getNamespace())
+                    .withUid(job.getMetadata().getUid()).endInvolvedObject()
+                .withType(ok ? "Normal" : "Warning")
+                .withReason(ok ? "WorkerSucceeded" : "WorkerFailed")
+                .withMessage(summary.length() > 1024 ? summary.substring(0, 1021) + "..." : summary)
+                .withNewSource().withComponent("etcd-workers-launcher").endSource()
+                .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
+                .build();
+        try {
+            client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(event).create();
+        } catch (KubernetesClientException e) {
+            LOG.warn("could not record the outcome of Job {} as an Event: {}", job.getMetadata().getName(),
+                    e.getMessage());
         }
     }
 

@@ -31,6 +31,8 @@ public final class JobNames {
     public static final String LABEL_MANAGED_BY = "app.kubernetes.io/managed-by";
     /** The etcd cluster a Job is for; with the component label it identifies the target. */
     public static final String LABEL_ETCD = "etcd-workers.io/etcd";
+    /** On the Jobs of a restore of every member: which member this one restores. */
+    public static final String LABEL_MEMBER = "etcd-workers.io/member";
 
     public static final String NAME_VALUE = "etcd-workers";
     public static final String PART_OF_VALUE = "etcd-workers";

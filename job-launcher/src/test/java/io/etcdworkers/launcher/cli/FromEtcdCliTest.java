@@ -121,6 +121,16 @@ class FromEtcdCliTest {
     }
 
     @Test
+    void theMembersJobsAreCreatedSideBySideButASecondRunOfAMemberIsRefused() {
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1")).as(err.toString()).isZero();
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).hasSize(3)
+                .allSatisfy(j -> assertThat(j.getMetadata().getLabels()).containsKey("etcd-workers.io/member"));
+
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--target-claim",
+                "etcd-main-etcd-main-0")).as("a whole restore while the members' run is active").isEqualTo(50);
+    }
+
+    @Test
     void anEtcdThatIsNotThereIsAUsageErrorNamingIt() {
         assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-nope", "--image", "img:1", "--dry-run")).isEqualTo(2);
         assertThat(err.toString()).contains("no Etcd shoot--prod--main/etcd-nope");

@@ -156,6 +156,13 @@ class LauncherCliTest {
                         + ErrorCode.HASH_MISMATCH.meaning() + ")")
                 .contains("result: {\"kind\":\"compact\"");
         assertThat(err.toString()).contains("job " + JOB + ": active=0");
+        assertThat(client.v1().events().inNamespace(NS).list().getItems()).singleElement().satisfies(e -> {
+            assertThat(e.getInvolvedObject().getName()).isEqualTo(JOB);
+            assertThat(e.getInvolvedObject().getKind()).isEqualTo("Job");
+            assertThat(e.getType()).isEqualTo("Warning");
+            assertThat(e.getReason()).isEqualTo("WorkerFailed");
+            assertThat(e.getMessage()).contains("exitCode=12", "sha mismatch in Incr-1-2.gz");
+        });
     }
 
     @Test

@@ -19,7 +19,12 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import io.etcdworkers.launcher.job.DruidEtcd;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -94,6 +99,13 @@ class LauncherRbacTest {
 
     private void exerciseEverySubcommand(KubernetesClient launcherClient) throws Exception {
         assertThat(launcher(launcherClient, with("restore", STORE, "--target-claim", "etcd-main-etcd-main-0"))).isZero();
+
+        GenericKubernetesResource etcd = new KubernetesSerialization().unmarshal(Files.readString(
+                Path.of("src/test/resources/etcd-druid/etcd-main.yaml")), GenericKubernetesResource.class);
+        etcd.getMetadata().setNamespace(NS);
+        client.genericKubernetesResources(DruidEtcd.RESOURCE).inNamespace(NS).resource(etcd).create();
+        assertThat(launcher(launcherClient, "restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1",
+                "--dry-run")).isZero();
 
         CompletableFuture<Integer> waited = CompletableFuture.supplyAsync(
                 () -> launcher(launcherClient, with("compact", STORE, "--wait", "--timeout", "30s")));
