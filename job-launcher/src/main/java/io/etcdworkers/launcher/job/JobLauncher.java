@@ -40,6 +40,7 @@ public class JobLauncher {
 
     private final KubernetesClient client;
     private final JobWatch watch;
+    private JobMetrics metrics;
 
     public JobLauncher(KubernetesClient client) {
         this(client, Clock.systemUTC(), DEFAULT_POLL_INTERVAL);
@@ -52,6 +53,12 @@ public class JobLauncher {
     public JobLauncher(KubernetesClient client, Clock clock, Duration pollInterval) {
         this.client = Objects.requireNonNull(client, "client");
         this.watch = new JobWatch(client, clock, pollInterval);
+    }
+
+    /** Counts the outcomes {@link #recordOutcome} records in {@code metrics}; returns this launcher. */
+    public JobLauncher withMetrics(JobMetrics metrics) {
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        return this;
     }
 
     /** Creates the Job unless one for the same target is still active. */
@@ -104,6 +111,13 @@ public class JobLauncher {
     public void recordOutcome(Job job, JobOutcome outcome, java.time.Instant now) {
         if (!outcome.finished()) {
             return;
+        }
+        if (metrics != null) {
+            Map<String, String> labels = job.getMetadata().getLabels();
+            String created = job.getMetadata().getCreationTimestamp();
+            Duration took = created == null ? Duration.ZERO
+                    : Duration.between(java.time.OffsetDateTime.parse(created).toInstant(), now);
+            metrics.record(labels.get(JobNames.LABEL_COMPONENT), labels.get(JobNames.LABEL_ETCD), outcome, took);
         }
         boolean ok = outcome.state() == JobOutcome.State.SUCCEEDED && outcome.exitCode() == 0;
         String summary = outcome.result() != null ? outcome.result().summary().toString()
