@@ -17,6 +17,7 @@ import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.workercli.ByteSizeConverter;
 import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
+import io.etcdworkers.restore.workercli.MetricsOptions;
 import io.etcdworkers.restore.workercli.DurationConverter;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
@@ -60,6 +61,9 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Mixin
     LogFormat logFormat = new LogFormat();
+
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
 
     @Option(names = WorkerFlags.MIN_DELTA_REVISIONS, paramLabel = "N",
             description = "Compact once this many revisions accumulated since the latest full snapshot (0: no minimum).")
@@ -109,7 +113,7 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, WorkerCommands.COMPACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.COMPACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), metrics, result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionConfig config = config();

@@ -17,6 +17,7 @@ import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
+import io.etcdworkers.restore.workercli.MetricsOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -58,6 +59,9 @@ public final class ExtractCommand implements Callable<Integer> {
     @Mixin
     LogFormat logFormat = new LogFormat();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Option(names = WorkerFlags.PREFIX, required = true, paramLabel = "KEY-PREFIX",
             description = "The keys to extract, e.g. /registry/secrets/team-a/ or /registry/namespaces/team-a.")
     String prefix;
@@ -86,7 +90,7 @@ public final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"),
+        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), metrics,
                 result -> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {

@@ -13,6 +13,7 @@ import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.ExitCodeHelp;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
+import io.etcdworkers.restore.workercli.MetricsOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -62,6 +63,9 @@ public final class RestoreCommand implements Callable<Integer> {
     @Mixin
     LogFormat logFormat = new LogFormat();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Option(names = WorkerFlags.DATA_DIR, required = true, paramLabel = "DIR",
             description = "The etcd data dir to create. Built in <data-dir>.part and renamed into place when verified.")
     Path dataDir;
@@ -81,7 +85,7 @@ public final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, WorkerCommands.RESTORE, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), result -> {
+        return ResultRun.run(context, WorkerCommands.RESTORE, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), metrics, result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 RestoreConfig config = config();

@@ -13,6 +13,7 @@ import io.etcdworkers.restore.verify.BackupVerifier;
 import io.etcdworkers.restore.verify.ObjectCheck;
 import io.etcdworkers.restore.verify.VerifyReport;
 import io.etcdworkers.restore.workercli.LogFormat;
+import io.etcdworkers.restore.workercli.MetricsOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -48,6 +49,9 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Mixin
     LogFormat logFormat = new LogFormat();
 
+    @Mixin
+    MetricsOptions metrics = new MetricsOptions();
+
     @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a SHA-256 trailer.")
     boolean skipHashCheck;
 
@@ -60,7 +64,7 @@ public final class VerifyBackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), result -> {
+        return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();

@@ -28,6 +28,12 @@ public final class ResultRun {
      */
     public static int run(WorkerContext context, String kind, Path resultFile, List<String> droppable, Work work)
             throws InterruptedException {
+        return run(context, kind, resultFile, droppable, new MetricsOptions(), work);
+    }
+
+    /** As above; with {@code --metrics-pushgateway} the published result's figures are pushed there too. */
+    public static int run(WorkerContext context, String kind, Path resultFile, List<String> droppable,
+            MetricsOptions metrics, Work work) throws InterruptedException {
         Instant started = context.clock().instant();
         ObjectNode result = ResultJson.start(kind);
         ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile),
@@ -36,12 +42,14 @@ public final class ResultRun {
             int code = work.run(result);
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, droppable);
+            metrics.pushgateway().ifPresent(url -> MetricsPush.push(url, result, context.env()));
             return code;
         } catch (InterruptedException | RuntimeException e) {
             WorkerException failure = WorkerFailures.of(e);
             ResultJson.failed(result, failure);
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, droppable);
+            metrics.pushgateway().ifPresent(url -> MetricsPush.push(url, result, context.env()));
             throw failure;
         }
     }
