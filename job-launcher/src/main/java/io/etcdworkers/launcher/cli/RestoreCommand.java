@@ -96,6 +96,14 @@ final class RestoreCommand implements Callable<Integer> {
      */
     private void takeFrom(io.etcdworkers.launcher.job.DruidEtcd etcd) {
         FromEtcdOptions.applyCommon(etcd, pod, store);
+        etcd.etcdImage().ifPresent(image -> {
+            String minor = etcd.etcdMinorVersion().orElse(null);
+            if (minor == null || !java.util.Set.of("3.4", "3.5").contains(minor)) {
+                ctx.err().println("note: the members run " + image + (minor == null ? "" : " (etcd " + minor + ")")
+                        + "; the restored data dirs are known to start on etcd 3.4 and 3.5: check that this etcd "
+                        + "accepts them (the worker image's etcd writes them)");
+            }
+        });
         if (targetClaim == null && (memberClaims == null || memberClaims.isEmpty())) {
             if (etcd.claims().isEmpty()) {
                 throw new IllegalArgumentException("Etcd " + etcd.namespace() + "/" + etcd.name() + " has 0 replicas "

@@ -29,10 +29,11 @@ import java.util.TreeMap;
  * @param claims member name to its data PVC
  * @param gardenerNetwork whether its pods carry Gardener's {@code networking.gardener.cloud/} labels
  *     (then the worker's pods need them to reach the store from a seed that denies egress)
+ * @param etcdImage {@code spec.etcd.image}, the members' etcd image, when set
  */
 public record DruidEtcd(String name, String namespace, Optional<StorageProvider> provider, Optional<String> container,
         String prefix, Optional<String> secret, Optional<String> endpointOverride, Map<String, String> members,
-        Map<String, String> claims, boolean gardenerNetwork) {
+        Map<String, String> claims, boolean gardenerNetwork, Optional<String> etcdImage) {
 
     public static final String API_VERSION = "druid.gardener.cloud/v1alpha1";
     public static final String KIND = "Etcd";
@@ -73,7 +74,7 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
                 .anyMatch(k -> k.startsWith("networking.gardener.cloud/"));
         return new DruidEtcd(name, namespace, provider, string(store.get("container")),
                 string(store.get("prefix")).orElse(""), secret, string(store.get("endpointOverride")), members, claims,
-                gardener);
+                gardener, string(etcdConfig.get("image")));
     }
 
     /** {@code --initial-cluster}: every member's {@code NAME=PEER_URL}; empty with 0 replicas. */
@@ -84,6 +85,23 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
         List<String> entries = new ArrayList<>();
         members.forEach((m, url) -> entries.add(m + "=" + url));
         return Optional.of(String.join(",", entries));
+    }
+
+    /**
+     * The etcd minor version the members' image names in its tag ({@code etcd:v3.5.16} is
+     * {@code 3.5}); empty when the image is not set or its tag names no etcd version (etcd-druid's
+     * etcd-wrapper images are tagged with the wrapper's own version).
+     */
+    public Optional<String> etcdMinorVersion() {
+        return etcdImage.flatMap(image -> {
+            String name = image.replaceAll("@.*$", "");
+            int colon = name.lastIndexOf(':');
+            if (colon < 0 || !name.substring(0, colon).matches(".*(^|/)etcd$")) {
+                return Optional.empty();
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^v?(\\d+)\\.(\\d+)").matcher(name.substring(colon + 1));
+            return m.find() ? Optional.of(m.group(1) + "." + m.group(2)) : Optional.empty();
+        });
     }
 
     public String fullSnapshotLeaseName() {
