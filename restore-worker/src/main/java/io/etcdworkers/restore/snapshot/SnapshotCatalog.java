@@ -204,7 +204,7 @@ public final class SnapshotCatalog {
         SnapshotObject oldestFull = snapshots.stream().filter(SnapshotObject::isFull).findFirst().orElseThrow();
         SnapshotObject last = snapshots.get(snapshots.size() - 1);
         Instant newest = snapshots.stream().map(s -> s.name().createdAt()).max(Instant::compareTo).orElseThrow();
-        return String.format("the snapshots in %s cover revisions %d..%d, made %s..%s (full snapshot %s to %s)",
+        return String.format("the snapshots in %s cover revisions %d..%d, made %s..%s (from %s to %s)",
                 describe, oldestFull.name().lastRevision(), last.name().lastRevision(), oldestFull.name().createdAt(),
                 newest, oldestFull.key(), last.key());
     }
