@@ -211,6 +211,21 @@ class LauncherArgsContractTest {
     }
 
     @Test
+    void theWorkerOutputTheLauncherSetsIsWhatTheWorkerReads() {
+        WorkerPod pod = WorkerPod.of(checkRequest(WorkerKind.VERIFY, S3).withOutput(
+                new io.etcdworkers.launcher.job.WorkerOutput("json", "http://pushgateway.monitoring:9091")));
+
+        assertThat(pod.env()).containsEntry("ETCD_WORKER_LOG_FORMAT", "json")
+                .containsEntry("ETCD_WORKER_METRICS_PUSHGATEWAY", "http://pushgateway.monitoring:9091");
+        assertThat(pod.parsed().subcommand().matchedOptionValue("--metrics-pushgateway", (String) null))
+                .as("not on the command line").isNull();
+        var spec = pod.parsed().subcommand().commandSpec();
+        assertThat((String) spec.findOption("--metrics-pushgateway").getValue())
+                .isEqualTo("http://pushgateway.monitoring:9091");
+        assertThat((String) spec.findOption("--log-format").getValue()).isEqualTo("json");
+    }
+
+    @Test
     void everyEngineTheLauncherAllowsIsOneOfTheWorkers() {
         for (String engine : WorkerFlags.ENGINES) {
             WorkerPod pod = WorkerPod.of(restore(S3, MINIMAL_RESTORE, new DefragFlags(null, null, null, null, null,

@@ -45,6 +45,6 @@ final class CompactCommand implements Callable<Integer> {
             CompactOptions compact) {
         return new JobRequest(WorkerKind.COMPACT, pod.etcd, namespace, pod.image, store.toStoreRef(),
                 pod.resources(), defrag.toFlags(), null, compact.toFlags(), pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement()).withOutput(pod.output());
     }
 }

@@ -65,7 +65,7 @@ final class ExtractCommand implements Callable<Integer> {
                 force);
         JobRequest request = new JobRequest(WorkerKind.EXTRACT, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement(), flags);
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement(), flags).withOutput(pod.output());
         return JobRun.run(ctx, cluster, run, stuck, request);
     }
 }

@@ -15,6 +15,18 @@ import picocli.CommandLine.Option;
 
 /** The Job's pod: image, resources, deadlines, owner and service account. */
 final class PodOptions {
+    @Option(names = "--worker-log-format", paramLabel = "text|json",
+            description = "The worker's log lines: text, or one JSON object per line. Default: the worker's (text).")
+    String workerLogFormat;
+
+    @Option(names = "--metrics-pushgateway", paramLabel = "URL",
+            description = "The worker pushes its final figures to this Prometheus Pushgateway. Default: none.")
+    String metricsPushgateway;
+
+    io.etcdworkers.launcher.job.WorkerOutput output() {
+        return new io.etcdworkers.launcher.job.WorkerOutput(workerLogFormat, metricsPushgateway);
+    }
+
     @Option(names = "--etcd", description = "The etcd cluster the Job is for (names and labels the Job). Required unless "
             + "--from-etcd gives it.")
     String etcd;

@@ -125,7 +125,7 @@ final class RestoreCommand implements Callable<Integer> {
                 toLastGood);
         return new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
+                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement()).withOutput(pod.output());
     }
 
     /** One Job per member of {@code --initial-cluster}, each with its own name, peer URL and claim. */

@@ -52,7 +52,8 @@ final class VerifyCommand implements Callable<Integer> {
         from.read(ctx, cluster, namespace).ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
         JobRequest request = new JobRequest(drill ? WorkerKind.DRILL : WorkerKind.VERIFY, pod.etcd, namespace,
                 pod.image, store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline,
-                pod.backoffLimit, pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement());
+                pod.backoffLimit, pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement())
+                .withOutput(pod.output());
         if (schedule == null) {
             return JobRun.run(ctx, cluster, run, stuck, request);
         }

@@ -58,6 +58,6 @@ public final class CronJobFactory {
         return new JobRequest(job.kind(), job.etcdName(), job.namespace(), job.image(), job.store(),
                 job.resources(), job.defrag(), null, job.compact().withMinDeltaRevisions(DEFAULT_MIN_DELTA_REVISIONS),
                 job.activeDeadline(), job.backoffLimit(), job.ttlAfterFinished(), job.owner(), job.serviceAccountName(),
-                job.placement());
+                job.placement()).withOutput(job.output());
     }
 }

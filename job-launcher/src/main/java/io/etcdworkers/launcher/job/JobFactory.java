@@ -176,6 +176,14 @@ public final class JobFactory {
                 .build());
         // paths and secretKeyRefs, never a credential: the worker reads what the Secret puts there
         env.addAll(StoreCredentials.env(request.store()));
+        if (request.output().logFormat() != null) {
+            env.add(new EnvVarBuilder().withName(WorkerEnv.FLAG_TWIN_PREFIX + "LOG_FORMAT")
+                    .withValue(request.output().logFormat()).build());
+        }
+        if (request.output().pushgateway() != null) {
+            env.add(new EnvVarBuilder().withName(WorkerEnv.FLAG_TWIN_PREFIX + "METRICS_PUSHGATEWAY")
+                    .withValue(request.output().pushgateway()).build());
+        }
         return env;
     }
 

@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param placement           extra labels and annotations, node selector, tolerations, priority class,
  *                            image pull secrets; null = none
  * @param extract             extract flags and the output claim; required for extract, null otherwise
+ * @param output              the worker's log format and metrics push; null = its defaults
  */
 public record JobRequest(
         WorkerKind kind,
@@ -40,7 +41,8 @@ public record JobRequest(
         OwnerRef owner,
         String serviceAccountName,
         PodPlacement placement,
-        ExtractFlags extract) {
+        ExtractFlags extract,
+        WorkerOutput output) {
 
     public static final Duration DEFAULT_ACTIVE_DEADLINE = Duration.ofHours(2);
     public static final int DEFAULT_BACKOFF_LIMIT = 2;
@@ -52,7 +54,22 @@ public record JobRequest(
             Duration activeDeadline, int backoffLimit, Duration ttlAfterFinished, OwnerRef owner,
             String serviceAccountName, PodPlacement placement) {
         this(kind, etcdName, namespace, image, store, resources, defrag, restore, compact, activeDeadline,
-                backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, null);
+                backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, null, null);
+    }
+
+    /** A request with extract flags (or none), the worker's output at its defaults. */
+    public JobRequest(WorkerKind kind, String etcdName, String namespace, String image, StoreRef store,
+            JobResources resources, DefragFlags defrag, RestoreFlags restore, CompactFlags compact,
+            Duration activeDeadline, int backoffLimit, Duration ttlAfterFinished, OwnerRef owner,
+            String serviceAccountName, PodPlacement placement, ExtractFlags extract) {
+        this(kind, etcdName, namespace, image, store, resources, defrag, restore, compact, activeDeadline,
+                backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, extract, null);
+    }
+
+    /** The same request, its worker reporting as {@code output} says. */
+    public JobRequest withOutput(WorkerOutput output) {
+        return new JobRequest(kind, etcdName, namespace, image, store, resources, defrag, restore, compact,
+                activeDeadline, backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, extract, output);
     }
 
     /** A request with nothing extra on the pod ({@link PodPlacement#none()}). */
@@ -108,6 +125,7 @@ public record JobRequest(
             RequestChecks.dnsSubdomain(serviceAccountName, "service account");
         }
         placement = placement == null ? PodPlacement.none() : placement;
+        output = output == null ? WorkerOutput.DEFAULTS : output;
         if (kind == WorkerKind.COMPACT && compact.enableSnapshotLeaseRenewal() && serviceAccountName == null) {
             throw new IllegalArgumentException("--enable-snapshot-lease-renewal needs --service-account: without it the pod"
                     + " runs as the namespace's default ServiceAccount, which would then need patch rights on the Lease;"
