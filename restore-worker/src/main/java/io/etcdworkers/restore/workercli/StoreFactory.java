@@ -42,7 +42,7 @@ public final class StoreFactory {
                             + EnvDefaultProvider.variableFor("--store-container") + ")");
         }
         return switch (options.provider) {
-            case Local -> new LocalDirectoryStore(workingDir.resolve(options.container));
+            case Local -> new LocalDirectoryStore(localDirectory(options));
             case S3 -> new S3ObjectStore(withTimeout(new S3StoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
@@ -56,6 +56,20 @@ public final class StoreFactory {
             case OCS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
                     .ocs(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
         };
+    }
+
+    /**
+     * The Local container's directory: a path (absolute, or relative to the working directory), as
+     * etcdbrctl v0.23 reads it; with {@code --local-under-home} as v0.41+ does, {@code
+     * path.Join($HOME, container)}, which puts an absolute container under {@code $HOME} as well.
+     */
+    Path localDirectory(StoreOptions options) {
+        if (!options.localUnderHome) {
+            return workingDir.resolve(options.container);
+        }
+        String home = env.getOrDefault("HOME", System.getProperty("user.home"));
+        String relative = options.container.replaceFirst("^/+", "");
+        return Path.of(home).resolve(relative.isEmpty() ? "." : relative).normalize();
     }
 
     private static AzureStoreConfig withTimeout(AzureStoreConfig config, Duration requestTimeout) {

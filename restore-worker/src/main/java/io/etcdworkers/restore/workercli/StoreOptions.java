@@ -42,6 +42,12 @@ public final class StoreOptions {
                     + "endpoint.")
     public String endpointOverride;
 
+    @Option(names = "--local-under-home",
+            description = "Local: find the container as etcdbrctl v0.41+ does, at $HOME/<container> (Go's path.Join, so "
+                    + "an absolute container is under $HOME too: etcd-druid mounts the Local store at "
+                    + "/home/nonroot/<container>). Without it the container is a path, as etcdbrctl v0.23 reads it.")
+    public boolean localUnderHome;
+
     @Option(names = "--store-request-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "S3-compatible stores and ABS: the longest one request may take (for a download, until its body "
                     + "starts; a body that stalls this long breaks off); GCS: the longest a request waits for the next "
