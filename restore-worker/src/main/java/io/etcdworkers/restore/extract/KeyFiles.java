@@ -8,7 +8,9 @@ import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.KeyValue;
 import io.etcd.jetcd.api.RangeRequest;
 import io.etcd.jetcd.api.RangeResponse;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -86,7 +88,7 @@ final class KeyFiles {
         String path = KeyPaths.of(key);
         Path base = dir.resolve(path);
         Files.createDirectories(base.getParent());
-        Files.write(sibling(base, ".value"), value);
+        write(sibling(base, ".value"), value);
         ObjectNode meta = JSON.createObjectNode();
         meta.put("key", utf8(key).orElse(""));
         meta.put("keyBase64", Base64.getEncoder().encodeToString(key));
@@ -101,15 +103,29 @@ final class KeyFiles {
         Optional<JsonNode> json = json(value);
         if (json.isPresent()) {
             meta.put("encoding", "json");
-            Files.write(sibling(base, ".json"), PRETTY.writeValueAsBytes(json.get()));
+            write(sibling(base, ".json"), PRETTY.writeValueAsBytes(json.get()));
         } else if (KubernetesEnvelope.isProtobuf(value)) {
             meta.put("encoding", "kubernetes-protobuf");
             KubernetesEnvelope.typeOf(value).ifPresent(t -> meta.put("apiVersion", t.apiVersion()).put("kind", t.kind()));
         } else {
             meta.put("encoding", "bytes");
         }
-        Files.write(sibling(base, ".meta.json"), PRETTY.writeValueAsBytes(meta));
+        write(sibling(base, ".meta.json"), PRETTY.writeValueAsBytes(meta));
         return meta;
+    }
+
+    /**
+     * A new file, never an overwrite: two keys whose names map to one file (a key {@code /a/b.meta}
+     * holding JSON beside a key {@code /a/b}) fail the extract instead of losing one silently.
+     */
+    private static void write(Path file, byte[] bytes) throws IOException {
+        try {
+            Files.write(file, bytes, java.nio.file.StandardOpenOption.CREATE_NEW);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // not the disk's fault, and the same on every run: a usage error with what to do instead
+            throw new WorkerException(ErrorCode.USAGE, "two keys map to the file " + file + ": extract a narrower "
+                    + "--prefix, or use --output-format=etcd", e);
+        }
     }
 
     private static Path sibling(Path base, String suffix) {
