@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etcdworkers.restore.workercli.WorkerContext;
@@ -75,18 +76,9 @@ class MetricsPushIT {
         }
     }
 
-    private static void awaitReady(String url) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                if (get(url + "/-/ready") != null) {
-                    return;
-                }
-            } catch (IOException e) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("the pushgateway did not come up on " + url);
+    private static void awaitReady(String url) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> get(url + "/-/ready") != null);
     }
 
     private static String get(String url) throws IOException, InterruptedException {

@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -102,19 +103,10 @@ class MultiMemberRestoreIT {
         }
     }
 
-    private static void awaitHealthy(EtcdInstall etcd, String endpoints) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        String last = "";
-        while (System.nanoTime() < deadline) {
-            ProcessRun r = ProcessRun.run(List.of(etcd.etcdctl().orElseThrow().toString(), "--endpoints=" + endpoints,
-                    "endpoint", "health"), Map.of("ETCDCTL_API", "3"), TOOL_TIMEOUT);
-            if (r.exitCode() == 0) {
-                return;
-            }
-            last = r.stdout() + r.stderr();
-            Thread.sleep(300);
-        }
-        throw new AssertionError("the restored members did not form a healthy cluster: " + last);
+    private static void awaitHealthy(EtcdInstall etcd, String endpoints) {
+        await("the restored members form a healthy cluster").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300)).until(() -> ProcessRun.run(List.of(etcd.etcdctl().orElseThrow().toString(), "--endpoints=" + endpoints,
+                        "endpoint", "health"), Map.of("ETCDCTL_API", "3"), TOOL_TIMEOUT).exitCode() == 0);
     }
 
     private static String etcdctl(EtcdInstall etcd, String endpoints, String... args) {
