@@ -1,8 +1,6 @@
 package io.etcdworkers.testsupport;
 
 import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -187,7 +184,7 @@ public final class FaultProxy implements AutoCloseable {
             InputStream in = new BufferedInputStream(client.getInputStream());
             OutputStream out = client.getOutputStream();
             while (true) {
-                Head request = Head.read(in);
+                HttpFraming.Head request = HttpFraming.Head.read(in);
                 if (request == null) {
                     return;
                 }
@@ -199,7 +196,7 @@ public final class FaultProxy implements AutoCloseable {
                     out.write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
                     out.flush();
                 }
-                byte[] body = readBody(in, request, false);
+                byte[] body = HttpFraming.readBody(in, request, false);
                 Fault fault = pick(method, path);
                 if (fault != null) {
                     faulted.add(new Faulted(method, path, fault.kind()));
@@ -219,7 +216,7 @@ public final class FaultProxy implements AutoCloseable {
                     out.flush();
                     continue;
                 }
-                Head response;
+                HttpFraming.Head response;
                 byte[] responseBody;
                 try (Socket up = new Socket(upstream.getHost(), upstream.getPort())) {
                     OutputStream upOut = up.getOutputStream();
@@ -227,11 +224,11 @@ public final class FaultProxy implements AutoCloseable {
                     upOut.write(body);
                     upOut.flush();
                     InputStream upIn = new BufferedInputStream(up.getInputStream());
-                    response = Head.read(upIn);
+                    response = HttpFraming.Head.read(upIn);
                     if (response == null) {
                         return;
                     }
-                    responseBody = method.equals("HEAD") ? new byte[0] : readBody(upIn, response, true);
+                    responseBody = method.equals("HEAD") ? new byte[0] : HttpFraming.readBody(upIn, response, true);
                 }
                 if (fault != null && !fault.delay().isZero()) {
                     // the injected slowness itself (not a test waiting for a condition)
@@ -248,7 +245,7 @@ public final class FaultProxy implements AutoCloseable {
                 out.write(responseBody);
                 out.flush();
                 if (response.header("content-length") == null && response.header("transfer-encoding") == null
-                        && !method.equals("HEAD") && hasBody(response)) {
+                        && !method.equals("HEAD") && HttpFraming.hasBody(response)) {
                     return; // delimited by close
                 }
             }
@@ -259,113 +256,11 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    private static boolean hasBody(Head response) {
-        String status = response.first.split(" ")[1];
-        return !(status.startsWith("1") || status.equals("204") || status.equals("304"));
-    }
-
-    /** The raw body bytes (chunked framing included, so they are forwarded as they came). */
-    private static byte[] readBody(InputStream in, Head head, boolean response) throws IOException {
-        if (response && !hasBody(head)) {
-            return new byte[0];
-        }
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        String length = head.header("content-length");
-        String encoding = head.header("transfer-encoding");
-        if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")) {
-            while (true) {
-                String sizeLine = readLine(in);
-                body.write((sizeLine + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                int size = Integer.parseInt(sizeLine.split(";")[0].trim(), 16);
-                if (size == 0) {
-                    String trailer;
-                    do {
-                        trailer = readLine(in);
-                        body.write((trailer + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                    } while (!trailer.isEmpty());
-                    return body.toByteArray();
-                }
-                body.write(in.readNBytes(size + 2));
-            }
-        }
-        if (length != null) {
-            int n = Integer.parseInt(length.trim());
-            byte[] bytes = in.readNBytes(n);
-            if (bytes.length < n) {
-                throw new EOFException("body ended early");
-            }
-            return bytes;
-        }
-        return response ? in.readAllBytes() : new byte[0];
-    }
-
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        int b;
-        while ((b = in.read()) != '\n') {
-            if (b < 0) {
-                throw new EOFException("connection closed mid-line");
-            }
-            if (b != '\r') {
-                line.write(b);
-            }
-        }
-        return line.toString(StandardCharsets.ISO_8859_1);
-    }
-
     private static void closeQuietly(Socket socket) {
         try {
             socket.close();
         } catch (IOException e) {
             // closing anyway
-        }
-    }
-
-    /** A request or response line with its headers. */
-    private static final class Head {
-        final String first;
-        final List<String> headers;
-
-        Head(String first, List<String> headers) {
-            this.first = first;
-            this.headers = headers;
-        }
-
-        /** Null at a clean end of the connection before a new message. */
-        static Head read(InputStream in) throws IOException {
-            String first;
-            try {
-                first = readLine(in);
-            } catch (EOFException e) {
-                return null;
-            }
-            List<String> headers = new ArrayList<>();
-            for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
-                headers.add(line);
-            }
-            return new Head(first, headers);
-        }
-
-        String header(String name) {
-            for (String h : headers) {
-                int colon = h.indexOf(':');
-                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    return h.substring(colon + 1).trim();
-                }
-            }
-            return null;
-        }
-
-        byte[] bytesWithout(String name) {
-            StringBuilder s = new StringBuilder(first).append("\r\n");
-            for (String h : headers) {
-                int colon = h.indexOf(':');
-                if (colon > 0 && h.substring(0, colon).trim().equalsIgnoreCase(name)) {
-                    continue;
-                }
-                s.append(h).append("\r\n");
-            }
-            return s.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1);
         }
     }
 }
