@@ -18,8 +18,6 @@ import java.time.Duration;
 final class KeystoneSetup {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
     private final URI v3;
 
     /** A token and the project it is scoped to. */
@@ -84,7 +82,7 @@ final class KeystoneSetup {
     }
 
     private HttpResponse<String> send(String token, String method, String path, JsonNode body, int expected) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(v3 + path)).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(v3 + path)).timeout(Duration.ofSeconds(60))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body.toString()));
@@ -92,6 +90,9 @@ final class KeystoneSetup {
             request.header("X-Auth-Token", token);
         }
         try {
+            // A client per request: Keystone's test server (wsgiref) closes every connection after its answer.
+            HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != expected) {
                 throw new IllegalStateException("Keystone: " + method + " " + path + " answered "
@@ -99,7 +100,7 @@ final class KeystoneSetup {
             }
             return response;
         } catch (IOException e) {
-            throw new UncheckedIOException("Keystone: " + method + " " + path, e);
+            throw new UncheckedIOException("Keystone: " + method + " " + path + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

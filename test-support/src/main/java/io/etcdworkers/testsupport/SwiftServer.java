@@ -69,10 +69,17 @@ public final class SwiftServer implements AutoCloseable {
     public static SwiftServer start(Path workDir) {
         SwiftBinaries bin = SwiftBinaries.find();
         IllegalStateException failure = null;
+        long begin = System.nanoTime();
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                return startOnce(bin, workDir.resolve("swift-" + attempt));
+                SwiftServer server = startOnce(bin, workDir.resolve("swift-" + attempt));
+                // What a start costs is CI time: say it in the test output.
+                System.err.printf("SwiftServer: Keystone and Swift up in %d ms (try %d)%n",
+                        (System.nanoTime() - begin) / 1_000_000, attempt);
+                return server;
             } catch (IllegalStateException e) {
+                System.err.println("SwiftServer: try " + attempt + " failed: " + e.getMessage()
+                        + (e.getCause() == null ? "" : " (" + e.getCause() + ")"));
                 failure = e;
             }
         }
