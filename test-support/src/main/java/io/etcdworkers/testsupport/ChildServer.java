@@ -52,28 +52,43 @@ final class ChildServer implements AutoCloseable {
      */
     static ChildServer start(String what, ProcessBuilder builder, Path log, Duration startTimeout,
             Duration stopTimeout, BooleanSupplier up) {
-        ChildServer server;
+        ChildServer server = launch(builder, log, stopTimeout);
+        server.awaitUp(what, log, startTimeout, up);
+        return server;
+    }
+
+    /**
+     * Starts {@code builder} with its stdout and stderr in {@code log}, without waiting: for servers
+     * that start side by side, each then awaited with {@link #awaitUp}.
+     */
+    static ChildServer launch(ProcessBuilder builder, Path log, Duration stopTimeout) {
         try {
             Files.createDirectories(log.getParent());
-            server = new ChildServer(builder.redirectErrorStream(true).redirectOutput(log.toFile()).start(),
+            return new ChildServer(builder.redirectErrorStream(true).redirectOutput(log.toFile()).start(),
                     stopTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + builder.command(), e);
         }
+    }
+
+    /**
+     * Waits until {@code up} holds; when the process exits first or {@code timeout} passes, stops
+     * it and fails with the tail of its log.
+     */
+    void awaitUp(String what, Path log, Duration timeout, BooleanSupplier up) {
         try {
-            await(what).atMost(startTimeout).pollInterval(Duration.ofMillis(100)).until(() -> {
-                if (!server.process.isAlive()) {
-                    throw new IllegalStateException(what + " exited with " + server.process.exitValue()
+            await(what).atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(what + " exited with " + process.exitValue()
                             + " before answering; log:\n" + logTail(log));
                 }
                 return up.getAsBoolean();
             });
         } catch (RuntimeException e) {
-            server.close();
+            close();
             throw e instanceof IllegalStateException ise ? ise
                     : new IllegalStateException(what + " did not answer; log:\n" + logTail(log), e);
         }
-        return server;
     }
 
     /** Stops the server and what it started; idempotent. */
@@ -114,6 +129,16 @@ final class ChildServer implements AutoCloseable {
             return socket.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Whether something accepts TCP connections on 127.0.0.1:{@code port}. */
+    static boolean listening(int port) {
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

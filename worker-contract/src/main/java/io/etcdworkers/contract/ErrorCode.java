@@ -14,7 +14,7 @@ import java.util.Optional;
 public enum ErrorCode {
     UNEXPECTED(1, true, "a bug or an unclassified error; the log has the stack trace"),
     USAGE(2, false, "bad flags or configuration (also: etcd binaries or store credentials missing, "
-            + "a provider not supported yet)"),
+            + "an unknown storage provider)"),
     NO_SNAPSHOTS(10, false, "no full snapshot under the prefix"),
     BACKUP_INCONSISTENT(11, false, "gap or overlap between snapshots, or a replayed revision that does not match"),
     HASH_MISMATCH(12, false, "an object's SHA-256 trailer does not match, or a full snapshot has none"),

@@ -41,6 +41,15 @@ public final class WorkerEnv {
     public static final String ECS_DISABLE_SSL = "ECS_DISABLE_SSL";
     /** ECS, optional: {@code true} accepts any server certificate. */
     public static final String ECS_INSECURE_SKIP_VERIFY = "ECS_INSECURE_SKIP_VERIFY";
+    /**
+     * Swift: a directory with a {@code *.json} file, or one file per key ({@code authURL}, {@code domainName},
+     * {@code tenantName}, {@code username}/{@code password} or {@code applicationCredential*}).
+     */
+    public static final String OPENSTACK_APPLICATION_CREDENTIALS = "OPENSTACK_APPLICATION_CREDENTIALS";
+    /** Swift: a JSON credentials file; wins over {@link #OPENSTACK_APPLICATION_CREDENTIALS}. */
+    public static final String OPENSTACK_APPLICATION_CREDENTIALS_JSON = "OPENSTACK_APPLICATION_CREDENTIALS_JSON";
+    /** Swift: the region whose object-store endpoint the token's catalog gives (as etcdbrctl: not the Secret's). */
+    public static final String OS_REGION_NAME = "OS_REGION_NAME";
     /** GCS: a credentials JSON file (etcd-druid mounts the Secret at {@code /var/.gcp/}, key {@code serviceaccount.json}). */
     public static final String GOOGLE_APPLICATION_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS";
     /** GCS: an endpoint override; etcd-druid sets it from the Secret's optional key {@code storageAPIEndpoint}. */

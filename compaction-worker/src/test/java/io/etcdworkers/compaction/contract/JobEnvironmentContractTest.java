@@ -61,6 +61,9 @@ class JobEnvironmentContractTest {
     @ParameterizedTest
     @CsvSource({"S3, 'accessKeyID=AK,secretAccessKey=SK,region=eu-west-1'",
         "ABS, 'storageAccount=acct,storageKey=a2V5'",
+        "Swift, 'authURL=https://keystone.example:5000/v3,domainName=Default,tenantName=etcd,username=u,password=p'",
+        "Swift, 'authURL=https://keystone.example:5000/v3,domainName=Default,tenantName=etcd,"
+                + "applicationCredentialID=id,applicationCredentialName=n,applicationCredentialSecret=s'",
         "OSS, 'accessKeyID=AK,accessKeySecret=SK,storageEndpoint=https://oss-eu-central-1.aliyuncs.com'",
         "ECS, 'endpoint=https://ecs.example:9021,accessKeyID=AK,secretAccessKey=SK'",
         "OCS, 'endpoint=https://s3.openshift-storage.svc,region=noobaa,accessKeyID=AK,secretAccessKey=SK'"})

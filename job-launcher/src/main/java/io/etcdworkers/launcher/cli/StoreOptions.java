@@ -12,8 +12,8 @@ final class StoreOptions {
             paramLabel = "S3|ABS|GCS|Swift|OSS|ECS|OCS|Local",
             description = {"etcdbrctl's name, or etcd-druid's (aws, stackit, azure, gcp, openstack, alicloud, dell, "
                     + "openshift, or the name in lower case). Every provider is rendered as etcd-druid renders it; "
-                    + "the worker image must support it (this version's workers read S3, ABS, GCS, OSS, ECS, OCS and "
-                    + "Local, not yet Swift). Required unless --from-etcd gives it."})
+                    + "this version's workers read every one of them (S3, ABS, GCS, Swift, OSS, ECS, OCS and Local). "
+                    + "Required unless --from-etcd gives it."})
     StorageProvider provider;
 
     @Option(names = "--store-container",

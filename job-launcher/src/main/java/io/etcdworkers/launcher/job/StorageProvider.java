@@ -6,9 +6,8 @@ import java.util.stream.Collectors;
 
 /**
  * The object stores a worker may be pointed at, by etcdbrctl's names (the workers'
- * {@code --storage-provider} values). The launcher renders every provider etcd-druid knows;
- * whether the worker image can open it is the image's business ({@code GCS} and {@code Swift}
- * need a worker build that has them).
+ * {@code --storage-provider} values). The launcher renders every provider etcd-druid knows, and
+ * this version's workers open each of them.
  */
 public enum StorageProvider {
     /** AWS S3 or any S3-compatible store. */

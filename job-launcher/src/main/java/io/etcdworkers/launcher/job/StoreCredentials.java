@@ -29,8 +29,8 @@ final class StoreCredentials {
     static final String GCS_MOUNT_PATH = "/var/.gcp/";
     /** Read by Google's SDKs themselves; etcd-druid points it at the mounted service account key. */
     static final String GOOGLE_APPLICATION_CREDENTIALS = io.etcdworkers.contract.WorkerEnv.GOOGLE_APPLICATION_CREDENTIALS;
-    /** etcdbrctl's Swift credentials directory (a worker build with Swift reads it). */
-    static final String OPENSTACK_APPLICATION_CREDENTIALS = "OPENSTACK_APPLICATION_CREDENTIALS";
+    /** etcdbrctl's Swift credentials directory, which the workers read as etcdbrctl does. */
+    static final String OPENSTACK_APPLICATION_CREDENTIALS = io.etcdworkers.contract.WorkerEnv.OPENSTACK_APPLICATION_CREDENTIALS;
 
     private StoreCredentials() {
     }

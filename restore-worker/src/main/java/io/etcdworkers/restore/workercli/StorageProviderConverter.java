@@ -1,20 +1,19 @@
 package io.etcdworkers.restore.workercli;
 
 import io.etcdworkers.restore.workercli.StoreOptions.Provider;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
 /**
  * Reads {@code --storage-provider} as {@code etcdbrctl} names the providers ({@code Local},
- * {@code S3}, {@code ABS}, {@code GCS}, {@code OSS}, {@code ECS}, {@code OCS}) and as etcd-druid spells
- * them in an {@code Etcd} resource: etcdbrctl's name in lower case, or the infrastructure ({@code aws},
- * {@code stackit}, {@code azure}, {@code gcp}, {@code alicloud}, {@code dell}, {@code openshift}), as
- * {@link io.etcdworkers.contract.StorageProviders} (druid's {@code StorageProviderFromInfraProvider})
- * maps them; {@code Azure} or {@code AWS} are not names to either. etcd-backup-restore's other
- * providers are refused with a message saying which ones this version supports (picocli makes it
- * exit 2).
+ * {@code S3}, {@code ABS}, {@code GCS}, {@code Swift}, {@code OSS}, {@code ECS}, {@code OCS}) and as
+ * etcd-druid spells them in an {@code Etcd} resource: etcdbrctl's name in lower case, or the
+ * infrastructure ({@code aws}, {@code stackit}, {@code azure}, {@code gcp}, {@code openstack},
+ * {@code alicloud}, {@code dell}, {@code openshift}), as {@link io.etcdworkers.contract.StorageProviders}
+ * (druid's {@code StorageProviderFromInfraProvider}) maps them; {@code Azure} or {@code AWS} are not
+ * names to either. Anything else is refused with a message saying which ones this version supports
+ * (picocli makes it exit 2).
  */
 public final class StorageProviderConverter implements ITypeConverter<Provider> {
     /** Every accepted spelling. */
@@ -24,15 +23,14 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
             Map.entry("stackit", Provider.S3),
             Map.entry("ABS", Provider.ABS), Map.entry("abs", Provider.ABS), Map.entry("azure", Provider.ABS),
             Map.entry("GCS", Provider.GCS), Map.entry("gcs", Provider.GCS), Map.entry("gcp", Provider.GCS),
+            Map.entry("Swift", Provider.Swift), Map.entry("swift", Provider.Swift),
+            Map.entry("openstack", Provider.Swift),
             Map.entry("OSS", Provider.OSS), Map.entry("oss", Provider.OSS), Map.entry("alicloud", Provider.OSS),
             Map.entry("ECS", Provider.ECS), Map.entry("ecs", Provider.ECS), Map.entry("dell", Provider.ECS),
             Map.entry("OCS", Provider.OCS), Map.entry("ocs", Provider.OCS), Map.entry("openshift", Provider.OCS));
 
-    /** etcd-backup-restore's providers not supported yet, with etcd-druid's spelling of each. */
-    static final Map<String, String> NOT_YET = Map.of("Swift", "openstack");
-
     static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit), ABS (azure), GCS (gcp), "
-            + "OSS (alicloud), ECS (dell) and OCS (openshift)";
+            + "Swift (openstack), OSS (alicloud), ECS (dell) and OCS (openshift)";
 
     @Override
     public Provider convert(String value) {
@@ -40,13 +38,6 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
         Provider provider = ACCEPTED.get(name);
         if (provider != null) {
             return provider;
-        }
-        for (Map.Entry<String, String> e : NOT_YET.entrySet()) {
-            if (e.getKey().equals(name) || e.getKey().toLowerCase(Locale.ROOT).equals(name)
-                    || e.getValue().equals(name)) {
-                throw new TypeConversionException("the " + e.getKey() + " provider (etcd-druid: " + e.getValue()
-                        + ") is not supported by this version, which supports " + SUPPORTED);
-            }
         }
         throw new TypeConversionException("unknown storage provider \"" + name + "\"; this version supports "
                 + SUPPORTED);

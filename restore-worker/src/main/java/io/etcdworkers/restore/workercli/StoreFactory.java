@@ -14,6 +14,9 @@ import io.etcdworkers.restore.store.S3CompatibleStoreConfigFactory;
 import io.etcdworkers.restore.store.S3ObjectStore;
 import io.etcdworkers.restore.store.S3StoreConfig;
 import io.etcdworkers.restore.store.S3StoreConfigFactory;
+import io.etcdworkers.restore.store.SwiftObjectStore;
+import io.etcdworkers.restore.store.SwiftStoreConfig;
+import io.etcdworkers.restore.store.SwiftStoreConfigFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -49,6 +52,8 @@ public final class StoreFactory {
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case GCS -> new GcsObjectStore(withTimeout(new GcsStoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case Swift -> new SwiftObjectStore(withTimeout(new SwiftStoreConfigFactory(env)
+                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case OSS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
                     .oss(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ECS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
@@ -81,6 +86,14 @@ public final class StoreFactory {
     }
 
     private static GcsStoreConfig withTimeout(GcsStoreConfig config, Duration requestTimeout) {
+        if (requestTimeout == null) {
+            return config;
+        }
+        checkPositive(requestTimeout);
+        return config.withRetry(config.retry().withTryTimeout(requestTimeout));
+    }
+
+    private static SwiftStoreConfig withTimeout(SwiftStoreConfig config, Duration requestTimeout) {
         if (requestTimeout == null) {
             return config;
         }
