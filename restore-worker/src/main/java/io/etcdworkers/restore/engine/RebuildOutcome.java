@@ -2,6 +2,7 @@ package io.etcdworkers.restore.engine;
 
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.KeyspaceRead;
 
 /**
  * A rebuilt and verified database: what it was built from, by which engine, and what etcd serves.
@@ -11,7 +12,7 @@ import io.etcdworkers.restore.verify.KeyspaceDigest;
  * @param engineNote why the replay ran when the offline engine was asked first; empty otherwise
  * @param baseRevision the base database's revision
  * @param stats what the engine did
- * @param digest the keyspace at the final revision, as the verifying etcd serves it
+ * @param served the keyspace at the final revision, as the verifying etcd serves it, and what reading it cost
  */
 public record RebuildOutcome(
         SnapshotSelection selection,
@@ -19,13 +20,18 @@ public record RebuildOutcome(
         String engineNote,
         long baseRevision,
         RebuildStats stats,
-        KeyspaceDigest digest) {
+        KeyspaceRead served) {
+
+    /** The keyspace the verifying etcd serves. */
+    public KeyspaceDigest digest() {
+        return served.digest();
+    }
 
     public long finalRevision() {
-        return digest.revision();
+        return digest().revision();
     }
 
     RebuildOutcome withNote(String note) {
-        return new RebuildOutcome(selection, engine, note, baseRevision, stats, digest);
+        return new RebuildOutcome(selection, engine, note, baseRevision, stats, served);
     }
 }

@@ -1,7 +1,9 @@
 package io.etcdworkers.restore.engine;
 
 import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.KeyspaceRead;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,16 +13,19 @@ public final class ServedKeyspace {
 
     private ServedKeyspace() {}
 
-    /** Every key etcd serves at {@code revision}, digested, and logged as verified by {@code engine}. */
-    public static KeyspaceDigest digest(ScratchEtcd etcd, long revision, Engine engine) {
-        KeyspaceDigest digest = KeyspaceDigest.of(etcd.client(), revision);
-        log(digest, engine);
-        return digest;
+    /**
+     * Every key etcd serves at {@code revision}, read over the ranges {@code bounds} makes and
+     * digested (each key costs etcd one visit when the bounds are about a page apart).
+     */
+    public static KeyspaceRead read(ScratchEtcd etcd, long revision, KeyBounds bounds) {
+        return KeyspaceRead.of(etcd.client(), revision, bounds);
     }
 
-    /** Logs a digest the engine accepted as verified. */
-    public static void log(KeyspaceDigest digest, Engine engine) {
-        LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={}", digest.revision(), digest.keys(),
-                digest.kvSha256(), digest.metaSha256(), engine.label());
+    /** Logs what the engine accepted as verified, and what reading it cost. */
+    public static void log(KeyspaceRead read, Engine engine) {
+        KeyspaceDigest digest = read.digest();
+        LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={} rangeRequests={} ranges={} "
+                + "keysCounted={}", digest.revision(), digest.keys(), digest.kvSha256(), digest.metaSha256(),
+                engine.label(), read.rangeRequests(), read.ranges(), read.keysCounted());
     }
 }

@@ -7,8 +7,10 @@ import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
+import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import io.etcdworkers.restore.verify.KeyspaceDigestBuilder;
+import io.etcdworkers.restore.verify.KeyspaceRead;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -30,8 +32,11 @@ final class CompactedDatabase {
 
     private CompactedDatabase() {}
 
-    /** What was written. */
-    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest) {}
+    /** Values per range of the verification's read at most (a page of keys is {@link KeyspaceRead#PAGE}). */
+    static final long VERIFY_PAGE_BYTES = 4L * 1024 * 1024;
+
+    /** What was written, and the bounds that read it back from etcd a page per range. */
+    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds) {}
 
     static Written write(BoltReader base, LiveKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
             Path file) throws IOException {
@@ -56,7 +61,9 @@ final class CompactedDatabase {
                 }
             }
             long bytes = out.finish();
-            return new Written(bytes, live.size(), granted, digest(live, revision));
+            KeyBounds.EveryPage bounds = new KeyBounds.EveryPage(KeyspaceRead.PAGE, VERIFY_PAGE_BYTES);
+            KeyspaceDigest digest = digest(live, revision, bounds);
+            return new Written(bytes, live.size(), granted, digest, bounds.build());
         }
     }
 
@@ -124,11 +131,13 @@ final class CompactedDatabase {
         });
     }
 
-    private static KeyspaceDigest digest(LiveKeys live, long revision) throws IOException {
+    private static KeyspaceDigest digest(LiveKeys live, long revision, KeyBounds.EveryPage bounds)
+            throws IOException {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         List<LiveKey> byKey = live.sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
         for (LiveKey k : byKey) {
             digest.add(k.key(), live.value(k), k.create(), k.mod(), k.version(), k.lease());
+            bounds.offer(k.key(), k.valueLength());
         }
         return digest.build(revision);
     }

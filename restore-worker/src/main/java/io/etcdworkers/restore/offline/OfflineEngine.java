@@ -19,6 +19,7 @@ import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.KeyspaceRead;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,19 +143,20 @@ public final class OfflineEngine implements DatabaseEngine {
                         + "database at revision %d; the fold ended at %d and the backup at %d", revision,
                         folded.finalRevision(), expected), null);
             }
-            KeyspaceDigest digest = KeyspaceDigest.of(etcd.client(), revision);
+            KeyspaceRead read = ServedKeyspace.read(etcd, revision, folded.bounds());
+            KeyspaceDigest digest = read.digest();
             if (!digest.sameKeyspace(folded.expected())) {
                 throw new EngineRefused(ErrorCode.ETCD_FAILURE, String.format("etcd serves a different keyspace from "
                         + "the offline engine's database than the fold computed: %d keys kv %s meta %s, expected %d "
                         + "keys kv %s meta %s", digest.keys(), digest.kvSha256(), digest.metaSha256(),
                         folded.expected().keys(), folded.expected().kvSha256(), folded.expected().metaSha256()), null);
             }
-            ServedKeyspace.log(digest, Engine.OFFLINE);
+            ServedKeyspace.log(read, Engine.OFFLINE);
             in.phases().done("verify", t);
             RebuildStats stats = new RebuildStats(folded.sequence(), folded.leasesGranted(), folded.databaseBytes(),
                     folded.duration(), Optional.empty());
             return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.OFFLINE, "",
-                    folded.baseRevision(), stats, digest), Optional.of(folded.database()), in);
+                    folded.baseRevision(), stats, read), Optional.of(folded.database()), in);
         }
 
         @Override

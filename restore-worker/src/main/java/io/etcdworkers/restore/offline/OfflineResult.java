@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.restore.sequence.SequenceStats;
+import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.time.Duration;
  * @param leasesGranted leases written because live keys name them and the base lacked them
  * @param spillRewrites times the value spill file was rewritten to drop overwritten values
  * @param expected the digest of the folded keyspace, to compare with what etcd serves
+ * @param bounds keys a page apart in the folded keyspace, so reading it back costs each key once
  * @param duration wall time of the fold and the write
  */
 public record OfflineResult(
@@ -26,6 +28,7 @@ public record OfflineResult(
         int leasesGranted,
         int spillRewrites,
         KeyspaceDigest expected,
+        KeyBounds bounds,
         Duration duration) {
 
     public long finalRevision() {

@@ -15,6 +15,7 @@ import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.store.ObjectStore;
+import io.etcdworkers.restore.verify.KeySample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,8 +49,11 @@ final class DeltaReplayer {
         this.clock = clock;
     }
 
-    /** Applies the deltas of {@code selection} on top of the database etcd holds now, up to its point. */
-    RebuildStats replay(SnapshotSelection selection, Path scratch) throws InterruptedException {
+    /**
+     * Applies the deltas of {@code selection} on top of the database etcd holds now, up to its
+     * point; every key put is offered to {@code keys}.
+     */
+    RebuildStats replay(SnapshotSelection selection, Path scratch, KeySample keys) throws InterruptedException {
         List<SnapshotObject> deltas = selection.deltas();
         long lastRevision = selection.targetRevision();
         Instant started = clock.instant();
@@ -66,7 +70,7 @@ final class DeltaReplayer {
                     new DeltaPrefetcher(store, deltas, downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.RAW_COPY),
                     settings.decodeBudgetBytes())) {
                 sequence = new RevisionPipeline("replay", clock, settings.progressEvery()).run(stream,
-                        new RevisionSequence(baseRevision), new EtcdTxnSink(etcd, leases, defrag, baseRevision),
+                        new RevisionSequence(baseRevision), new EtcdTxnSink(etcd, leases, defrag, baseRevision, keys),
                         selection);
             }
             int revoked = leases.revokeUnusedGranted();

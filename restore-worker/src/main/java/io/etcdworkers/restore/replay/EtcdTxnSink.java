@@ -16,6 +16,7 @@ import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
 import io.etcdworkers.restore.snapshot.RevisionGroup;
+import io.etcdworkers.restore.verify.KeySample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,13 +32,15 @@ final class EtcdTxnSink implements RevisionSink {
     private final ScratchEtcd etcd;
     private final LeaseKeeper leases;
     private final Defragmenter defrag;
+    private final KeySample keys;
     private long revision;
 
-    EtcdTxnSink(ScratchEtcd etcd, LeaseKeeper leases, Defragmenter defrag, long baseRevision) {
+    EtcdTxnSink(ScratchEtcd etcd, LeaseKeeper leases, Defragmenter defrag, long baseRevision, KeySample keys) {
         this.etcd = etcd;
         this.leases = leases;
         this.defrag = defrag;
         this.revision = baseRevision;
+        this.keys = keys;
     }
 
     @Override
@@ -56,6 +59,11 @@ final class EtcdTxnSink implements RevisionSink {
                             + "continue the restored state", objectName, group.revision(), now, group.events().size()));
         }
         revision = now;
+        for (DeltaEvent e : group.events()) {
+            if (e.type() == EventType.PUT) {
+                keys.offer(e.key());
+            }
+        }
         defrag.eventsApplied(group.events().size());
         defrag.checkEvents(revision);
     }

@@ -15,7 +15,10 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.store.ObjectStore;
-import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.DatabaseKeys;
+import io.etcdworkers.restore.verify.KeyBounds;
+import io.etcdworkers.restore.verify.KeySample;
+import io.etcdworkers.restore.verify.KeyspaceRead;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +32,12 @@ import java.util.Optional;
  * database lives in that etcd; verifying it checks the revision and digests what it serves.
  */
 public final class ReplayEngine implements DatabaseEngine {
+    /**
+     * Keys sampled from the base and the deltas to bound the verification's ranges: about 1 MB
+     * for keys of 60 bytes; pages stay near {@link KeyspaceRead#PAGE} keys up to ~8 million keys.
+     */
+    static final int SAMPLED_KEYS = 16_384;
+
     private final ObjectStore store;
     private final EngineSettings settings;
     private final ReplayConfig config;
@@ -46,6 +55,8 @@ public final class ReplayEngine implements DatabaseEngine {
         Instant t = in.phases().start();
         new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
                 new SnapshotRestorer.Request(in.baseFile(), in.member(), in.dataDir(), in.walDir(), in.skipHashCheck()));
+        KeySample keys = new KeySample(SAMPLED_KEYS);
+        DatabaseKeys.sample(in.baseFile(), keys);
         delete(in.baseFile());
         in.phases().done("restoreBase", t);
         ScratchEtcd etcd = ScratchEtcd.start(in.etcdConfig(settings), settings.callTimeout());
@@ -53,9 +64,9 @@ public final class ReplayEngine implements DatabaseEngine {
             long baseRevision = etcd.client().status().getHeader().getRevision();
             t = in.phases().start();
             RebuildStats stats = new DeltaReplayer(store, etcd, settings, config, clock)
-                    .replay(in.selection(), in.scratch());
+                    .replay(in.selection(), in.scratch(), keys);
             in.phases().done("replay", t);
-            return new Replayed(in, etcd, baseRevision, stats);
+            return new Replayed(in, etcd, baseRevision, stats, keys.bounds(KeyspaceRead.PAGE));
         } catch (RuntimeException | InterruptedException e) {
             etcd.close();
             throw e;
@@ -76,13 +87,15 @@ public final class ReplayEngine implements DatabaseEngine {
         private final ScratchEtcd etcd;
         private final long baseRevision;
         private final RebuildStats stats;
+        private final KeyBounds bounds;
         private boolean handedOver;
 
-        Replayed(EngineInput in, ScratchEtcd etcd, long baseRevision, RebuildStats stats) {
+        Replayed(EngineInput in, ScratchEtcd etcd, long baseRevision, RebuildStats stats, KeyBounds bounds) {
             this.in = in;
             this.etcd = etcd;
             this.baseRevision = baseRevision;
             this.stats = stats;
+            this.bounds = bounds;
         }
 
         @Override
@@ -103,11 +116,12 @@ public final class ReplayEngine implements DatabaseEngine {
                 throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
                         + stats.sequence().finalRevision() + " but the backup ends at " + expected);
             }
-            KeyspaceDigest digest = ServedKeyspace.digest(etcd, expected, Engine.REPLAY);
+            KeyspaceRead read = ServedKeyspace.read(etcd, expected, bounds);
+            ServedKeyspace.log(read, Engine.REPLAY);
             in.phases().done("verify", t);
             handedOver = true;
             return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.REPLAY, "", baseRevision,
-                    stats, digest), Optional.empty(), in);
+                    stats, read), Optional.empty(), in);
         }
 
         @Override

@@ -1,9 +1,5 @@
 package io.etcdworkers.restore.verify;
 
-import com.google.protobuf.ByteString;
-import io.etcd.jetcd.api.KeyValue;
-import io.etcd.jetcd.api.RangeRequest;
-import io.etcd.jetcd.api.RangeResponse;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 
 /**
@@ -23,28 +19,13 @@ import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 public record KeyspaceDigest(
         long revision, long keys, long leasedKeys, String kvSha256, String metaSha256, String metaNoLeaseSha256) {
 
-    private static final int PAGE = 500;
-    // No explicit sort: etcd returns a range in key order already, and asking it to sort makes it
-    // read the WHOLE remaining range for every page before cutting it to the limit (quadratic).
-
-    /** Reads the whole keyspace at {@code revision}, a page at a time. */
+    /**
+     * Reads the whole keyspace at {@code revision} as one range paged from its start: etcd counts
+     * the rest of the keyspace for every page, so this is for small keyspaces (tests); the
+     * workers read with bounds ({@link KeyspaceRead}).
+     */
     public static KeyspaceDigest of(EtcdGrpcClient client, long revision) {
-        KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
-        ByteString from = ByteString.copyFrom(new byte[] {0});
-        ByteString toEnd = ByteString.copyFrom(new byte[] {0});
-        while (true) {
-            RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(toEnd)
-                    .setRevision(revision).setLimit(PAGE).build());
-            for (KeyValue k : page.getKvsList()) {
-                digest.add(k.getKey(), k.getValue(), k.getCreateRevision(), k.getModRevision(), k.getVersion(),
-                        k.getLease());
-            }
-            if (!page.getMore() || page.getKvsCount() == 0) {
-                break;
-            }
-            from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
-        }
-        return digest.build(revision);
+        return KeyspaceRead.of(client, revision, KeyBounds.none()).digest();
     }
 
     /** The same digest, equal field by field: what a verification compares. */

@@ -67,6 +67,11 @@ public final class ResultJson {
         result.put("leasedKeys", o.digest().leasedKeys());
         result.put("kvSha256", o.digest().kvSha256());
         result.put("metaSha256", o.digest().metaSha256());
+        ObjectNode read = result.putObject("verifyRead");
+        read.put("ranges", o.served().ranges());
+        read.put("rangeRequests", o.served().rangeRequests());
+        read.put("keysRead", o.served().keysRead());
+        read.put("keysCounted", o.served().keysCounted());
         result.put("leasesGranted", o.stats().leasesGranted());
         // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
         ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
