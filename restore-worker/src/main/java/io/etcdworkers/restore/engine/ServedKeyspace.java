@@ -26,6 +26,6 @@ public final class ServedKeyspace {
         KeyspaceDigest digest = read.digest();
         LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={} rangeRequests={} ranges={} "
                 + "keysCounted={}", digest.revision(), digest.keys(), digest.kvSha256(), digest.metaSha256(),
-                engine.label(), read.rangeRequests(), read.ranges(), read.keysCounted());
+                engine.label(), read.cost().rangeRequests(), read.cost().ranges(), read.cost().keysCounted());
     }
 }

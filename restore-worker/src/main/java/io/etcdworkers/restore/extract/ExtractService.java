@@ -76,7 +76,7 @@ public final class ExtractService {
     private KeyFiles.Written write(VerifiedDatabase verified, TargetDir target) {
         try {
             return KeyFiles.write(verified.etcd().client(), config.prefix(), verified.outcome().finalRevision(),
-                    target.part());
+                    verified.outcome().served().bounds(), target.part());
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
                     + DiskFull.explain(e, target.part().getParent()), e);

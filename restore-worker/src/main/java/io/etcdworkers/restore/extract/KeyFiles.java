@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.KeyValue;
-import io.etcd.jetcd.api.RangeRequest;
-import io.etcd.jetcd.api.RangeResponse;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.verify.KeyBounds;
+import io.etcdworkers.restore.verify.KeyBounds.KeyRange;
+import io.etcdworkers.restore.verify.RangeWalk;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -38,7 +39,6 @@ import java.util.TreeMap;
  * {@code encoding}, {@code kind}), in key order.
  */
 final class KeyFiles {
-    private static final int PAGE = 500;
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -48,37 +48,32 @@ final class KeyFiles {
 
     private KeyFiles() {}
 
-    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, Path dir) throws IOException {
+    /** The keys of {@code prefix}, read over the ranges {@code bounds} makes (the verification's). */
+    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, KeyBounds bounds, Path dir)
+            throws IOException {
         Files.createDirectories(dir);
         TreeMap<String, Long> encodings = new TreeMap<>();
         TreeMap<String, Long> kinds = new TreeMap<>();
-        long keys = 0;
-        long bytes = 0;
-        ByteString from = ByteString.copyFrom(prefix.isAll() ? new byte[] {0} : prefix.bytes());
+        ByteString from = prefix.isAll() ? KeyRange.FIRST_KEY : ByteString.copyFrom(prefix.bytes());
         ByteString end = ByteString.copyFrom(prefix.rangeEnd());
+        long[] totals = new long[2];
         try (BufferedWriter index = Files.newBufferedWriter(dir.resolve("index.jsonl"))) {
-            while (true) {
-                RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(end)
-                        .setRevision(revision).setLimit(PAGE).build());
-                for (KeyValue kv : page.getKvsList()) {
-                    ObjectNode meta = writeKey(dir, kv, revision);
-                    index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
-                            .put("path", meta.get("path").asText()).put("encoding", meta.get("encoding").asText())
-                            .put("kind", meta.path("kind").asText(""))));
-                    index.newLine();
-                    encodings.merge(meta.get("encoding").asText(), 1L, Long::sum);
-                    if (meta.has("kind")) {
-                        kinds.merge(meta.get("kind").asText(), 1L, Long::sum);
-                    }
-                    keys++;
-                    bytes += kv.getValue().size();
+            RangeWalk.walk(client, revision, bounds, from, end, kv -> {
+                ObjectNode meta = writeKey(dir, kv, revision);
+                index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
+                        .put("path", meta.get("path").asText()).put("encoding", meta.get("encoding").asText())
+                        .put("kind", meta.path("kind").asText(""))));
+                index.newLine();
+                encodings.merge(meta.get("encoding").asText(), 1L, Long::sum);
+                if (meta.has("kind")) {
+                    kinds.merge(meta.get("kind").asText(), 1L, Long::sum);
                 }
-                if (!page.getMore() || page.getKvsCount() == 0) {
-                    break;
-                }
-                from = page.getKvs(page.getKvsCount() - 1).getKey().concat(ByteString.copyFrom(new byte[] {0}));
-            }
+                totals[0]++;
+                totals[1] += kv.getValue().size();
+            });
         }
+        long keys = totals[0];
+        long bytes = totals[1];
         return new Written(keys, bytes, encodings, kinds);
     }
 

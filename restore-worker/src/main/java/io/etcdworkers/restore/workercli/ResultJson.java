@@ -9,6 +9,7 @@ import io.etcdworkers.restore.engine.RebuildOutcome;
 import io.etcdworkers.restore.engine.ReplayWork;
 import io.etcdworkers.restore.restore.PlacedDataDir;
 import io.etcdworkers.restore.sequence.SequenceStats;
+import io.etcdworkers.restore.verify.RangeWalk;
 import java.time.Duration;
 import java.util.Map;
 
@@ -68,10 +69,11 @@ public final class ResultJson {
         result.put("kvSha256", o.digest().kvSha256());
         result.put("metaSha256", o.digest().metaSha256());
         ObjectNode read = result.putObject("verifyRead");
-        read.put("ranges", o.served().ranges());
-        read.put("rangeRequests", o.served().rangeRequests());
-        read.put("keysRead", o.served().keysRead());
-        read.put("keysCounted", o.served().keysCounted());
+        RangeWalk.Cost cost = o.served().cost();
+        read.put("ranges", cost.ranges());
+        read.put("rangeRequests", cost.rangeRequests());
+        read.put("keysRead", cost.keysRead());
+        read.put("keysCounted", cost.keysCounted());
         result.put("leasesGranted", o.stats().leasesGranted());
         // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
         ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
