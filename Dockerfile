@@ -52,7 +52,7 @@ COPY --from=build /src/restore-worker/target/restore-worker.jar \
                   /src/job-launcher/target/job-launcher.jar /app/
 # The same JVM sizing the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
 # a share of the container's memory limit, the rest left for the worker's child etcd.
-ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:+ExitOnOutOfMemoryError -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
+ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
 USER 65532:65532
 WORKDIR /scratch
 # The launcher by default; the Jobs replace the whole entrypoint with their command:

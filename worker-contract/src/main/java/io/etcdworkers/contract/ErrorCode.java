@@ -37,6 +37,8 @@ public enum ErrorCode {
     ETCD_QUOTA_EXCEEDED(32, false, "the scratch etcd ran out of quota: raise --embedded-etcd-quota-bytes"),
     LOCAL_IO(33, true, "local disk trouble (full, not writable) in the scratch or target dir"),
     TARGET_LOCKED(34, true, "another worker holds <data-dir>.lock"),
+    OUT_OF_MEMORY(35, false, "the worker's Java heap ran out (scratch and partial files removed): give the Job "
+            + "more memory (job-launcher --memory), or the JVM a larger -Xmx"),
     INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed");
 
     private final int exitCode;

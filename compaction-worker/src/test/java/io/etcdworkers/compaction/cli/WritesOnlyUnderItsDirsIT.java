@@ -84,7 +84,7 @@ class WritesOnlyUnderItsDirsIT {
         List<String> jvm = List.of();
         // the flags the launcher's Jobs give the worker (JobFactory.javaOptions), tmpdir moved here
         Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "HOME", home.toString(),
-                "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:+ExitOnOutOfMemoryError "
+                "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 "
                         + "-XX:-UsePerfData -Djava.io.tmpdir=" + dir.resolve("tmp"));
         List<String> command = new java.util.ArrayList<>(List.of("strace", "-f", "-ff", "-y", "-qq", "--seccomp-bpf",
                 "-e", "status=successful", "-e", "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,"

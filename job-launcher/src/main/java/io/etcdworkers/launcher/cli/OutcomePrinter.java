@@ -48,8 +48,15 @@ final class OutcomePrinter {
             head.append(": ").append(o.message());
         }
         out.println(head);
+        if (o.oomKilled()) {
+            out.println("worker: killed by the kernel's OOM killer (OOMKilled) at the container's memory limit"
+                    + (o.memoryLimit() == null ? "" : " of " + o.memoryLimit()) + "; it wrote no result. "
+                    + MemoryAdvice.forLimit(o.memoryLimit()));
+        } else if (o.outOfMemory()) {
+            out.println("worker: its Java heap ran out (exit 35). " + MemoryAdvice.forLimit(o.memoryLimit()));
+        }
         WorkerResult r = o.result();
-        if (r != null) {
+        if (r != null && !(o.oomKilled() && !r.json())) {
             StringBuilder worker = new StringBuilder("worker:");
             r.summary().forEach((k, v) -> worker.append(' ').append(k).append('=').append(v));
             r.exitCodeMeaning().ifPresent(m -> worker.append(" (").append(m).append(')'));

@@ -92,7 +92,19 @@ public final class JobFactory {
                 .build();
     }
 
+    /**
+     * The worker container's exit code when the kernel's OOM killer ended it at its memory limit
+     * (SIGKILL); a disruption's kill is ignored by the rule before.
+     */
+    static final int OOM_KILLED_EXIT = 137;
+
+    /**
+     * Ignore disruptions; fail the Job at once on the workers' non-retryable codes and on an OOM
+     * kill (the next pod has the same limit). Every other failure is retried up to the backoff limit.
+     */
     static PodFailurePolicy podFailurePolicy() {
+        List<Integer> failJob = new ArrayList<>(ErrorCode.nonRetryableExitCodes());
+        failJob.add(OOM_KILLED_EXIT); // above every worker code: the list stays ascending
         return new PodFailurePolicyBuilder()
                 .addNewRule()
                     .withAction("Ignore")
@@ -103,7 +115,7 @@ public final class JobFactory {
                     .withNewOnExitCodes()
                         .withContainerName(CONTAINER)
                         .withOperator("In")
-                        .withValues(ErrorCode.nonRetryableExitCodes())
+                        .withValues(failJob)
                     .endOnExitCodes()
                 .endRule()
                 .build();
@@ -187,7 +199,6 @@ public final class JobFactory {
         return env;
     }
 
-    /** The heap is a fraction of the container limit; /tmp is the writable emptyDir. */
     /**
      * The serial collector: the worker's live heap is a few tens of MB (one revision group at a
      * time), and G1 keeps hundreds of MB committed that the etcd child could use (measured:
@@ -195,8 +206,9 @@ public final class JobFactory {
      * ceiling for a very large revision, not a reservation.
      */
     static String javaOptions(JobResources resources) {
+        // not -XX:+ExitOnOutOfMemoryError: it exits 3 where the heap ran out, before any cleanup;
+        // the worker unwinds, removes its scratch and exits 35 (OUT_OF_MEMORY) with a result
         return "-XX:+UseSerialGC -XX:MaxRAMPercentage=" + resources.heapPercent() + ".0"
-                + " -XX:+ExitOnOutOfMemoryError"
                 // no /tmp/hsperfdata_<user>/<pid>: the worker writes only its data, scratch and temp
                 // dirs (WritesOnlyUnderItsDirsIT), and nobody runs jstat against a Job
                 + " -XX:-UsePerfData"

@@ -1,12 +1,18 @@
 package io.etcdworkers.launcher.job;
 
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -236,7 +242,21 @@ public class JobLauncher {
         Optional<ContainerStateTerminated> worker = latestWorkerTermination(ns, name);
         WorkerResult result = worker.map(t -> WorkerResult.parse(t.getMessage())).orElse(null);
         Integer exit = worker.map(ContainerStateTerminated::getExitCode).orElse(null);
-        return new JobOutcome(ns, name, state, c.getReason(), c.getMessage(), result, exit);
+        // an OOM kill leaves no termination message: only the kubelet's reason says what happened
+        String containerReason = worker.map(ContainerStateTerminated::getReason).orElse(null);
+        return new JobOutcome(ns, name, state, c.getReason(), c.getMessage(), result, exit, containerReason,
+                memoryLimit(job));
+    }
+
+    /** The worker container's memory limit in the Job's template, or null. */
+    static String memoryLimit(Job job) {
+        return Optional.ofNullable(job.getSpec()).map(JobSpec::getTemplate).map(PodTemplateSpec::getSpec)
+                .map(PodSpec::getContainers).orElse(List.of()).stream()
+                .filter(c -> JobFactory.CONTAINER.equals(c.getName()))
+                .map(Container::getResources).filter(Objects::nonNull)
+                .map(ResourceRequirements::getLimits).filter(Objects::nonNull)
+                .map(limits -> limits.get("memory")).filter(Objects::nonNull)
+                .map(Quantity::toString).findFirst().orElse(null);
     }
 
     static boolean finished(Job job) {

@@ -45,6 +45,9 @@ public final class JobMetrics {
     }
 
     private static String failureReason(JobOutcome outcome) {
+        if (outcome.oomKilled()) {
+            return "oom_killed";
+        }
         Integer code = outcome.result() != null ? outcome.result().exitCode() : outcome.containerExitCode();
         if (code != null && code != 0) {
             int exit = code;

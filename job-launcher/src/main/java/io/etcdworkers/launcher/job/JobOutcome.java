@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import io.etcdworkers.contract.ErrorCode;
+
 /**
  * What became of a Job: read from its conditions and its pod's termination message.
  *
@@ -10,6 +12,8 @@ package io.etcdworkers.launcher.job;
  * @param message          the condition's message, or null
  * @param result           the worker's result from the pod's termination message, or null
  * @param containerExitCode the worker container's exit code as the kubelet saw it, or null
+ * @param containerReason  the kubelet's reason for that end ({@code OOMKilled}, {@code Error}...), or null
+ * @param memoryLimit      the worker container's memory limit, or null
  */
 public record JobOutcome(
         String namespace,
@@ -18,7 +22,29 @@ public record JobOutcome(
         String reason,
         String message,
         WorkerResult result,
-        Integer containerExitCode) {
+        Integer containerExitCode,
+        String containerReason,
+        String memoryLimit) {
+
+    /** The kubelet's reason when the kernel killed the container at its memory limit. */
+    public static final String OOM_KILLED = "OOMKilled";
+
+    /** An outcome without the container's end (running, stuck, or a Job without pods). */
+    public JobOutcome(String namespace, String jobName, State state, String reason, String message,
+            WorkerResult result, Integer containerExitCode) {
+        this(namespace, jobName, state, reason, message, result, containerExitCode, null, null);
+    }
+
+    /** The kernel's OOM killer ended the worker at the container's memory limit (it wrote no result). */
+    public boolean oomKilled() {
+        return OOM_KILLED.equals(containerReason);
+    }
+
+    /** The worker ran out of memory: its heap (it said so, exit 35) or the container's limit (OOMKilled). */
+    public boolean outOfMemory() {
+        return oomKilled() || (result != null && result.exitCode() != null
+                && result.exitCode() == ErrorCode.OUT_OF_MEMORY.exitCode());
+    }
 
     /** Where the Job is. */
     public enum State {
@@ -56,12 +82,16 @@ public record JobOutcome(
     }
 
     /**
-     * The exit code the CLI ends with: the worker's own when it reported one, else the container's,
-     * else 0 for success and a {@link LauncherError} code otherwise.
+     * The exit code the CLI ends with: the worker's own when it reported one, else
+     * {@code OUT_OF_MEMORY} (35) for an OOM kill, else the container's, else 0 for success and a
+     * {@link LauncherError} code otherwise.
      */
     public int exitCode() {
         if (result != null && result.exitCode() != null && finished()) {
             return result.exitCode();
+        }
+        if (oomKilled() && finished()) {
+            return ErrorCode.OUT_OF_MEMORY.exitCode();
         }
         if (containerExitCode != null && (state == State.SUCCEEDED || state == State.FAILED)) {
             return containerExitCode;

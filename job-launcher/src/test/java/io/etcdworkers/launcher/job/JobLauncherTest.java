@@ -139,6 +139,44 @@ class JobLauncherTest {
     }
 
     @Test
+    void anOomKillIsItsOwnOutcomeWithTheLimitThatWasTooSmall() {
+        String name = launcher.create(job).getMetadata().getName();
+        Pod pod = new PodBuilder()
+                .withNewMetadata().withName(name + "-p1").withNamespace(NS)
+                .addToLabels(JobLauncher.POD_JOB_LABEL, name).endMetadata()
+                .withNewSpec().addNewContainer().withName(JobFactory.CONTAINER).withImage("img").endContainer().endSpec()
+                .withNewStatus().withPhase("Failed")
+                .addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
+                .withExitCode(137).withReason("OOMKilled").withFinishedAt("2026-11-29T22:02:00Z").endTerminated()
+                .endState().endContainerStatus().endStatus()
+                .build();
+        client.pods().inNamespace(NS).resource(pod).create();
+        finish(name, "Failed", "PodFailurePolicy");
+
+        JobOutcome o = launcher.status(NS, name);
+
+        assertThat(o.oomKilled()).isTrue();
+        assertThat(o.outOfMemory()).isTrue();
+        assertThat(o.containerExitCode()).isEqualTo(137);
+        assertThat(o.memoryLimit()).isEqualTo(JobResources.DEFAULT_MEMORY);
+        // the workers' OUT_OF_MEMORY, not the kill signal's 137 nor "failed without a result"
+        assertThat(o.exitCode()).isEqualTo(io.etcdworkers.contract.ErrorCode.OUT_OF_MEMORY.exitCode());
+    }
+
+    @Test
+    void aWorkerWhoseHeapRanOutSaysSoInItsResult() {
+        String name = launcher.create(job).getMetadata().getName();
+        workerPod(name, "p1", 35, result(35, "the Java heap (at most 512 MiB) ran out"), "2026-11-29T22:02:00Z");
+        finish(name, "Failed", "PodFailurePolicy");
+
+        JobOutcome o = launcher.status(NS, name);
+
+        assertThat(o.oomKilled()).isFalse();
+        assertThat(o.outOfMemory()).isTrue();
+        assertThat(o.exitCode()).isEqualTo(35);
+    }
+
+    @Test
     void aWatchThatTimesOutLeavesTheJobRunning() {
         String name = launcher.create(job).getMetadata().getName();
         JobOutcome o = launcher.watch(NS, name, Duration.ofMillis(300), j -> { });

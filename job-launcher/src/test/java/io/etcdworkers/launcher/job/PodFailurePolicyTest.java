@@ -9,7 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A Job fails at once on exactly the workers' non-retryable exit codes, and on no other. */
+/**
+ * A Job fails at once on exactly the workers' non-retryable exit codes and on the kernel's OOM kill
+ * (137: the same memory limit would be hit again), and on no other.
+ */
 class PodFailurePolicyTest {
 
     @Test
@@ -21,9 +24,11 @@ class PodFailurePolicyTest {
         assertThat(failJob.getOnExitCodes().getOperator()).isEqualTo("In");
         assertThat(failJob.getOnExitCodes().getContainerName()).isEqualTo(JobFactory.CONTAINER);
         // ascending, as the API server requires
-        assertThat(failJob.getOnExitCodes().getValues()).isSorted().containsExactlyInAnyOrderElementsOf(nonRetryable)
+        List<Integer> withOomKill = new java.util.ArrayList<>(nonRetryable);
+        withOomKill.add(137);
+        assertThat(failJob.getOnExitCodes().getValues()).isSorted().containsExactlyInAnyOrderElementsOf(withOomKill)
                 // docs/reference.md's "retry helps: no" rows; a retryability changed there must be changed here too
-                .containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32);
+                .containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 137);
     }
 
     @Test

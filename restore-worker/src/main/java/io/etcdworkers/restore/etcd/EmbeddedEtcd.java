@@ -79,7 +79,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
         }
         try {
             return startWithRetries(config, logDir);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             deleteQuietly(logDir, e);
             throw e;
         }
@@ -293,7 +293,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
         }
     }
 
-    private static void deleteQuietly(Path dir, RuntimeException failure) {
+    private static void deleteQuietly(Path dir, Throwable failure) {
         try {
             FileTree.delete(dir);
         } catch (IOException e) {

@@ -89,7 +89,7 @@ public final class SnapshotRestorer {
                 request.dataDir(), binaries.snapshotRestoreTool());
         try {
             run(request);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             undo(request.dataDir(), dataDirWasEmpty, e);
             request.walDir().ifPresent(w -> undo(w, walDirWasEmpty, e));
             throw e;
@@ -155,7 +155,7 @@ public final class SnapshotRestorer {
         }
     }
 
-    private static void undo(Path dir, boolean recreateEmpty, RuntimeException failure) {
+    private static void undo(Path dir, boolean recreateEmpty, Throwable failure) {
         try {
             FileTree.delete(dir);
             if (recreateEmpty) {

@@ -45,6 +45,9 @@ public final class DecodingStream implements DeltaStream {
         if (item instanceof RuntimeException failure) {
             throw failure;
         }
+        if (item instanceof Error failure) {
+            throw failure; // the decoder's heap ran out: the reader must fail, not wait forever
+        }
         if (item instanceof DeltaItem.DeltaEnd end) {
             deleteCopy(end.delta());
         }
@@ -74,7 +77,7 @@ public final class DecodingStream implements DeltaStream {
             queue.put(new DeltaItem.Done());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             try {
                 queue.put(e);
             } catch (InterruptedException stopped) {

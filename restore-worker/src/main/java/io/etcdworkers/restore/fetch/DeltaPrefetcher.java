@@ -145,7 +145,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
             Files.deleteIfExists(file);
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
                     + ": " + DiskFull.explain(e, dir), e);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | Error | InterruptedException e) {
             Files.deleteIfExists(file);
             throw e;
         }

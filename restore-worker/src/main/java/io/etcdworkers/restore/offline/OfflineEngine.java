@@ -120,7 +120,7 @@ public final class OfflineEngine implements DatabaseEngine {
             ScratchEtcd etcd = start();
             try {
                 return check(etcd);
-            } catch (EngineRefused | RuntimeException e) {
+            } catch (EngineRefused | RuntimeException | Error e) {
                 etcd.close();
                 throw e;
             }

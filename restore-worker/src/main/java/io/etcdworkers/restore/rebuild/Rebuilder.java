@@ -120,7 +120,8 @@ public final class Rebuilder {
         } catch (IOException e) {
             rebuild.close();
             throw new WorkerException(ErrorCode.LOCAL_IO, "scratch dir " + scratch + ": " + e.getMessage(), e);
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | Error | InterruptedException e) {
+            // an exhausted heap too: the scratch must not outlive the run
             rebuild.close();
             throw e;
         }

@@ -67,7 +67,7 @@ public final class ReplayEngine implements DatabaseEngine {
                     .replay(in.selection(), in.scratch(), keys);
             in.phases().done("replay", t);
             return new Replayed(in, etcd, baseRevision, stats, keys.bounds(KeyspaceRead.PAGE));
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (RuntimeException | Error | InterruptedException e) {
             etcd.close();
             throw e;
         }

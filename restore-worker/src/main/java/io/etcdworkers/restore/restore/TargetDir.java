@@ -65,7 +65,7 @@ public final class TargetDir implements AutoCloseable {
         } catch (IOException e) {
             dir.close();
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot prepare " + target + ": " + e.getMessage(), e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             dir.close();
             throw e;
         }

@@ -44,7 +44,8 @@ public final class ResultRun {
             reporter.publish(result, droppable);
             metrics.pushgateway().ifPresent(url -> MetricsPush.push(url, result, context.env()));
             return code;
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (InterruptedException | RuntimeException | OutOfMemoryError e) {
+            // an exhausted heap too: the work's data is garbage once unwound, and its cleanup has run
             WorkerException failure = WorkerFailures.of(e);
             ResultJson.failed(result, failure);
             result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));

@@ -49,6 +49,12 @@ class RestoreFailuresIT {
     }
 
     /** The replay engine unless {@code extra} names another: most faults here are the replay's (see OfflineRestoreIT). */
+    /** This test's scratch etcd: a test before may have left one of its own still stopping. */
+    private List<ProcessHandle> ownEtcd() {
+        return Processes.mentioning(dir.resolve("scratch")).stream()
+                .filter(p -> p.info().command().map(c -> c.endsWith("/etcd")).orElse(false)).toList();
+    }
+
     private CommandRun restore(Path bucket, String... extra) {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
                 "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
@@ -146,7 +152,9 @@ class RestoreFailuresIT {
         // one fetcher: delta 10 is only fetched once the first deltas are replayed, well after listing
         CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(
                 () -> restore(generated.root(), "--max-fetchers", "1"));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !Processes.etcdChildren().isEmpty());
+        // this run's own etcd (on its scratch dir), started after the listing: not one a test before left stopping
+        Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> !Processes.mentioning(dir.resolve("scratch")).isEmpty());
         Files.delete(victim);
 
         CommandRun run = running.get(120, TimeUnit.SECONDS);
@@ -162,10 +170,10 @@ class RestoreFailuresIT {
             generated.cutDelta();
         }
         CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(() -> restore(generated.root()));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !Processes.etcdChildren().isEmpty());
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !ownEtcd().isEmpty());
         Awaitility.await().atMost(Duration.ofSeconds(60))
                 .until(() -> Files.exists(dir.resolve("scratch")) && hasDeltaDownloads(dir.resolve("scratch")));
-        Processes.etcdChildren().forEach(ProcessHandle::destroyForcibly);
+        ownEtcd().forEach(ProcessHandle::destroyForcibly);
 
         CommandRun run = running.get(120, TimeUnit.SECONDS);
 
@@ -181,10 +189,10 @@ class RestoreFailuresIT {
         }
         CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(
                 () -> restore(generated.root(), "--etcd-call-timeout", "3s"));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !Processes.etcdChildren().isEmpty());
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !ownEtcd().isEmpty());
         Awaitility.await().atMost(Duration.ofSeconds(60))
                 .until(() -> Files.exists(dir.resolve("scratch")) && hasDeltaDownloads(dir.resolve("scratch")));
-        for (ProcessHandle etcd : Processes.etcdChildren()) {
+        for (ProcessHandle etcd : ownEtcd()) {
             // SIGSTOP: the process lives but answers nothing, as a hung etcd would
             new ProcessBuilder("kill", "-STOP", Long.toString(etcd.pid())).start().waitFor();
         }
