@@ -38,7 +38,7 @@ public enum ErrorCode {
     LOCAL_IO(33, true, "local disk trouble (full, not writable) in the scratch or target dir"),
     TARGET_LOCKED(34, true, "another worker holds <data-dir>.lock"),
     OUT_OF_MEMORY(35, false, "the worker's Java heap ran out (scratch and partial files removed): give the Job "
-            + "more memory (job-launcher --memory), or the JVM a larger -Xmx"),
+            + "more memory (job-launcher --memory-limit), or the JVM a larger -Xmx"),
     INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed");
 
     private final int exitCode;

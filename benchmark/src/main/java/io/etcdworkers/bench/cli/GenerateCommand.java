@@ -26,9 +26,13 @@ public final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--etcd", defaultValue = "/usr/bin/etcd", description = "etcd binary. Default: ${DEFAULT-VALUE}.")
     Path etcd;
 
+    @Option(names = "--small-values", description = "Values of 16 to 64 bytes instead of 1 to 4 KiB: keyspaces of "
+            + "millions of keys, as many small Kubernetes objects (leases, endpoints) make them.")
+    boolean smallValues;
+
     @Override
     public Integer call() throws Exception {
-        var json = new BucketGenerator(new BucketSpec(out, events, seedKeys, seed, etcd)).generate();
+        var json = new BucketGenerator(new BucketSpec(out, events, seedKeys, seed, etcd, smallValues)).generate();
         System.out.println(json.toPrettyString());
         return 0;
     }

@@ -48,7 +48,7 @@ public final class BucketGenerator {
     public ObjectNode generate() throws IOException, InterruptedException {
         long started = System.nanoTime();
         Files.createDirectories(spec.bucketDir());
-        ValueSource values = new ValueSource(spec.seed());
+        ValueSource values = spec.values();
         KeyspaceModel model = new KeyspaceModel();
         WorkloadGenerator workload = new WorkloadGenerator(model, values, spec.seed() + 1, spec.seedKeys());
         LocalDirectoryStore store = new LocalDirectoryStore(spec.bucketDir());

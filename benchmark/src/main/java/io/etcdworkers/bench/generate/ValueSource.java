@@ -12,6 +12,8 @@ import java.util.SplittableRandom;
  * digits (about 5.2 bits of entropy per byte: gzip shrinks it a little, as it does Kubernetes'
  * protobuf objects). Lengths are {@code 1024 + 3072 * u^1.6} with {@code u} uniform: mean about
  * 2.15 KiB, which with base64 puts the JSON of 300,000 events near the reference's 823 MB.
+ * {@link #small} values, for keyspaces of millions of keys, are {@code min + extra * u^1.6}
+ * bytes instead, and never shorter than their header.
  */
 public final class ValueSource {
     static final int MIN_LENGTH = 1024;
@@ -20,10 +22,27 @@ public final class ValueSource {
     private static final int POOL_BYTES = 1 << 20;
     private static final byte[] ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789".getBytes(StandardCharsets.US_ASCII);
 
-    private final byte[] pool = new byte[POOL_BYTES + MIN_LENGTH + MAX_EXTRA];
+    private final byte[] pool;
+    private final int minLength;
+    private final int maxExtra;
 
     /** @param seed seeds the pool: the same seed gives the same values */
     public ValueSource(long seed) {
+        this(seed, MIN_LENGTH, MAX_EXTRA);
+    }
+
+    /** Values of {@code minLength} to {@code minLength + maxExtra} bytes (at least their header). */
+    public static ValueSource small(long seed, int minLength, int maxExtra) {
+        return new ValueSource(seed, minLength, maxExtra);
+    }
+
+    private ValueSource(long seed, int minLength, int maxExtra) {
+        if (minLength < 1 || maxExtra < 0) {
+            throw new IllegalArgumentException("values need a positive length");
+        }
+        this.minLength = minLength;
+        this.maxExtra = maxExtra;
+        this.pool = new byte[POOL_BYTES + minLength + maxExtra];
         SplittableRandom random = new SplittableRandom(seed);
         for (int i = 0; i < pool.length; i++) {
             pool[i] = ALPHABET[random.nextInt(ALPHABET.length)];
@@ -34,8 +53,8 @@ public final class ValueSource {
     public byte[] value(long stamp) {
         long mixed = mix(stamp);
         double u = (mixed >>> 11) * 0x1.0p-53;
-        int length = MIN_LENGTH + (int) (MAX_EXTRA * Math.pow(u, LENGTH_SKEW));
         byte[] header = ("{\"stamp\":" + stamp + ",\"spec\":\"").getBytes(StandardCharsets.US_ASCII);
+        int length = Math.max(header.length, minLength + (int) (maxExtra * Math.pow(u, LENGTH_SKEW)));
         byte[] value = new byte[length];
         System.arraycopy(header, 0, value, 0, header.length);
         int offset = (int) Long.remainderUnsigned(mix(mixed), POOL_BYTES);

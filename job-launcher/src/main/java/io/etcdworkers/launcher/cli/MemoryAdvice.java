@@ -11,11 +11,11 @@ final class MemoryAdvice {
     static String forLimit(String limit) {
         String rule = "docs/tuning.md has the sizing rule";
         if (limit == null) {
-            return "Rerun with a larger --memory (" + rule + ").";
+            return "Rerun with a larger --memory-limit (" + rule + ").";
         }
         BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(limit));
         long mib = bytes.multiply(BigDecimal.valueOf(2)).divide(BigDecimal.valueOf(1 << 20), java.math.RoundingMode.UP)
                 .longValue();
-        return "Rerun with --memory=" + mib + "Mi (twice " + limit + "; " + rule + ").";
+        return "Rerun with --memory-limit=" + mib + "Mi (twice " + limit + "; " + rule + ").";
     }
 }

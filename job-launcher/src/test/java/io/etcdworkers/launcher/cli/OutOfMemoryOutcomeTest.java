@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 class OutOfMemoryOutcomeTest {
     @Test
     void theAdviceIsTwiceTheLimitThatWasTooSmall() {
-        assertThat(MemoryAdvice.forLimit("2Gi")).contains("--memory=4096Mi", "twice 2Gi");
-        assertThat(MemoryAdvice.forLimit("1500M")).contains("--memory=2862Mi");
-        assertThat(MemoryAdvice.forLimit(null)).contains("a larger --memory");
+        assertThat(MemoryAdvice.forLimit("2Gi")).contains("--memory-limit=4096Mi", "twice 2Gi");
+        assertThat(MemoryAdvice.forLimit("1500M")).contains("--memory-limit=2862Mi");
+        assertThat(MemoryAdvice.forLimit(null)).contains("a larger --memory-limit");
     }
 
     @Test
@@ -25,7 +25,7 @@ class OutOfMemoryOutcomeTest {
         String printed = print(o);
 
         assertThat(printed).contains("killed by the kernel's OOM killer (OOMKilled)", "memory limit of 400Mi",
-                "--memory=800Mi", "exit code: 35");
+                "--memory-limit=800Mi", "exit code: 35");
         assertThat(printed).doesNotContain("termination message is not a result JSON");
     }
 
@@ -37,7 +37,7 @@ class OutOfMemoryOutcomeTest {
 
         String printed = print(o);
 
-        assertThat(printed).contains("its Java heap ran out (exit 35)", "--memory=2048Mi", "at most 100 MiB",
+        assertThat(printed).contains("its Java heap ran out (exit 35)", "--memory-limit=2048Mi", "at most 100 MiB",
                 "exit code: 35");
     }
 

@@ -18,7 +18,7 @@ public final class WorkerFailures {
         Optional<OutOfMemoryError> oom = outOfMemory(t);
         if (oom.isPresent()) {
             return new WorkerException(ErrorCode.OUT_OF_MEMORY, String.format("the Java heap (at most %d MiB) ran "
-                    + "out: %s. Give the worker more memory (job-launcher --memory), or the JVM a larger"
+                    + "out: %s. Give the worker more memory (job-launcher --memory-limit), or the JVM a larger"
                     + " -Xmx or -XX:MaxRAMPercentage", Runtime.getRuntime().maxMemory() >> 20,
                     oom.get().getMessage()), t);
         }
