@@ -8,6 +8,8 @@ import io.etcdworkers.restore.sequence.PointReached;
 import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.StopAt;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -43,11 +45,23 @@ public record EngineInput(
      */
     static final long SCRATCH_SNAPSHOT_COUNT = 10_000;
 
-    /** The scratch etcd on {@link #dataDir}, with the settings' quota and the replay's starting limits. */
+    /**
+     * The scratch etcd on {@link #dataDir}, with the settings' quota and the replay's starting
+     * limits; its start may take longer the larger the database it opens there.
+     */
     public EmbeddedEtcdConfig etcdConfig(EngineSettings settings) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
                 ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
-                EmbeddedEtcdConfig.DEFAULT_START_TIMEOUT, EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
+                EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
+    }
+
+    /** The size of the database a data dir holds ({@code member/snap/db}), 0 when there is none yet. */
+    static long databaseBytes(Path dataDir) {
+        try {
+            return Files.size(dataDir.resolve("member").resolve("snap").resolve("db"));
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /**

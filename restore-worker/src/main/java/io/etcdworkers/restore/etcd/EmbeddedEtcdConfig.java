@@ -37,6 +37,18 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
     /** etcd 3.4's default, ten times 3.6's: fewer raft snapshots during a replay, bounded memory. */
     public static final long DEFAULT_SNAPSHOT_COUNT = 100_000;
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Start time allowed per byte of database beyond the default: etcd rebuilds its key index
+     * from the whole database before it serves, measured at 52 s for 1,000,000 keys (147 MB) on
+     * 2 busy cores (docs/benchmarks.md), so a fixed minute made large restores fall back.
+     */
+    static final double START_SECONDS_PER_MIB = 0.6;
+
+    /** {@link #DEFAULT_START_TIMEOUT} plus {@link #START_SECONDS_PER_MIB} for each MiB etcd opens. */
+    public static Duration startTimeoutFor(long databaseBytes) {
+        double extra = START_SECONDS_PER_MIB * Math.max(0, databaseBytes) / (1024 * 1024);
+        return DEFAULT_START_TIMEOUT.plusMillis((long) (extra * 1000));
+    }
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(30);
 
     public EmbeddedEtcdConfig {
