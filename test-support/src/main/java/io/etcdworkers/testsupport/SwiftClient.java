@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -78,7 +80,15 @@ public final class SwiftClient {
 
     /** Every object name under {@code prefix}, in Swift's order. */
     public List<String> keys(String container, String prefix) {
-        List<String> names = new ArrayList<>();
+        return new ArrayList<>(listing(container, prefix).keySet());
+    }
+
+    /**
+     * Every object under {@code prefix} with the size Swift lists for it (a dynamic large object's
+     * manifest: 0), in Swift's order.
+     */
+    public Map<String, Long> listing(String container, String prefix) {
+        Map<String, Long> objects = new LinkedHashMap<>();
         String marker = "";
         while (true) {
             String query = "?format=json&prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8)
@@ -92,10 +102,10 @@ public final class SwiftClient {
                 throw new UncheckedIOException(e);
             }
             if (page.isEmpty()) {
-                return names;
+                return objects;
             }
-            page.forEach(entry -> names.add(entry.path("name").asText()));
-            marker = names.get(names.size() - 1);
+            page.forEach(entry -> objects.put(entry.path("name").asText(), entry.path("bytes").asLong()));
+            marker = page.get(page.size() - 1).path("name").asText();
         }
     }
 
