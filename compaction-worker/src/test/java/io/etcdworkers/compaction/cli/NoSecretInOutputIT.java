@@ -2,16 +2,19 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.testsupport.AzuriteServer;
 import io.etcdworkers.testsupport.FaultProxy;
 import io.etcdworkers.testsupport.FaultProxy.Fault;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.JarRun;
 import io.etcdworkers.testsupport.S3Buckets;
 import io.etcdworkers.testsupport.S3ProxyServer;
+import io.etcdworkers.testsupport.SwiftServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -27,7 +30,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Every command of both workers, run as the Job runs them (own JVM, DEBUG logging), with the S3
  * secret key a recognisable random value given as etcd-druid mounts it (a credentials file) and
  * as environment variables, against a working store, one that keeps failing (503) and one that
- * refuses the secret: the value never appears on stdout, stderr or in the result file.
+ * refuses the secret: the value never appears on stdout, stderr or in the result file. The other
+ * providers' secrets, each where its SDK or login handles it, one or two runs each: ABS's storage
+ * key against Azurite, in a compaction (listing, reads, an upload) and refused; GCS's private key
+ * where the SDK must load it (an https endpoint: the stand-in key fails to parse, exit 2); a Swift
+ * password that Keystone (a stand-in answering 401) refuses. Every run is checked for every one of
+ * these secrets.
  */
 @Timeout(600)
 class NoSecretInOutputIT {
@@ -35,6 +43,12 @@ class NoSecretInOutputIT {
     private static final String PREFIX = "etcd-main";
     private static final String SECRET = "SeCrEt" + HexFormat.of().formatHex(randomBytes());
     private static final String WRONG_SECRET = "WrOnG" + HexFormat.of().formatHex(randomBytes());
+    /** A storage key Azurite refuses: base64, as the SDK wants a key. */
+    private static final String WRONG_ABS_KEY = Base64.getEncoder().encodeToString(randomBytes());
+    private static final String GCS_PRIVATE_KEY = "GcSkEy" + HexFormat.of().formatHex(randomBytes());
+    private static final String SWIFT_PASSWORD = "SwIfT" + HexFormat.of().formatHex(randomBytes());
+    private static final List<String> SECRETS = List.of(SECRET, WRONG_SECRET, AzuriteServer.KEY, WRONG_ABS_KEY,
+            GCS_PRIVATE_KEY, SWIFT_PASSWORD);
 
     @TempDir
     static Path dir;
@@ -42,6 +56,8 @@ class NoSecretInOutputIT {
     private static S3ProxyServer s3;
     private static FaultProxy working;
     private static FaultProxy failing;
+    private static AzuriteServer azurite;
+    private static FaultProxy keystoneRefusing;
     private static int runs;
 
     @BeforeAll
@@ -52,12 +68,20 @@ class NoSecretInOutputIT {
         working = FaultProxy.start(s3.endpoint());
         failing = FaultProxy.start(s3.endpoint());
         failing.injectNext(Fault.status(503), FaultProxy.ALWAYS);
+        azurite = AzuriteServer.start(dir.resolve("azurite"));
+        azurite.createContainer(BUCKET);
+        azurite.upload(BUCKET, PREFIX, Fixtures.bucket("gzip"));
+        // never forwards: every request, the login first, gets 401
+        keystoneRefusing = FaultProxy.start(s3.endpoint());
+        keystoneRefusing.injectNext(Fault.status(401), FaultProxy.ALWAYS);
     }
 
     @AfterAll
     static void stop() {
         working.close();
         failing.close();
+        keystoneRefusing.close();
+        azurite.close();
         s3.close();
     }
 
@@ -87,36 +111,73 @@ class NoSecretInOutputIT {
         everyCommand(awsEnv(WRONG_SECRET), working, 21);
     }
 
+    @Test
+    void anAzureStorageKeyNeverShows() throws IOException {
+        List<String> abs = List.of("--storage-provider=ABS", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=" + azurite.accountUrl());
+        // a compaction lists, reads and uploads through the SDK: its DEBUG log sees every kind of request
+        command("worker.jar", absEnv(AzuriteServer.KEY), abs, 0, "compact");
+        // refused at the first listing, which every command begins with
+        JarRun refused = command("restore.jar", absEnv(WRONG_ABS_KEY), abs, 21, "verify-backup");
+        assertThat(refused.stdout()).contains("access denied", "HTTP 403");
+    }
+
+    @Test
+    void aGcsPrivateKeyTheSdkCannotLoadNeverShows() throws IOException {
+        // https: the SDK must load the key (an http endpoint is an emulator and gets none); nothing listens there
+        List<String> gcs = List.of("--storage-provider=GCS", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=https://127.0.0.1:1/storage/v1/");
+        JarRun run = command("restore.jar", gcsEnv(), gcs, 2, "verify-backup");
+        assertThat(run.stdout()).contains("could not be loaded by Google's SDK");
+    }
+
+    @Test
+    void aSwiftPasswordKeystoneRefusesNeverShows() throws IOException {
+        Map<String, String> env = new HashMap<>(SwiftServer.secretEnv(workDir().resolve("swift-secret"), Map.of(
+                "authURL", keystoneRefusing.endpoint() + "/v3", "domainName", "Default", "tenantName", "etcd",
+                "username", "etcd-backup", "password", SWIFT_PASSWORD)));
+        env.putAll(debug());
+        List<String> swift = List.of("--storage-provider=Swift", "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX);
+        JarRun run = command("restore.jar", env, swift, 21, "verify-backup");
+        assertThat(run.stdout()).contains(keystoneRefusing.endpoint() + "/v3");
+    }
+
     /** restore, verify-backup and compact against {@code store}; each must end with {@code exitCode}. */
     private static void everyCommand(Map<String, String> env, FaultProxy store, int exitCode) throws IOException {
-        List<String> s3Flags = List.of("--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
-                "--store-endpoint-override=" + store.endpoint());
+        everyCommand(env, List.of("--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=" + store.endpoint()), exitCode);
+    }
+
+    /** restore, verify-backup and compact with {@code storeFlags}; each must end with {@code exitCode}. */
+    private static void everyCommand(Map<String, String> env, List<String> storeFlags, int exitCode) throws IOException {
+        command("restore.jar", env, storeFlags, exitCode, "restore");
+        command("restore.jar", env, storeFlags, exitCode, "verify-backup");
+        command("worker.jar", env, storeFlags, exitCode, "compact");
+    }
+
+    /** One command of one jar, in a fresh working dir, with a result file; it must end with {@code exitCode}. */
+    private static JarRun command(String jar, Map<String, String> env, List<String> storeFlags, int exitCode,
+            String command) throws IOException {
         Path work = workDir();
         Path result = work.resolve("result.json");
-        List<String> restore = new ArrayList<>(List.of("restore", "--data-dir=" + work.resolve("data/etcd"),
-                "--scratch-dir=" + work.resolve("scratch"), "--result-file=" + result));
-        restore.addAll(s3Flags);
-        JarRun run = JarRun.run(JarRun.jar("restore.jar"), env, work, List.of(), restore.toArray(String[]::new));
+        List<String> args = new ArrayList<>(List.of(command, "--result-file=" + result));
+        if (!command.equals("verify-backup")) {
+            args.add("--scratch-dir=" + work.resolve("scratch"));
+        }
+        if (command.equals("restore")) {
+            args.add("--data-dir=" + work.resolve("data/etcd"));
+        }
+        args.addAll(storeFlags);
+        JarRun run = JarRun.run(JarRun.jar(jar), env, work, List.of(), args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(exitCode);
         assertNoSecret(run, result);
-
-        List<String> verify = new ArrayList<>(List.of("verify-backup", "--result-file=" + result));
-        verify.addAll(s3Flags);
-        run = JarRun.run(JarRun.jar("restore.jar"), env, work, List.of(), verify.toArray(String[]::new));
-        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(exitCode);
-        assertNoSecret(run, result);
-
-        List<String> compact = new ArrayList<>(List.of("compact", "--scratch-dir=" + work.resolve("scratch"),
-                "--result-file=" + result));
-        compact.addAll(s3Flags);
-        run = JarRun.run(JarRun.jar("worker.jar"), env, work, List.of(), compact.toArray(String[]::new));
-        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(exitCode);
-        assertNoSecret(run, result);
+        return run;
     }
 
     private static void assertNoSecret(JarRun run, Path resultFile) throws IOException {
         assertThat(run.stdout() + run.stderr()).as("something was printed").isNotBlank();
-        for (String secret : List.of(SECRET, WRONG_SECRET)) {
+        for (String secret : SECRETS) {
             assertThat(run.stdout()).doesNotContain(secret);
             assertThat(run.stderr()).doesNotContain(secret);
             if (resultFile != null) {
@@ -133,6 +194,29 @@ class NoSecretInOutputIT {
         env.put("LOG_LEVEL", "DEBUG");
         env.put("HOME", dir.resolve("home").toString());
         return env;
+    }
+
+    private static Map<String, String> absEnv(String key) {
+        Map<String, String> env = new HashMap<>(AzuriteServer.env(key, workDir().resolve("abs-secret")));
+        env.putAll(debug());
+        return env;
+    }
+
+    /** A service account key in etcd-druid's layout whose private key is {@link #GCS_PRIVATE_KEY}. */
+    private static Map<String, String> gcsEnv() throws IOException {
+        Path credentials = Files.createDirectories(workDir().resolve("gcp")).resolve("serviceaccount.json");
+        Files.writeString(credentials, "{\"type\":\"service_account\",\"project_id\":\"etcd-workers-test\","
+                + "\"private_key_id\":\"0\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\n" + GCS_PRIVATE_KEY
+                + "\\n-----END PRIVATE KEY-----\\n\",\"client_email\":\"restore@etcd-workers-test.iam.gserviceaccount.com\","
+                + "\"client_id\":\"1\",\"token_uri\":\"https://oauth2.googleapis.com/token\"}");
+        Map<String, String> env = new HashMap<>(Map.of("PATH", System.getenv("PATH"), "GOOGLE_APPLICATION_CREDENTIALS",
+                credentials.toString()));
+        env.putAll(debug());
+        return env;
+    }
+
+    private static Map<String, String> debug() {
+        return Map.of("LOG_LEVEL", "DEBUG", "HOME", dir.resolve("home").toString());
     }
 
     private static Map<String, String> awsEnv(String secret) {
