@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * (the JVM, etcd, etcdctl, the orphan guard's shell) created, opened for writing, renamed or
  * removed lies under the data dir (and its {@code .part}/{@code .lock} siblings), the scratch
  * dir, {@code java.io.tmpdir} or, for the compaction, the bucket. Not the working dir, not HOME,
- * not /tmp.
+ * not /tmp. {@code StoreWritesOnlyUnderItsDirsIT} does the same for compactions against stores
+ * other than Local, with these helpers.
  */
 @Timeout(600)
 class WritesOnlyUnderItsDirsIT {
@@ -75,17 +76,26 @@ class WritesOnlyUnderItsDirsIT {
                 dir.resolve("tmp").toString()));
     }
 
-    /** Runs the jar under strace with its own cwd, HOME and tmpdir; returns every path written. */
     private Set<Path> traced(String jarProperty, String... args) throws IOException {
+        return traced(dir, Map.of(), jarProperty, args);
+    }
+
+    /**
+     * Runs the jar under strace with its own cwd, HOME and tmpdir in {@code dir} and the variables
+     * of {@code secret} (a store's Secret); returns every path written.
+     */
+    static Set<Path> traced(Path dir, Map<String, String> secret, String jarProperty, String... args)
+            throws IOException {
         Path work = Files.createDirectories(dir.resolve("cwd"));
         Path home = Files.createDirectories(dir.resolve("home"));
         Files.createDirectories(dir.resolve("tmp"));
         Path traces = Files.createDirectories(dir.resolve("strace"));
         List<String> jvm = List.of();
         // the flags the launcher's Jobs give the worker (JobFactory.javaOptions), tmpdir moved here
-        Map<String, String> env = Map.of("PATH", System.getenv("PATH"), "HOME", home.toString(),
+        Map<String, String> env = new java.util.HashMap<>(secret);
+        env.putAll(Map.of("PATH", System.getenv("PATH"), "HOME", home.toString(),
                 "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 "
-                        + "-XX:-UsePerfData -Djava.io.tmpdir=" + dir.resolve("tmp"));
+                        + "-XX:-UsePerfData -Djava.io.tmpdir=" + dir.resolve("tmp")));
         List<String> command = new java.util.ArrayList<>(List.of("strace", "-f", "-ff", "-y", "-qq", "--seccomp-bpf",
                 "-e", "status=successful", "-e", "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,"
                         + "unlink,unlinkat,rmdir,link,linkat,symlink,symlinkat,truncate",
@@ -144,7 +154,7 @@ class WritesOnlyUnderItsDirsIT {
         return paths;
     }
 
-    private static void assertOnlyUnder(Set<Path> written, List<String> allowed) {
+    static void assertOnlyUnder(Set<Path> written, List<String> allowed) {
         List<Path> outside = written.stream()
                 .map(Path::normalize)
                 .filter(p -> !p.startsWith("/dev") && !p.startsWith("/proc"))
