@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -42,7 +43,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * between them (codecs, one chain or two) is the engines', which {@code RestoreFixturesIT},
  * {@code OfflineRestoreIT} and {@code EtcdbrV041FixtureIT} test on a Local bucket with both etcd
  * versions. Each provider's own rules and errors stay in its store ITs and
- * {@code S3CompatibleRestoreIT}.
+ * {@code S3CompatibleProvidersIT}.
  */
 @Timeout(300)
 class ProviderRestoreIT {
@@ -137,7 +138,7 @@ class ProviderRestoreIT {
 
     /** A prefix per provider: OSS, ECS, OCS and S3 share S3Proxy's bucket. */
     private static String prefix(String provider) {
-        return provider.toLowerCase(java.util.Locale.ROOT) + "/" + FIXTURE;
+        return provider.toLowerCase(Locale.ROOT) + "/" + FIXTURE;
     }
 
     private CommandRun run(ProviderBucket bucket, String command, String spelling, String... extra) {
