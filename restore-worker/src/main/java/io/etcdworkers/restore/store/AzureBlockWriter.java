@@ -14,7 +14,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
@@ -34,7 +33,6 @@ import java.util.UUID;
 final class AzureBlockWriter implements ObjectWriter {
     /** Azure's limit on committed blocks per blob. */
     static final int MAX_BLOCKS = 50_000;
-    private static final int INITIAL_BUFFER = 64 * 1024;
 
     private final BlockBlobClient client;
     private final String key;
@@ -45,8 +43,7 @@ final class AzureBlockWriter implements ObjectWriter {
     private final List<String> blockIds = new ArrayList<>();
     private final OutputStream out = new BlockStream();
 
-    private byte[] buffer = new byte[0];
-    private int buffered;
+    private final PartBuffer block;
     private ObjectInfo committed;
     private boolean closed;
 
@@ -54,6 +51,7 @@ final class AzureBlockWriter implements ObjectWriter {
         this.client = client;
         this.key = key;
         this.blockSize = blockSize;
+        this.block = new PartBuffer(blockSize);
         this.errors = errors;
     }
 
@@ -72,13 +70,12 @@ final class AzureBlockWriter implements ObjectWriter {
             if (blockIds.isEmpty()) {
                 client.uploadWithResponse(new BlockBlobSimpleUploadOptions(body()), null, null);
             } else {
-                if (buffered > 0) {
+                if (block.size() > 0) {
                     stageBlock();
                 }
                 client.commitBlockListWithResponse(new BlockBlobCommitBlockListOptions(blockIds), null, null);
             }
-            buffer = new byte[0];
-            buffered = 0;
+            block.release();
             BlobProperties properties = client.getProperties();
             committed = new ObjectInfo(key, properties.getBlobSize(), properties.getLastModified() == null
                     ? Instant.EPOCH : properties.getLastModified().toInstant());
@@ -91,30 +88,12 @@ final class AzureBlockWriter implements ObjectWriter {
     @Override
     public void close() {
         closed = true;
-        buffer = new byte[0];
+        block.release();
     }
 
     private void write(byte[] src, int off, int len) {
         ensureOpen();
-        while (len > 0) {
-            if (buffered == blockSize) {
-                stageBlock();
-            }
-            int n = Math.min(len, blockSize - buffered);
-            ensureCapacity(buffered + n);
-            System.arraycopy(src, off, buffer, buffered, n);
-            buffered += n;
-            off += n;
-            len -= n;
-        }
-    }
-
-    /** Grows the buffer as needed so that small blobs stay small in memory. */
-    private void ensureCapacity(int needed) {
-        if (needed > buffer.length) {
-            int grown = Math.max(needed, Math.max(INITIAL_BUFFER, buffer.length * 2));
-            buffer = Arrays.copyOf(buffer, Math.min(grown, blockSize));
-        }
+        block.write(src, off, len, this::stageBlock);
     }
 
     private void stageBlock() {
@@ -131,12 +110,12 @@ final class AzureBlockWriter implements ObjectWriter {
                     Target.CONTAINER);
         }
         blockIds.add(id);
-        buffered = 0;
+        block.sent();
     }
 
     /** The buffered bytes without a copy; the SDK replays them when it retries. */
     private BinaryData body() {
-        return BinaryData.fromByteBuffer(ByteBuffer.wrap(buffer, 0, buffered).asReadOnlyBuffer());
+        return BinaryData.fromByteBuffer(ByteBuffer.wrap(block.array(), 0, block.size()).asReadOnlyBuffer());
     }
 
     private void ensureOpen() {

@@ -6,7 +6,6 @@ import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -27,7 +26,6 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 final class S3MultipartWriter implements ObjectWriter {
     /** S3's limit on parts per upload. */
     static final int MAX_PARTS = 10_000;
-    private static final int INITIAL_BUFFER = 64 * 1024;
 
     private final S3Client client;
     private final String bucket;
@@ -38,8 +36,7 @@ final class S3MultipartWriter implements ObjectWriter {
     private final List<CompletedPart> parts = new ArrayList<>();
     private final OutputStream out = new PartStream();
 
-    private byte[] buffer = new byte[0];
-    private int buffered;
+    private final PartBuffer part;
     private String uploadId;
     private ObjectInfo committed;
     private boolean closed;
@@ -52,6 +49,7 @@ final class S3MultipartWriter implements ObjectWriter {
         this.sse = sse;
         // One part must fit a Java array; 5 GiB parts are allowed by S3 but not by this writer.
         this.partSize = (int) Math.min(partSize, Integer.MAX_VALUE - 8);
+        this.part = new PartBuffer(this.partSize);
         this.errors = errors;
     }
 
@@ -74,7 +72,7 @@ final class S3MultipartWriter implements ObjectWriter {
                         .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
                         body());
             } else {
-                if (buffered > 0) {
+                if (part.size() > 0) {
                     uploadPart();
                 }
                 client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
@@ -84,8 +82,7 @@ final class S3MultipartWriter implements ObjectWriter {
                         .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)));
                 uploadId = null;
             }
-            buffer = new byte[0];
-            buffered = 0;
+            part.release();
             HeadObjectResponse head = client.headObject(b -> b.bucket(bucket).key(key)
                     .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                     .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
@@ -104,7 +101,7 @@ final class S3MultipartWriter implements ObjectWriter {
             return;
         }
         closed = true;
-        buffer = new byte[0];
+        part.release();
         if (committed != null || uploadId == null) {
             return;
         }
@@ -120,25 +117,7 @@ final class S3MultipartWriter implements ObjectWriter {
 
     private void write(byte[] src, int off, int len) {
         ensureOpen();
-        while (len > 0) {
-            if (buffered == partSize) {
-                uploadPart();
-            }
-            int n = Math.min(len, partSize - buffered);
-            ensureCapacity(buffered + n);
-            System.arraycopy(src, off, buffer, buffered, n);
-            buffered += n;
-            off += n;
-            len -= n;
-        }
-    }
-
-    /** Grows the buffer as needed so that small objects (most deltas) stay small in memory. */
-    private void ensureCapacity(int needed) {
-        if (needed > buffer.length) {
-            int grown = Math.max(needed, Math.max(INITIAL_BUFFER, buffer.length * 2));
-            buffer = Arrays.copyOf(buffer, Math.min(grown, partSize));
-        }
+        part.write(src, off, len, this::uploadPart);
     }
 
     private void uploadPart() {
@@ -156,13 +135,13 @@ final class S3MultipartWriter implements ObjectWriter {
                         .uploadId();
             }
             String etag = client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                    .partNumber(partNumber).contentLength((long) buffered)
+                    .partNumber(partNumber).contentLength((long) part.size())
                     .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                     .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
                     .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
                     body()).eTag();
             parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
-            buffered = 0;
+            part.sent();
         } catch (SdkException e) {
             throw errors.translate(e, "uploading part " + partNumber + " of \"" + key + "\"");
         }
@@ -170,8 +149,8 @@ final class S3MultipartWriter implements ObjectWriter {
 
     /** The buffered bytes without a copy; a fresh stream per attempt lets the SDK retry. */
     private RequestBody body() {
-        byte[] bytes = buffer;
-        int length = buffered;
+        byte[] bytes = part.array();
+        int length = part.size();
         return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length),
                 length, "application/octet-stream");
     }

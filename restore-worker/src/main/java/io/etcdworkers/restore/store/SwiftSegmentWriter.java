@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +33,6 @@ import org.slf4j.LoggerFactory;
 final class SwiftSegmentWriter implements ObjectWriter {
     private static final Logger LOG = LoggerFactory.getLogger(SwiftSegmentWriter.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int INITIAL_BUFFER = 64 * 1024;
 
     private final SwiftContainerClient client;
     private final String key;
@@ -43,8 +41,7 @@ final class SwiftSegmentWriter implements ObjectWriter {
     private final List<Segment> segments = new ArrayList<>();
     private final OutputStream out = new SegmentStream();
 
-    private byte[] buffer = new byte[0];
-    private int buffered;
+    private final PartBuffer segment;
     private long total;
     private ObjectInfo committed;
     private boolean closed;
@@ -58,6 +55,7 @@ final class SwiftSegmentWriter implements ObjectWriter {
         this.key = Objects.requireNonNull(key, "key");
         this.segmentSize = client.config().segmentSize();
         this.maxSegments = client.config().maxSegments();
+        this.segment = new PartBuffer(segmentSize);
     }
 
     /** The name of segment {@code index} (1-based) of {@code key}. */
@@ -77,9 +75,10 @@ final class SwiftSegmentWriter implements ObjectWriter {
         }
         ensureOpen();
         if (segments.isEmpty()) {
-            client.put(key, null, buffer, buffered, md5(buffer, buffered), "writing \"" + key + "\"");
+            client.put(key, null, segment.array(), segment.size(), md5(segment.array(), segment.size()),
+                    "writing \"" + key + "\"");
         } else {
-            if (buffered > 0) {
+            if (segment.size() > 0) {
                 putSegment();
             }
             ArrayNode manifest = JSON.createArrayNode();
@@ -97,8 +96,7 @@ final class SwiftSegmentWriter implements ObjectWriter {
             client.put(key, "multipart-manifest=put", body, body.length, md5(concatenated, concatenated.length),
                     "writing the manifest of \"" + key + "\" (" + segments.size() + " segments)");
         }
-        buffer = new byte[0];
-        buffered = 0;
+        segment.release();
         ObjectInfo info = client.head(key, "reading back \"" + key + "\" after its upload").orElseThrow(() ->
                 client.errors().fail(ErrorCode.OBJECT_VANISHED, "reading back \"" + key + "\"",
                         "not found right after it was written"));
@@ -112,7 +110,7 @@ final class SwiftSegmentWriter implements ObjectWriter {
             return;
         }
         closed = true;
-        buffer = new byte[0];
+        segment.release();
         if (committed != null) {
             return;
         }
@@ -150,26 +148,8 @@ final class SwiftSegmentWriter implements ObjectWriter {
 
     private void write(byte[] src, int off, int len) {
         ensureOpen();
-        while (len > 0) {
-            if (buffered == segmentSize) {
-                putSegment();
-            }
-            int n = Math.min(len, segmentSize - buffered);
-            ensureCapacity(buffered + n);
-            System.arraycopy(src, off, buffer, buffered, n);
-            buffered += n;
-            total += n;
-            off += n;
-            len -= n;
-        }
-    }
-
-    /** Grows the buffer as needed so that small objects stay small in memory. */
-    private void ensureCapacity(int needed) {
-        if (needed > buffer.length) {
-            int grown = Math.max(needed, Math.max(INITIAL_BUFFER, buffer.length * 2));
-            buffer = Arrays.copyOf(buffer, Math.min(grown, segmentSize));
-        }
+        segment.write(src, off, len, this::putSegment);
+        total += len;
     }
 
     private void putSegment() {
@@ -178,10 +158,11 @@ final class SwiftSegmentWriter implements ObjectWriter {
                     + maxSegments + " segments of " + segmentSize + " bytes (Swift's max_manifest_segments)");
         }
         String name = segmentName(key, segments.size() + 1);
-        String etag = md5(buffer, buffered);
-        client.put(name, null, buffer, buffered, etag, "writing segment " + (segments.size() + 1) + " of \"" + key + "\"");
-        segments.add(new Segment(name, etag, buffered));
-        buffered = 0;
+        String etag = md5(segment.array(), segment.size());
+        client.put(name, null, segment.array(), segment.size(), etag,
+                "writing segment " + (segments.size() + 1) + " of \"" + key + "\"");
+        segments.add(new Segment(name, etag, segment.size()));
+        segment.sent();
     }
 
     private static String md5(byte[] bytes, int length) {
