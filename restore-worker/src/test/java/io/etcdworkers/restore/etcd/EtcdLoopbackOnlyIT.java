@@ -41,7 +41,9 @@ class EtcdLoopbackOnlyIT {
             Set<String> inodes = socketInodes(etcd.pid());
             List<String> listening = new ArrayList<>();
             for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-                for (String line : Files.readAllLines(Path.of(table)).subList(1, Files.readAllLines(Path.of(table)).size())) {
+                // read once: other processes (a parallel test fork) open and close sockets meanwhile
+                List<String> lines = Files.readAllLines(Path.of(table));
+                for (String line : lines.subList(1, lines.size())) {
                     String[] f = line.trim().split("\\s+");
                     if (f[3].equals(LISTEN) && inodes.contains(f[9])) {
                         listening.add(table + " " + f[1]);
