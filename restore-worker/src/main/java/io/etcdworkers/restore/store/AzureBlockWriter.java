@@ -41,7 +41,7 @@ final class AzureBlockWriter implements ObjectWriter {
     /** Block ids of one blob must all be as long; a per-writer prefix keeps two writers' apart. */
     private final String idPrefix = UUID.randomUUID().toString();
     private final List<String> blockIds = new ArrayList<>();
-    private final OutputStream out = new BlockStream();
+    private final OutputStream out = new WriterStream(this::write);
 
     private final PartBuffer block;
     private ObjectInfo committed;
@@ -122,20 +122,6 @@ final class AzureBlockWriter implements ObjectWriter {
         if (closed || committed != null) {
             throw new IllegalStateException("writer of \"" + key + "\" is already "
                     + (committed != null ? "committed" : "closed"));
-        }
-    }
-
-    /** Closing it only flushes (nothing to flush): commit and abort belong to the writer. */
-    private final class BlockStream extends OutputStream {
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            java.util.Objects.checkFromIndexSize(off, len, b.length);
-            AzureBlockWriter.this.write(b, off, len);
         }
     }
 }

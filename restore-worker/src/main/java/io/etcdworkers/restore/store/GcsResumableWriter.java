@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;
-import java.util.Objects;
 
 /**
  * Streams an object into GCS through the SDK's resumable upload ({@link Storage#writer}): the
@@ -26,7 +25,7 @@ final class GcsResumableWriter implements ObjectWriter {
     private final Storage storage;
     private final BlobId id;
     private final GcsErrorTranslator errors;
-    private final OutputStream out = new ChannelStream();
+    private final OutputStream out = new WriterStream(this::write);
 
     private WriteChannel channel;
     private ObjectInfo committed;
@@ -98,20 +97,6 @@ final class GcsResumableWriter implements ObjectWriter {
         if (closed || committed != null) {
             throw new IllegalStateException("writer of \"" + id.getName() + "\" is already "
                     + (committed != null ? "committed" : "closed"));
-        }
-    }
-
-    /** Closing it only flushes (the channel buffers; nothing to flush here): commit and abort belong to the writer. */
-    private final class ChannelStream extends OutputStream {
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            Objects.checkFromIndexSize(off, len, b.length);
-            GcsResumableWriter.this.write(b, off, len);
         }
     }
 }

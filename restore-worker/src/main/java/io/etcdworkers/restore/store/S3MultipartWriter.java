@@ -34,7 +34,7 @@ final class S3MultipartWriter implements ObjectWriter {
     private final int partSize;
     private final S3ErrorTranslator errors;
     private final List<CompletedPart> parts = new ArrayList<>();
-    private final OutputStream out = new PartStream();
+    private final OutputStream out = new WriterStream(this::write);
 
     private final PartBuffer part;
     private String uploadId;
@@ -159,20 +159,6 @@ final class S3MultipartWriter implements ObjectWriter {
         if (closed || committed != null) {
             throw new IllegalStateException("writer of \"" + key + "\" is already "
                     + (committed != null ? "committed" : "closed"));
-        }
-    }
-
-    /** Closing it only flushes (nothing to flush): commit and abort belong to the writer. */
-    private final class PartStream extends OutputStream {
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            java.util.Objects.checkFromIndexSize(off, len, b.length);
-            S3MultipartWriter.this.write(b, off, len);
         }
     }
 }

@@ -39,7 +39,7 @@ final class SwiftSegmentWriter implements ObjectWriter {
     private final int segmentSize;
     private final int maxSegments;
     private final List<Segment> segments = new ArrayList<>();
-    private final OutputStream out = new SegmentStream();
+    private final OutputStream out = new WriterStream(this::write);
 
     private final PartBuffer segment;
     private long total;
@@ -179,20 +179,6 @@ final class SwiftSegmentWriter implements ObjectWriter {
         if (closed || committed != null) {
             throw new IllegalStateException("writer of \"" + key + "\" is already "
                     + (committed != null ? "committed" : "closed"));
-        }
-    }
-
-    /** Closing it only flushes (nothing to flush): commit and abort belong to the writer. */
-    private final class SegmentStream extends OutputStream {
-        @Override
-        public void write(int b) {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            Objects.checkFromIndexSize(off, len, b.length);
-            SwiftSegmentWriter.this.write(b, off, len);
         }
     }
 }
