@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.engine;
 
+import io.etcdworkers.restore.verify.VerifyScope;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -12,6 +13,7 @@ import java.util.Objects;
  * @param progressEvery how often progress is logged
  * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes}
  * @param callTimeout deadline of one call to the scratch etcd
+ * @param verifyScope how much of the keyspace the offline engine's verification asks etcd to serve
  */
 public record EngineSettings(
         int maxFetchers,
@@ -19,7 +21,8 @@ public record EngineSettings(
         long leaseTtlSeconds,
         Duration progressEvery,
         long quotaBytes,
-        Duration callTimeout) {
+        Duration callTimeout,
+        VerifyScope verifyScope) {
 
     public static final int DEFAULT_MAX_FETCHERS = 4;
     public static final long DEFAULT_DECODE_BUDGET_BYTES = 64L * 1024 * 1024;
@@ -32,6 +35,7 @@ public record EngineSettings(
     public EngineSettings {
         Objects.requireNonNull(progressEvery, "progressEvery");
         Objects.requireNonNull(callTimeout, "callTimeout");
+        Objects.requireNonNull(verifyScope, "verifyScope");
         if (maxFetchers < 1) {
             throw new IllegalArgumentException("--max-fetchers must be at least 1: " + maxFetchers);
         }
@@ -48,6 +52,12 @@ public record EngineSettings(
 
     public static EngineSettings defaults() {
         return new EngineSettings(DEFAULT_MAX_FETCHERS, DEFAULT_DECODE_BUDGET_BYTES, DEFAULT_LEASE_TTL_SECONDS,
-                DEFAULT_PROGRESS_EVERY, DEFAULT_QUOTA_BYTES, DEFAULT_CALL_TIMEOUT);
+                DEFAULT_PROGRESS_EVERY, DEFAULT_QUOTA_BYTES, DEFAULT_CALL_TIMEOUT, VerifyScope.SAMPLE);
+    }
+
+    /** The same settings with another verification scope. */
+    public EngineSettings withVerifyScope(VerifyScope scope) {
+        return new EngineSettings(maxFetchers, decodeBudgetBytes, leaseTtlSeconds, progressEvery, quotaBytes,
+                callTimeout, scope);
     }
 }

@@ -24,8 +24,10 @@ public final class ServedKeyspace {
     /** Logs what the engine accepted as verified, and what reading it cost. */
     public static void log(KeyspaceRead read, Engine engine) {
         KeyspaceDigest digest = read.digest();
-        LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={} rangeRequests={} ranges={} "
-                + "keysCounted={}", digest.revision(), digest.keys(), digest.kvSha256(), digest.metaSha256(),
-                engine.label(), read.cost().rangeRequests(), read.cost().ranges(), read.cost().keysCounted());
+        LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={} read={} hashKv={} rangeRequests={} "
+                + "ranges={} keysRead={} keysCounted={}", digest.revision(), digest.keys(), digest.kvSha256(),
+                digest.metaSha256(), engine.label(), read.scope().label(),
+                read.hashKv().isPresent() ? Long.toString(read.hashKv().getAsLong()) : "-", read.cost().rangeRequests(),
+                read.cost().ranges(), read.cost().keysRead(), read.cost().keysCounted());
     }
 }

@@ -3,6 +3,8 @@ package io.etcdworkers.restore.etcd;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.CompactionRequest;
 import io.etcd.jetcd.api.DefragmentRequest;
+import io.etcd.jetcd.api.HashKVRequest;
+import io.etcd.jetcd.api.HashKVResponse;
 import io.etcd.jetcd.api.KVGrpc;
 import io.etcd.jetcd.api.LeaseGrantRequest;
 import io.etcd.jetcd.api.LeaseGrpc;
@@ -90,6 +92,15 @@ public final class EtcdGrpcClient implements AutoCloseable {
     public StatusResponse status() {
         return call("status", () -> maintenance.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .status(StatusRequest.getDefaultInstance()));
+    }
+
+    /**
+     * {@code Maintenance.HashKV} at {@code revision} (0: the current one): etcd's CRC-32C of its
+     * {@code key} bucket, read from its database.
+     */
+    public HashKVResponse hashKv(long revision) {
+        return call("hash kv", () -> maintenance.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .hashKV(HashKVRequest.newBuilder().setRevision(revision).build()));
     }
 
     /**

@@ -11,6 +11,7 @@ import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import io.etcdworkers.restore.verify.KeyspaceDigestBuilder;
 import io.etcdworkers.restore.verify.KeyspaceRead;
+import io.etcdworkers.restore.verify.RangeSums;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,8 +36,9 @@ final class CompactedDatabase {
     /** Values per range of the verification's read at most (a page of keys is {@link KeyspaceRead#PAGE}). */
     static final long VERIFY_PAGE_BYTES = 4L * 1024 * 1024;
 
-    /** What was written, and the bounds that read it back from etcd a page per range. */
-    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds) {}
+    /** What was written, the bounds that read it back from etcd a page per range, and each range's sum. */
+    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds,
+            RangeSums sums) {}
 
     static Written write(BoltReader base, LiveKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
             Path file) throws IOException {
@@ -62,8 +64,10 @@ final class CompactedDatabase {
             }
             long bytes = out.finish();
             KeyBounds.EveryPage bounds = new KeyBounds.EveryPage(KeyspaceRead.PAGE, VERIFY_PAGE_BYTES);
-            KeyspaceDigest digest = digest(live, revision, bounds);
-            return new Written(bytes, live.size(), granted, digest, bounds.build());
+            RangeSums.Builder sums = new RangeSums.Builder();
+            KeyspaceDigest digest = digest(live, revision, bounds, sums);
+            KeyBounds built = bounds.build();
+            return new Written(bytes, live.size(), granted, digest, built, sums.build(built));
         }
     }
 
@@ -131,13 +135,15 @@ final class CompactedDatabase {
         });
     }
 
-    private static KeyspaceDigest digest(LiveKeys live, long revision, KeyBounds.EveryPage bounds)
-            throws IOException {
+    private static KeyspaceDigest digest(LiveKeys live, long revision, KeyBounds.EveryPage bounds,
+            RangeSums.Builder sums) throws IOException {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         List<LiveKey> byKey = live.sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
         for (LiveKey k : byKey) {
-            digest.add(k.key(), live.value(k), k.create(), k.mod(), k.version(), k.lease());
+            byte[] value = live.value(k);
+            digest.add(k.key(), value, k.create(), k.mod(), k.version(), k.lease());
             bounds.offer(k.key(), k.valueLength());
+            sums.add(bounds.taken(), k.key(), value, k.create(), k.mod(), k.version(), k.lease());
         }
         return digest.build(revision);
     }

@@ -81,7 +81,7 @@ public final class FoldWriter {
             LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} ms={}", output,
                     written.bytes(), sequence.finalRevision(), written.keys(), written.leasesGranted(), took.toMillis());
             return new OfflineResult(output, written.bytes(), summary.revision(), sequence, written.leasesGranted(),
-                    live.spillRewrites(), written.digest(), written.bounds(), took);
+                    live.spillRewrites(), written.digest(), written.bounds(), written.sums(), took);
         }
     }
 }

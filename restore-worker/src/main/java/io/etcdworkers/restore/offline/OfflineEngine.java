@@ -18,14 +18,20 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.store.ObjectStore;
-import io.etcdworkers.restore.verify.KeyspaceDigest;
 import io.etcdworkers.restore.verify.KeyspaceRead;
+import io.etcdworkers.restore.verify.WrittenKeys;
+import io.etcdworkers.restore.verify.WrittenKeyspaceCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The offline engine: fold the deltas into a compacted database without etcd ({@link
@@ -37,6 +43,7 @@ import java.util.Optional;
  * serves anything else, this throws {@link EngineRefused}: {@code --engine=auto} then replays.
  */
 public final class OfflineEngine implements DatabaseEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(OfflineEngine.class);
     /**
      * The verifying etcd only serves reads for a second or two: a tight Go heap costs little CPU
      * there and keeps it from adding tens of MB of garbage on top of the database it maps
@@ -109,20 +116,55 @@ public final class OfflineEngine implements DatabaseEngine {
 
         @Override
         public VerifiedDatabase verify() throws EngineRefused, InterruptedException {
-            Instant t = in.phases().start();
+            // the file is read back on the other core while etcd restores and opens it
+            FutureTask<WrittenKeys> fileRead = new FutureTask<>(() -> readBack(folded.database()));
+            Thread reader = new Thread(fileRead, "read-written-database");
+            reader.setDaemon(true);
+            reader.start();
             try {
-                new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                        new SnapshotRestorer.Request(folded.database(), in.member(), in.dataDir(), in.walDir(), false));
-            } catch (WorkerException e) {
-                throw refusedOn(e, "etcd could not restore the offline engine's database: ");
+                Instant t = in.phases().start();
+                try {
+                    new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
+                            new SnapshotRestorer.Request(folded.database(), in.member(), in.dataDir(), in.walDir(),
+                                    false));
+                } catch (WorkerException e) {
+                    throw refusedOn(e, "etcd could not restore the offline engine's database: ");
+                }
+                in.phases().done("restoreOffline", t);
+                ScratchEtcd etcd = start();
+                try {
+                    return check(etcd, fileRead);
+                } catch (EngineRefused | RuntimeException | Error e) {
+                    etcd.close();
+                    throw e;
+                }
+            } finally {
+                fileRead.cancel(true);
             }
-            in.phases().done("restoreOffline", t);
-            ScratchEtcd etcd = start();
+        }
+
+        private WrittenKeys readBack(Path database) throws IOException {
+            long started = System.nanoTime();
+            WrittenKeys keys = WrittenKeys.read(database);
+            LOG.info("offline database read back entries={} hashKv={} ms={}", keys.entries(), keys.hashKvUnsigned(),
+                    (System.nanoTime() - started) / 1_000_000);
+            return keys;
+        }
+
+        private WrittenKeys written(FutureTask<WrittenKeys> fileRead) throws EngineRefused, InterruptedException {
             try {
-                return check(etcd);
-            } catch (EngineRefused | RuntimeException | Error e) {
-                etcd.close();
-                throw e;
+                return fileRead.get();
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof Error error) {
+                    throw error;
+                }
+                if (cause instanceof BoltFormatException) {
+                    throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database does not read back "
+                            + "as it was written: " + cause.getMessage(), cause);
+                }
+                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read back the offline engine's database "
+                        + folded.database() + ": " + cause.getMessage(), cause);
             }
         }
 
@@ -134,7 +176,8 @@ public final class OfflineEngine implements DatabaseEngine {
             }
         }
 
-        private VerifiedDatabase check(ScratchEtcd etcd) throws EngineRefused {
+        private VerifiedDatabase check(ScratchEtcd etcd, FutureTask<WrittenKeys> fileRead)
+                throws EngineRefused, InterruptedException {
             Instant t = in.phases().start();
             long revision = etcd.client().status().getHeader().getRevision();
             long expected = in.expectedRevision(folded.baseRevision(), folded.sequence());
@@ -143,13 +186,13 @@ public final class OfflineEngine implements DatabaseEngine {
                         + "database at revision %d; the fold ended at %d and the backup at %d", revision,
                         folded.finalRevision(), expected), null);
             }
-            KeyspaceRead read = ServedKeyspace.read(etcd, revision, folded.bounds());
-            KeyspaceDigest digest = read.digest();
-            if (!digest.sameKeyspace(folded.expected())) {
-                throw new EngineRefused(ErrorCode.ETCD_FAILURE, String.format("etcd serves a different keyspace from "
-                        + "the offline engine's database than the fold computed: %d keys kv %s meta %s, expected %d "
-                        + "keys kv %s meta %s", digest.keys(), digest.kvSha256(), digest.metaSha256(),
-                        folded.expected().keys(), folded.expected().kvSha256(), folded.expected().metaSha256()), null);
+            KeyspaceRead read;
+            try {
+                read = WrittenKeyspaceCheck.check(etcd.client(), revision, folded.expected(), folded.sums(),
+                        folded.bounds(), written(fileRead), settings.verifyScope(), new Random());
+            } catch (WrittenKeyspaceCheck.Mismatch e) {
+                throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database fails its "
+                        + "verification: " + e.getMessage(), e);
             }
             ServedKeyspace.log(read, Engine.OFFLINE);
             in.phases().done("verify", t);

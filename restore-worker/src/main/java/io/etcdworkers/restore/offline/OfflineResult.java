@@ -3,6 +3,7 @@ package io.etcdworkers.restore.offline;
 import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
+import io.etcdworkers.restore.verify.RangeSums;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,6 +19,7 @@ import java.time.Duration;
  * @param spillRewrites times the value spill file was rewritten to drop overwritten values
  * @param expected the digest of the folded keyspace, to compare with what etcd serves
  * @param bounds keys a page apart in the folded keyspace, so reading it back costs each key once
+ * @param sums the folded keyspace's sum over each of {@code bounds}' ranges
  * @param duration wall time of the fold and the write
  */
 public record OfflineResult(
@@ -29,6 +31,7 @@ public record OfflineResult(
         int spillRewrites,
         KeyspaceDigest expected,
         KeyBounds bounds,
+        RangeSums sums,
         Duration duration) {
 
     public long finalRevision() {

@@ -96,6 +96,11 @@ public final class KeyBounds {
             bytes += valueBytes;
         }
 
+        /** Bounds taken so far: the index of the range the key offered last falls in. */
+        public int taken() {
+            return bounds.size();
+        }
+
         public KeyBounds build() {
             return KeyBounds.of(bounds);
         }

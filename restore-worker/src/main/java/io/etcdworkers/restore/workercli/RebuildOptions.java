@@ -10,6 +10,7 @@ import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.replay.ReplayConfig;
 import io.etcdworkers.restore.snapshot.RestorePoint;
+import io.etcdworkers.restore.verify.VerifyScope;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
@@ -41,6 +42,14 @@ public final class RebuildOptions {
                     + "layout is not understood), auto (offline, falling back to replay). The result is always "
                     + "checked by a real etcd. Default: auto.")
     Engine engine = Engine.AUTO;
+
+    @Option(names = "--verify-read", paramLabel = "sample|all",
+            description = "How much of the keyspace the verifying etcd serves back (offline engine). sample: etcd's "
+                    + "HashKV must equal the hash of the database file, its key count the fold's, and a sample of "
+                    + "its ranges the fold's sums, while every key is checked once in the file itself; all: etcd "
+                    + "also serves every key, digested (about 20 us a key; the replay always reads this way). "
+                    + "Default: sample.")
+    VerifyScope verifyScope = VerifyScope.SAMPLE;
 
     @Option(names = WorkerFlags.MAX_FETCHERS, paramLabel = "N",
             description = "Deltas downloaded and verified in parallel ahead of the replay. Default: ${DEFAULT-VALUE}.")
@@ -79,7 +88,7 @@ public final class RebuildOptions {
         try {
             Path work = context.workingDir();
             EngineSettings settings = new EngineSettings(maxFetchers, EngineSettings.DEFAULT_DECODE_BUDGET_BYTES,
-                    Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout);
+                    Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout, verifyScope);
             return new RebuildConfig(prefix, member, skipHashCheck, work.resolve(scratchDirOrDefault()),
                     Optional.ofNullable(scratchWalDir).map(work::resolve), Optional.ofNullable(binDir).map(work::resolve),
                     context.env().getOrDefault("PATH", ""), engine, settings,

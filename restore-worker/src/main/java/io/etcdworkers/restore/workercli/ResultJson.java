@@ -70,6 +70,8 @@ public final class ResultJson {
         result.put("metaSha256", o.digest().metaSha256());
         ObjectNode read = result.putObject("verifyRead");
         RangeWalk.Cost cost = o.served().cost();
+        read.put("scope", o.served().scope().label());
+        o.served().hashKv().ifPresent(h -> read.put("hashKv", h));
         read.put("ranges", cost.ranges());
         read.put("rangeRequests", cost.rangeRequests());
         read.put("keysRead", cost.keysRead());

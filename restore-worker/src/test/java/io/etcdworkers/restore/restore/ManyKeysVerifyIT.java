@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A keyspace of 200,600 small keys (the fixture's 600 and 200,000 put by 400 transactions in 4
- * deltas) restored by both engines, whose verification must read each key once: etcd counts every
+ * deltas) restored by both engines (the offline one with both {@code --verify-read} scopes), whose
+ * verification must read each key once: etcd counts every
  * key of a range's rest on each request, so the result's {@code verifyRead.keysCounted} (the sum
  * of etcd's counts) shows whether the read was linear (about the keyspace) or quadratic (about
  * 40 million here, over pages of one unbounded range). Figures, not timings.
@@ -52,35 +53,53 @@ class ManyKeysVerifyIT {
     @Test
     void bothEnginesReadEveryKeyOnceAndServeTheSameKeyspace() {
         Path bucket = writeBucket();
-        CommandRun offline = restore(bucket, "offline");
+        CommandRun offline = restore(bucket, "offline", "--verify-read=all");
+        CommandRun sampled = restore(bucket, "offline");
         CommandRun replay = restore(bucket, "replay");
 
         JsonNode o = offline.result();
+        JsonNode s = sampled.result();
         JsonNode r = replay.result();
         assertThat(o.get("keys").asLong()).isEqualTo(KEYS);
         for (String field : List.of("finalRevision", "keys", "kvSha256", "metaSha256")) {
             assertThat(r.get(field)).as(field).isEqualTo(o.get(field));
+            assertThat(s.get(field)).as(field).isEqualTo(o.get(field));
         }
-        // the fold knows the keys in order: one range per page of 500, one request each
+        // the fold knows the keys in order: one range per page of 500, one request each, and one
+        // count-only request (etcd's index visits every key once more for it)
         JsonNode offlineRead = o.get("verifyRead");
+        assertThat(offlineRead.get("scope").asText()).isEqualTo("all");
         assertThat(offlineRead.get("keysRead").asLong()).isEqualTo(KEYS);
         assertThat(offlineRead.get("ranges").asLong()).isEqualTo((KEYS + 499) / 500);
-        assertThat(offlineRead.get("rangeRequests").asLong()).isEqualTo(offlineRead.get("ranges").asLong());
-        assertThat(offlineRead.get("keysCounted").asLong()).isEqualTo(KEYS);
+        assertThat(offlineRead.get("rangeRequests").asLong()).isEqualTo(offlineRead.get("ranges").asLong() + 1);
+        assertThat(offlineRead.get("keysCounted").asLong()).isEqualTo(2 * KEYS);
+        // the default: etcd's HashKV matched the file, whose every key was checked; etcd served 16 ranges
+        JsonNode sampledRead = s.get("verifyRead");
+        assertThat(sampledRead.get("scope").asText()).isEqualTo("sample");
+        assertThat(sampledRead.get("hashKv").asLong()).isEqualTo(offlineRead.get("hashKv").asLong()).isPositive();
+        assertThat(sampledRead.get("ranges").asLong()).isEqualTo(16);
+        assertThat(sampledRead.get("rangeRequests").asLong()).isEqualTo(17);
+        // ranges of 500 keys each, but the last one: it holds the rest
+        assertThat(sampledRead.get("keysRead").asLong()).isEqualTo(15L * 500 + KEYS % 500);
+        assertThat(sampledRead.get("keysCounted").asLong())
+                .isEqualTo(KEYS + sampledRead.get("keysRead").asLong());
         // the replay samples the keys it saw: ranges of about 500, a few of them read in two pages
         JsonNode replayRead = r.get("verifyRead");
         assertThat(replayRead.get("keysRead").asLong()).isEqualTo(KEYS);
         assertThat(replayRead.get("ranges").asLong()).isBetween(KEYS / 1000, KEYS / 100);
         assertThat(replayRead.get("rangeRequests").asLong()).isLessThan(2 * replayRead.get("ranges").asLong());
         assertThat(replayRead.get("keysCounted").asLong()).isLessThan(3 * KEYS);
-        Processes.awaitNoneMentioning(dir.resolve("scratch-" + "replay"));
+        Processes.awaitNoneMentioning(dir.resolve("scratch-replay0"));
     }
 
-    private CommandRun restore(Path bucket, String engine) {
+    private CommandRun restore(Path bucket, String engine, String... extra) {
+        String name = engine + extra.length;
+        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
+                "--engine=" + engine, "--data-dir", dir.resolve(name + "/data").toString(),
+                "--scratch-dir", dir.resolve("scratch-" + name).toString()));
+        args.addAll(List.of(extra));
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, "restore", "--store-container", bucket.toString(), "--engine=" + engine,
-                "--data-dir", dir.resolve(engine + "/data").toString(),
-                "--scratch-dir", dir.resolve("scratch-" + engine).toString());
+                dir, args.toArray(String[]::new));
         assertThat(run.exitCode()).as(engine + ": " + run.stderr()).isZero();
         return run;
     }

@@ -1,0 +1,131 @@
+package io.etcdworkers.restore.verify;
+
+import io.etcd.jetcd.api.HashKVResponse;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.verify.KeyBounds.KeyRange;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.TreeSet;
+
+/**
+ * Verifies a database this project wrote, as a running etcd opened it, without asking etcd for
+ * every key. Three links, each checked against an independent side:
+ *
+ * <ol>
+ *   <li>the file holds the fold's keyspace: the {@link KeySum} of every entry decoded from the
+ *       file ({@link WrittenKeys}) equals the fold's ({@link RangeSums#total()});
+ *   <li>etcd opened exactly that file's keys: its {@code HashKV} equals the CRC-32C of the bucket
+ *       read from the file, and it opened at the expected revision;
+ *   <li>etcd serves them: its count of live keys at the revision is the fold's, and a sample of
+ *       ranges (the first, the last, and others at random) served range by range add up to the
+ *       fold's sums for those ranges.
+ * </ol>
+ *
+ * With {@link VerifyScope#ALL} etcd also serves every key, digested and compared with the fold's
+ * digest, as the replay is verified.
+ */
+public final class WrittenKeyspaceCheck {
+    /** Ranges read back with {@link VerifyScope#SAMPLE}, the first and the last among them. */
+    public static final int SAMPLED_RANGES = 16;
+
+    private WrittenKeyspaceCheck() {}
+
+    /** What etcd served differs from what was written; the message says where. */
+    public static final class Mismatch extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Mismatch(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * @param expected the fold's digest of its keyspace at {@code revision}
+     * @param sums the fold's sums over {@code bounds}' ranges
+     * @param written what the file etcd was restored from holds
+     * @return what etcd served: the fold's digest when only a sample was read (it was checked
+     *     through the sums), else the digest of everything read
+     */
+    public static KeyspaceRead check(EtcdGrpcClient client, long revision, KeyspaceDigest expected, RangeSums sums,
+            KeyBounds bounds, WrittenKeys written, VerifyScope scope, Random random) throws Mismatch {
+        if (sums.size() != bounds.size() + 1) {
+            throw new IllegalArgumentException("sums for " + sums.size() + " ranges, bounds make " + (bounds.size() + 1));
+        }
+        if (!written.sum().equals(sums.total()) || written.entries() != expected.keys()) {
+            throw new Mismatch(String.format("the database file holds %d entries (sum %s), the fold computed %d keys "
+                    + "(sum %s)", written.entries(), written.sum(), expected.keys(), sums.total()));
+        }
+        HashKVResponse hash = client.hashKv(0);
+        if (hash.getHash() != written.hashKv() || hash.getHeader().getRevision() != revision) {
+            throw new Mismatch(String.format("etcd's HashKV is %d at revision %d; the file's key bucket hashes to %d "
+                    + "at revision %d", Integer.toUnsignedLong(hash.getHash()), hash.getHeader().getRevision(),
+                    written.hashKvUnsigned(), revision));
+        }
+        long count = client.range(RangeRequest.newBuilder().setKey(KeyRange.FIRST_KEY).setRangeEnd(KeyRange.TO_END)
+                .setRevision(revision).setCountOnly(true).build()).getCount();
+        if (count != expected.keys()) {
+            throw new Mismatch(String.format("etcd counts %d keys at revision %d, the fold %d", count, revision,
+                    expected.keys()));
+        }
+        if (scope == VerifyScope.ALL) {
+            KeyspaceRead read = KeyspaceRead.of(client, revision, bounds);
+            if (!read.digest().sameKeyspace(expected)) {
+                throw new Mismatch(String.format("etcd serves %d keys kv %s meta %s, the fold computed %d keys kv %s "
+                        + "meta %s", read.digest().keys(), read.digest().kvSha256(), read.digest().metaSha256(),
+                        expected.keys(), expected.kvSha256(), expected.metaSha256()));
+            }
+            return read.withHashKv(written.hashKvUnsigned(), count);
+        }
+        RangeWalk.Cost sampled = sample(client, revision, sums, bounds, random);
+        // the count is one more request, and etcd's index visits every key for it
+        RangeWalk.Cost cost = new RangeWalk.Cost(sampled.rangeRequests() + 1, sampled.keysRead(),
+                sampled.keysCounted() + count, sampled.ranges());
+        return new KeyspaceRead(expected, cost, bounds, VerifyScope.SAMPLE, OptionalLong.of(written.hashKvUnsigned()));
+    }
+
+    private static RangeWalk.Cost sample(EtcdGrpcClient client, long revision, RangeSums sums, KeyBounds bounds,
+            Random random) throws Mismatch {
+        List<KeyRange> ranges = bounds.ranges();
+        long requests = 0;
+        long keys = 0;
+        long counted = 0;
+        KeyHasher hasher = new KeyHasher();
+        TreeSet<Integer> picked = pick(ranges.size(), random);
+        for (int index : picked) {
+            KeyRange range = ranges.get(index);
+            KeySum served = new KeySum();
+            RangeWalk.Cost cost;
+            try {
+                cost = RangeWalk.walk(client, revision, KeyBounds.none(), range.from(), range.end(),
+                        kv -> hasher.addTo(served, kv.getKey(), kv.getValue(), kv.getCreateRevision(),
+                                kv.getModRevision(), kv.getVersion(), kv.getLease()));
+            } catch (IOException e) {
+                throw new UncheckedIOException("hashing does no I/O", e);
+            }
+            if (!served.equals(sums.range(index))) {
+                throw new Mismatch(String.format("etcd serves range %d of %d (from %s) as %s, the fold computed %s",
+                        index + 1, ranges.size(), range.from().toStringUtf8(), served, sums.range(index)));
+            }
+            requests += cost.rangeRequests();
+            keys += cost.keysRead();
+            counted += cost.keysCounted();
+        }
+        return new RangeWalk.Cost(requests, keys, counted, picked.size());
+    }
+
+    /** The first and last range, and others at random: {@link #SAMPLED_RANGES} in all, or every one. */
+    static TreeSet<Integer> pick(int ranges, Random random) {
+        TreeSet<Integer> picked = new TreeSet<>();
+        picked.add(0);
+        picked.add(ranges - 1);
+        int want = Math.min(ranges, SAMPLED_RANGES);
+        while (picked.size() < want) {
+            picked.add(random.nextInt(ranges));
+        }
+        return picked;
+    }
+}

@@ -1,0 +1,141 @@
+package io.etcdworkers.restore.offline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etcdworkers.restore.bolt.BoltFiles;
+import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.etcd.EmbeddedEtcd;
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.snapshot.FullSnapshotReader;
+import io.etcdworkers.restore.snapshot.SnapshotCatalog;
+import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.store.LocalDirectoryStore;
+import io.etcdworkers.restore.verify.KeyspaceRead;
+import io.etcdworkers.restore.verify.VerifyScope;
+import io.etcdworkers.restore.verify.WrittenKeys;
+import io.etcdworkers.restore.verify.WrittenKeyspaceCheck;
+import io.etcdworkers.testsupport.EtcdTestEnvironment;
+import io.etcdworkers.testsupport.Fixtures;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The offline engine's verification against a real etcd: it passes on the database the fold
+ * wrote, in both scopes, and it fails on each broken link: a file that is not what the fold
+ * computed (one key byte changed, as a faulty writer would, then opened by etcd), and an etcd that did not open the
+ * file that was read.
+ */
+@Timeout(180)
+class WrittenKeyspaceCheckIT {
+    private static final long REVISION = 3656;
+
+    @TempDir
+    Path dir;
+
+    private OfflineResult fold() throws Exception {
+        LocalDirectoryStore store = new LocalDirectoryStore(Fixtures.bucket("lzw"));
+        SnapshotSelection selection = SnapshotCatalog.load(store, "").select();
+        Path base = dir.resolve("base.db");
+        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
+                OutputStream out = Files.newOutputStream(base)) {
+            FullSnapshotReader.copy(selection.base().key(), in, out, false);
+        }
+        return new FoldWriter(store, EngineSettings.defaults(), Clock.systemUTC())
+                .build(selection, base, Files.createDirectories(dir.resolve("work")), dir.resolve("offline.db"));
+    }
+
+    private interface WithEtcd {
+        void run(EtcdGrpcClient client) throws Exception;
+    }
+
+    private void onEtcd(Path database, String name, WithEtcd body) throws Exception {
+        EtcdMember member = EtcdMember.onFreeLoopbackPort();
+        Path data = dir.resolve(name + ".etcd");
+        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        new SnapshotRestorer(binaries, dir.resolve("scratch-" + name), Duration.ofMinutes(2))
+                .restore(new SnapshotRestorer.Request(database, member, data, Optional.empty(), false));
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, data,
+                dir.resolve("etcd-" + name)));
+                EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
+            body.run(client);
+        }
+    }
+
+    private static KeyspaceRead check(EtcdGrpcClient client, OfflineResult f, WrittenKeys written, VerifyScope scope)
+            throws WrittenKeyspaceCheck.Mismatch {
+        return WrittenKeyspaceCheck.check(client, REVISION, f.expected(), f.sums(), f.bounds(), written, scope,
+                new Random(1));
+    }
+
+    @Test
+    void theFoldsDatabasePassesInBothScopesAndAnotherFilesHashDoesNot() throws Exception {
+        OfflineResult folded = fold();
+        WrittenKeys written = WrittenKeys.read(folded.database());
+        onEtcd(folded.database(), "good", client -> {
+            KeyspaceRead sample = check(client, folded, written, VerifyScope.SAMPLE);
+            assertThat(sample.scope()).isEqualTo(VerifyScope.SAMPLE);
+            assertThat(sample.digest()).isEqualTo(folded.expected());
+            assertThat(sample.hashKv()).hasValue(written.hashKvUnsigned());
+            assertThat(Integer.toUnsignedLong(client.hashKv(0).getHash())).isEqualTo(written.hashKvUnsigned());
+
+            KeyspaceRead all = check(client, folded, written, VerifyScope.ALL);
+            assertThat(all.scope()).isEqualTo(VerifyScope.ALL);
+            assertThat(all.cost().keysRead()).isEqualTo(folded.expected().keys());
+            assertThat(all.digest().sameKeyspace(folded.expected())).isTrue();
+
+            WrittenKeys otherFile = new WrittenKeys(written.hashKv() ^ 1, written.sum(), written.entries());
+            assertThatThrownBy(() -> check(client, folded, otherFile, VerifyScope.SAMPLE))
+                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class).hasMessageContaining("HashKV");
+        });
+    }
+
+    @Test
+    void aFileThatIsNotWhatTheFoldComputedFailsThoughEtcdServesIt() throws Exception {
+        OfflineResult folded = fold();
+        byte[] db = Files.readAllBytes(folded.database());
+        byte[] marker = "/registry/".getBytes(StandardCharsets.US_ASCII);
+        int at = indexOf(db, marker, db.length / 2);
+        db[at + marker.length + 1] ^= 0x01; // one character of one key, the proto still valid
+        Path tampered = dir.resolve("tampered.db");
+        // as a writer that wrote the wrong bytes would: with a trailer that matches them
+        Files.write(tampered, java.util.Arrays.copyOf(db, db.length - 32));
+        BoltFiles.appendSha256Trailer(tampered);
+        WrittenKeys written = WrittenKeys.read(tampered);
+
+        onEtcd(tampered, "tampered", client -> {
+            // etcd opens exactly that file: its hash agrees with the file, the fold's sum does not
+            assertThat(Integer.toUnsignedLong(client.hashKv(0).getHash())).isEqualTo(written.hashKvUnsigned());
+            assertThatThrownBy(() -> check(client, folded, written, VerifyScope.SAMPLE))
+                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class).hasMessageContaining("database file holds");
+        });
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle, int from) {
+        outer:
+        for (int i = from; i + needle.length + 16 < haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("no key after offset " + from);
+    }
+}
