@@ -24,11 +24,12 @@ public record KeyspaceRead(KeyspaceDigest digest, RangeWalk.Cost cost, KeyBounds
 
     /**
      * The same read, checked against the database file too: etcd's HashKV, and its count of the
-     * keys (one more request; etcd's index visits every key for it).
+     * keys when it was asked for one ({@code counted} > 0: one more request, and etcd's index
+     * visits every key for it).
      */
     KeyspaceRead withHashKv(long hash, long counted) {
-        RangeWalk.Cost more = new RangeWalk.Cost(cost.rangeRequests() + 1, cost.keysRead(), cost.keysCounted() + counted,
-                cost.ranges());
+        RangeWalk.Cost more = counted == 0 ? cost : new RangeWalk.Cost(cost.rangeRequests() + 1, cost.keysRead(),
+                cost.keysCounted() + counted, cost.ranges());
         return new KeyspaceRead(digest, more, bounds, scope, OptionalLong.of(hash));
     }
 
