@@ -22,6 +22,13 @@ public final class ResultFields {
     /** In the termination message only: fields were dropped to fit its 4 KiB. */
     public static final String TRUNCATED = "truncated";
 
+    /** verify-backup with --estimate-memory: what a rebuild of the backup needs in memory. */
+    public static final String SIZE_ESTIMATE = "sizeEstimate";
+    /** In {@link #SIZE_ESTIMATE}: the container memory limit, in bytes. */
+    public static final String MEMORY_LIMIT_BYTES = "memoryLimitBytes";
+    /** In {@link #SIZE_ESTIMATE}: the JVM heap's share of that limit, in percent. */
+    public static final String HEAP_PERCENT = "heapPercent";
+
     public static final String SUCCEEDED = "succeeded";
     public static final String FAILED = "failed";
     /** A compaction with too little to compact. */

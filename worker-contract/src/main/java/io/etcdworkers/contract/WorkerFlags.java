@@ -39,6 +39,8 @@ public final class WorkerFlags {
     public static final String INITIAL_CLUSTER_TOKEN = "--initial-cluster-token";
     public static final String INITIAL_ADVERTISE_PEER_URLS = "--initial-advertise-peer-urls";
     public static final String SKIP_HASH_CHECK = "--skip-hash-check";
+    /** verify-backup: also estimate the memory a rebuild needs (result field {@link ResultFields#SIZE_ESTIMATE}). */
+    public static final String ESTIMATE_MEMORY = "--estimate-memory";
     public static final String FORCE = "--force";
     /** Point in time: the state right after this revision. */
     public static final String TO_REVISION = "--to-revision";

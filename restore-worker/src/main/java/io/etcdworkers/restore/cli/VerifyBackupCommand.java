@@ -3,6 +3,7 @@ package io.etcdworkers.restore.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.restore.error.WorkerException;
@@ -58,6 +59,15 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
     Path resultFile;
 
+    @Option(names = WorkerFlags.ESTIMATE_MEMORY, description = "Also estimate the memory a restore or compaction of "
+            + "this backup needs (result field sizeEstimate, docs/tuning.md's rule): the base is written to the "
+            + "scratch dir for its keys to be counted, then removed.")
+    boolean estimateMemory;
+
+    @Option(names = WorkerFlags.SCRATCH_DIR, paramLabel = "DIR",
+            description = "Where --estimate-memory writes the base. Default: the system temp dir.")
+    Path scratchDir;
+
     public VerifyBackupCommand(WorkerContext context) {
         this.context = context;
     }
@@ -67,7 +77,10 @@ public final class VerifyBackupCommand implements Callable<Integer> {
         return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock()).verify();
+                Optional<Path> estimateDir = estimateMemory ? Optional.of(context.workingDir().resolve(scratchDir != null
+                        ? scratchDir : Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
+                VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock(),
+                        estimateDir).verify();
                 describe(result, report);
                 Optional<ErrorCode> failure = report.failure();
                 if (failure.isEmpty()) {
@@ -129,6 +142,15 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                     .put("firstRevision", first).put("lastRevision", Math.max(first, p.next().name().startRevision() - 1))
                     .put("problem", p.describe());
         }
+        report.sizeEstimate().ifPresent(e -> {
+            ObjectNode size = result.putObject(ResultFields.SIZE_ESTIMATE);
+            size.put("keysAtMost", e.keysAtMost());
+            size.put("databaseBytesAtMost", e.databaseBytesAtMost());
+            size.put("etcdBytes", e.etcdBytes());
+            size.put("heapBytes", e.heapBytes());
+            size.put(ResultFields.MEMORY_LIMIT_BYTES, e.memoryLimitBytes());
+            size.put(ResultFields.HEAP_PERCENT, e.heapPercent());
+        });
         ArrayNode skipped = result.putArray("skippedKeys");
         report.skipped().forEach(s -> skipped.add(s.key()));
     }

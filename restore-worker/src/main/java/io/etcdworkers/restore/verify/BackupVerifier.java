@@ -13,6 +13,9 @@ import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,12 +38,24 @@ public final class BackupVerifier {
     private final String prefix;
     private final boolean skipHashCheck;
     private final Clock clock;
+    private final Optional<Path> estimateDir;
+    private final SizeEstimate.Builder estimate = new SizeEstimate.Builder();
 
     public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock) {
+        this(store, prefix, skipHashCheck, clock, Optional.empty());
+    }
+
+    /**
+     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base is
+     *     written there (and removed) so its keys can be counted
+     */
+    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock,
+            Optional<Path> estimateDir) {
         this.store = store;
         this.prefix = prefix;
         this.skipHashCheck = skipHashCheck;
         this.clock = clock;
+        this.estimateDir = estimateDir;
     }
 
     /**
@@ -72,10 +87,16 @@ public final class BackupVerifier {
             }
         }
         selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
-        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped());
+        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
+        size.ifPresent(e -> LOG.info("size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} "
+                + "heapPercent={}", e.keysAtMost(), e.databaseBytesAtMost(), e.memoryLimitBytes(), e.heapPercent()));
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
     }
 
     private ObjectCheck checkFull(SnapshotObject base) {
+        if (estimateDir.isPresent()) {
+            return checkAndCountFull(base, estimateDir.get());
+        }
         try (InputStream in = SnapshotStreams.openDecompressed(store, base)) {
             FullSnapshotSummary summary = FullSnapshotReader.copy(base.key(), in, null, skipHashCheck);
             return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
@@ -86,9 +107,44 @@ public final class BackupVerifier {
         }
     }
 
+    /** The base written to {@code dir} (and removed) so its keys can be counted for the estimate. */
+    private ObjectCheck checkAndCountFull(SnapshotObject base, Path dir) {
+        Path file = null;
+        try {
+            Files.createDirectories(dir);
+            file = Files.createTempFile(dir, "estimate-base-", ".db");
+            FullSnapshotSummary summary;
+            try (InputStream in = SnapshotStreams.openDecompressed(store, base);
+                    OutputStream out = Files.newOutputStream(file)) {
+                summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
+            }
+            try {
+                estimate.base(file, summary.databaseBytes());
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("cannot count the keys of {} ({}): the size estimate counts the deltas' keys only", base.key(),
+                        e.getMessage());
+            }
+            return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
+        } catch (WorkerException e) {
+            return failedOrRethrow(base, e);
+        } catch (IOException e) {
+            return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    LOG.warn("cannot remove {}: {}", file, e.getMessage());
+                }
+            }
+        }
+    }
+
     private ObjectCheck checkDelta(SnapshotObject delta) throws InterruptedException {
         try (InputStream in = SnapshotStreams.openDecompressed(store, delta)) {
-            DeltaSummary summary = DeltaDecoder.verify(delta.key(), in);
+            DeltaSummary summary = estimateDir.isPresent()
+                    ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
+                    : DeltaDecoder.verify(delta.key(), in);
             if (summary.events() == 0) {
                 return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT,
                         delta.key() + ": holds no events (etcd-backup-restore never writes an empty delta)");

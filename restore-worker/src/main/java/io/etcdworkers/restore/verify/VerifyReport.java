@@ -9,13 +9,15 @@ import java.util.Optional;
 
 /**
  * Everything {@code verify-backup} found: the selection a restore would use, the check of
- * every object in it, every break in the chain, and the keys that were skipped.
+ * every object in it, every break in the chain, the keys that were skipped, and (when asked)
+ * what a rebuild of it needs in memory.
  */
 public record VerifyReport(
         SnapshotSelection selection,
         List<ObjectCheck> checks,
         List<ChainProblem> chainProblems,
-        List<SnapshotKey.Invalid> skipped) {
+        List<SnapshotKey.Invalid> skipped,
+        Optional<SizeEstimate> sizeEstimate) {
 
     public VerifyReport {
         checks = List.copyOf(checks);

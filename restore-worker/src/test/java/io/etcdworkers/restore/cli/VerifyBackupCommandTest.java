@@ -6,14 +6,18 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.GeneratedBucket;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +57,44 @@ class VerifyBackupCommandTest {
             assertThat(result.get("deltas").asInt()).isEqualTo(10);
             assertThat(result.get("events").asLong()).isEqualTo(3472);
         }
+    }
+
+    @Test
+    void theSizeEstimateCountsTheBasesKeysAndTheKeysDeltasCreateAndLeavesNoFileBehind() throws IOException {
+        // the compacted bucket's base is the fixture's end state: one entry per live key
+        Path scratch = dir.resolve("scratch");
+        CommandRun compacted = verify(Map.of(), "--store-container", Fixtures.bucket("compacted").toString(),
+                "--estimate-memory", "--scratch-dir", scratch.toString());
+        assertThat(compacted.exitCode()).as(compacted.stderr()).isZero();
+        JsonNode size = compacted.result().get("sizeEstimate");
+        assertThat(size.get("keysAtMost").asLong()).isEqualTo(ExpectedState.stateJson().get("keys").asLong());
+        try (var left = Files.list(scratch)) {
+            assertThat(left).as("the base written for counting is removed").isEmpty();
+        }
+
+        // the same base twice, once with deltas that create 1,000 keys and update 500 of them
+        GeneratedBucket bare = GeneratedBucket.create(dir.resolve("bare"), GeneratedBucket.Compression.GZIP, 5);
+        GeneratedBucket grown = GeneratedBucket.create(dir.resolve("grown"), GeneratedBucket.Compression.GZIP, 5);
+        List<String> created = IntStream.range(0, 1000).mapToObj(i -> "/registry/new/" + i).toList();
+        grown.transaction(created, List.of(), 100);
+        grown.transaction(created.subList(0, 500), List.of(), 100);
+        grown.cutDelta();
+        JsonNode bareSize = estimate(bare.root());
+        JsonNode grownSize = estimate(grown.root());
+        assertThat(grownSize.get("keysAtMost").asLong() - bareSize.get("keysAtMost").asLong()).isEqualTo(1000);
+        assertThat(grownSize.get("databaseBytesAtMost").asLong()).isGreaterThan(bareSize.get("databaseBytesAtMost").asLong());
+        long limit = grownSize.get("memoryLimitBytes").asLong();
+        long parts = grownSize.get("etcdBytes").asLong() + grownSize.get("heapBytes").asLong() + 100L * 1024 * 1024;
+        assertThat(limit).isBetween(parts + parts / 4, parts + parts / 4 + 64L * 1024 * 1024);
+        assertThat(limit % (64L * 1024 * 1024)).isZero();
+        assertThat(grownSize.get("heapPercent").asInt()).isBetween(10, 75);
+    }
+
+    private JsonNode estimate(Path bucket) {
+        CommandRun run = verify(Map.of(), "--store-container", bucket.toString(), "--estimate-memory",
+                "--scratch-dir", dir.resolve("scratch").toString());
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        return run.result().get("sizeEstimate");
     }
 
     @Test
