@@ -29,6 +29,10 @@ final class CompactCommand implements Callable<Integer> {
     public Integer call() {
         String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> takeFrom(etcd, pod, store, compact));
+        java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
+        if (sized.isPresent()) {
+            return sized.getAsInt();
+        }
         return JobRun.run(ctx, cluster, run, stuck, request(namespace, pod, store, defrag, compact));
     }
 

@@ -43,8 +43,14 @@ final class PodOptions {
     @Option(names = "--memory-request", defaultValue = JobResources.DEFAULT_MEMORY, description = "Default: ${DEFAULT-VALUE}.")
     String memoryRequest;
 
-    @Option(names = "--memory-limit", defaultValue = JobResources.DEFAULT_MEMORY, description = "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--memory-limit", defaultValue = JobResources.DEFAULT_MEMORY, description = "A size, or (restore and "
+            + "compact) auto: a sizing Job (verify-backup --estimate-memory) reads the backup first and the Job gets "
+            + "the memory its result names, as request and limit, with its heap share. Default: ${DEFAULT-VALUE}.")
     String memoryLimit;
+
+    @Option(names = "--check-memory", description = "Run the sizing Job first and refuse (exit 2, naming the size "
+            + "needed) when --memory-limit cannot hold this backup by docs/tuning.md's rule.")
+    boolean checkMemory;
 
     @Option(names = "--scratch-size", defaultValue = JobResources.DEFAULT_SCRATCH, description = "Size limit of the scratch emptyDir. Default: ${DEFAULT-VALUE}.")
     String scratchSize;
@@ -135,6 +141,10 @@ final class PodOptions {
     }
 
     JobResources resources() {
+        if (MemorySizing.AUTO.equals(memoryLimit)) {
+            throw new IllegalArgumentException("--memory-limit=auto sizes one restore or compaction run from the backup; "
+                    + "give a size here (verify-backup --estimate-memory prints one)");
+        }
         return new JobResources(cpuRequest, cpuLimit, memoryRequest, memoryLimit, scratchSize, tmpSize, heapPercent);
     }
 

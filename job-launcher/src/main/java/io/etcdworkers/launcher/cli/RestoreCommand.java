@@ -80,7 +80,12 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null)).ifPresent(this::takeFrom);
+        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        from.read(ctx, cluster, namespace).ifPresent(this::takeFrom);
+        java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
+        if (sized.isPresent()) {
+            return sized.getAsInt();
+        }
         if (memberClaims != null && !memberClaims.isEmpty()) {
             return restoreEveryMember();
         }

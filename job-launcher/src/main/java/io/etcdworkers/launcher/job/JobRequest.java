@@ -96,7 +96,7 @@ public record JobRequest(
             }
         } else if (extract != null) {
             throw new IllegalArgumentException("extract flags are only for an extract");
-        } else if (kind == WorkerKind.VERIFY || kind == WorkerKind.DRILL) {
+        } else if (kind == WorkerKind.VERIFY || kind == WorkerKind.DRILL || kind == WorkerKind.SIZING) {
             if (restore != null || compact != null) {
                 throw new IllegalArgumentException("a verification takes no restore or compaction flags");
             }

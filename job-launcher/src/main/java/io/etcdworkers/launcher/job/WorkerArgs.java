@@ -35,6 +35,11 @@ public final class WorkerArgs {
             return List.copyOf(args);
         }
         args.add(flag(WorkerFlags.SCRATCH_DIR, SCRATCH_DIR));
+        if (request.kind() == WorkerKind.SIZING) {
+            // the base is written to the scratch volume for its keys to be counted
+            args.add(WorkerFlags.ESTIMATE_MEMORY);
+            return List.copyOf(args);
+        }
         if (request.kind() == WorkerKind.DRILL) {
             args.add(flag(WorkerFlags.DATA_DIR, DRILL_DATA_DIR));
         }

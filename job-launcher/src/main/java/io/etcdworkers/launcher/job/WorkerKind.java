@@ -20,7 +20,12 @@ public enum WorkerKind {
      * A restore drill: a whole restore, verified by etcd, into the pod's scratch volume, thrown away
      * with the pod: proof that the backup restores, before an outage needs it.
      */
-    DRILL(WorkerCommands.RESTORE, "drill", "/app/restore-worker.jar");
+    DRILL(WorkerCommands.RESTORE, "drill", "/app/restore-worker.jar"),
+    /**
+     * The sizing run of {@code --memory-limit=auto}: {@code verify-backup --estimate-memory},
+     * whose result says what memory a restore or compaction of this backup needs.
+     */
+    SIZING(WorkerCommands.VERIFY_BACKUP, "sizing", "/app/restore-worker.jar");
 
     private final String subcommand;
     private final String nameSuffix;
