@@ -159,7 +159,10 @@ public final class OfflineEngine implements DatabaseEngine {
                 if (cause instanceof Error error) {
                     throw error;
                 }
-                if (cause instanceof BoltFormatException) {
+                // a page or an entry that is not what bbolt or etcd would write: the writer's
+                // fault, not the disk's
+                if (cause instanceof BoltFormatException
+                        || cause instanceof com.google.protobuf.InvalidProtocolBufferException) {
                     throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database does not read back "
                             + "as it was written: " + cause.getMessage(), cause);
                 }

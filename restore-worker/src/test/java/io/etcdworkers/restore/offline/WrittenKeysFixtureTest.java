@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.bolt.BoltFormatException;
+import io.etcdworkers.restore.bolt.BoltWriter;
+import io.etcdworkers.restore.bolt.BucketWriter;
 import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
 import io.etcdworkers.restore.snapshot.SnapshotCatalog;
@@ -80,6 +82,28 @@ class WrittenKeysFixtureTest {
         Path empty = dir.resolve("not-a-db");
         Files.write(empty, new byte[8192]);
         assertThatThrownBy(() -> WrittenKeys.read(empty)).isInstanceOf(BoltFormatException.class);
+    }
+
+    @Test
+    void aKeyEntryThatIsNoKeyValueOrNoLiveRevisionIsRefused() throws Exception {
+        Path garbage = dir.resolve("garbage.db");
+        writeKeyBucket(garbage, EtcdSchema.revision(5, 0), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
+        assertThatThrownBy(() -> WrittenKeys.read(garbage))
+                .isInstanceOf(com.google.protobuf.InvalidProtocolBufferException.class);
+
+        Path tombstone = dir.resolve("tombstone.db");
+        writeKeyBucket(tombstone, java.util.Arrays.copyOf(EtcdSchema.revision(5, 0), 18), new byte[0]);
+        assertThatThrownBy(() -> WrittenKeys.read(tombstone)).isInstanceOf(BoltFormatException.class)
+                .hasMessageContaining("no live revision");
+    }
+
+    private static void writeKeyBucket(Path file, byte[] key, byte[] value) throws java.io.IOException {
+        try (BoltWriter out = BoltWriter.create(file, CompactedDatabase.PAGE_SIZE)) {
+            try (BucketWriter keys = out.bucket(EtcdSchema.KEY_BUCKET)) {
+                keys.put(key, value);
+            }
+            out.finish();
+        }
     }
 
     private static int indexOf(byte[] haystack, byte[] needle, int from) {
