@@ -11,23 +11,14 @@ import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.engine.EngineSettings;
-import io.etcdworkers.restore.snapshot.FullSnapshotReader;
-import io.etcdworkers.restore.snapshot.SnapshotCatalog;
-import io.etcdworkers.restore.snapshot.SnapshotSelection;
-import io.etcdworkers.restore.snapshot.SnapshotStreams;
-import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.SnapshotStatus;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -46,17 +37,8 @@ class FoldWriterIT {
 
     @Test
     void theWrittenDatabaseIsOneEtcdAcceptsAsItIsAndAfterItsOwnDefrag() throws Exception {
-        LocalDirectoryStore store = new LocalDirectoryStore(Fixtures.bucket("lzw"));
-        SnapshotSelection selection = SnapshotCatalog.load(store, "").select();
-        Path base = dir.resolve("base.db");
-        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
-                OutputStream out = Files.newOutputStream(base)) {
-            FullSnapshotReader.copy(selection.base().key(), in, out, false);
-        }
-        Path work = Files.createDirectories(dir.resolve("work"));
-
-        OfflineResult result = new FoldWriter(store, EngineSettings.defaults(), Clock.systemUTC())
-                .build(selection, base, work, dir.resolve("offline.db"));
+        OfflineResult result = FixtureFold.fold(Fixtures.bucket("lzw"), dir);
+        Path work = dir.resolve("work");
 
         JsonNode state = ExpectedState.stateJson();
         assertThat(result.finalRevision()).isEqualTo(3656);

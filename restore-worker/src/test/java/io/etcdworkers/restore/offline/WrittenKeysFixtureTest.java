@@ -7,20 +7,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
-import io.etcdworkers.restore.engine.EngineSettings;
-import io.etcdworkers.restore.snapshot.FullSnapshotReader;
-import io.etcdworkers.restore.snapshot.SnapshotCatalog;
-import io.etcdworkers.restore.snapshot.SnapshotSelection;
-import io.etcdworkers.restore.snapshot.SnapshotStreams;
-import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.verify.WrittenKeys;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,21 +25,9 @@ class WrittenKeysFixtureTest {
     @TempDir
     Path dir;
 
-    private OfflineResult fold() throws Exception {
-        LocalDirectoryStore store = new LocalDirectoryStore(Fixtures.bucket(Fixtures.V0_41_2, "gzip"));
-        SnapshotSelection selection = SnapshotCatalog.load(store, "").select();
-        Path base = dir.resolve("base.db");
-        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
-                OutputStream out = Files.newOutputStream(base)) {
-            FullSnapshotReader.copy(selection.base().key(), in, out, false);
-        }
-        return new FoldWriter(store, EngineSettings.defaults(), Clock.systemUTC())
-                .build(selection, base, Files.createDirectories(dir.resolve("work")), dir.resolve("offline.db"));
-    }
-
     @Test
     void theWrittenKeyBucketHashesAsEtcdHashedTheCompactedSourceAndSumsAsTheFold() throws Exception {
-        OfflineResult folded = fold();
+        OfflineResult folded = FixtureFold.fold(Fixtures.bucket(Fixtures.V0_41_2, "gzip"), dir);
         JsonNode state = ExpectedState.stateJson(Fixtures.V0_41_2);
 
         WrittenKeys written = WrittenKeys.read(folded.database());
@@ -62,10 +41,11 @@ class WrittenKeysFixtureTest {
 
     @Test
     void aValueChangedInTheFileChangesItsSumButNotItsEntries() throws Exception {
-        OfflineResult folded = fold();
+        OfflineResult folded = FixtureFold.fold(Fixtures.bucket(Fixtures.V0_41_2, "gzip"), dir);
         byte[] db = Files.readAllBytes(folded.database());
         // a value byte of some key: the fixture's values are text, find one by its key's prefix
-        int at = indexOf(db, "/registry/".getBytes(java.nio.charset.StandardCharsets.US_ASCII), db.length / 2);
+        byte[] marker = "/registry/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        int at = FixtureFold.indexOf(db, marker, db.length / 2);
         db[at + 12] ^= 0x01;
         Path tampered = dir.resolve("tampered.db");
         Files.write(tampered, db);
@@ -106,16 +86,4 @@ class WrittenKeysFixtureTest {
         }
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = from; i + needle.length + 16 < haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        throw new AssertionError("no key after offset " + from);
-    }
 }

@@ -9,30 +9,21 @@ import io.etcdworkers.restore.bolt.BoltFiles;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
 import io.etcdworkers.restore.bolt.BucketWriter;
-import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.etcd.EmbeddedEtcd;
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
-import io.etcdworkers.restore.snapshot.FullSnapshotReader;
-import io.etcdworkers.restore.snapshot.SnapshotCatalog;
-import io.etcdworkers.restore.snapshot.SnapshotSelection;
-import io.etcdworkers.restore.snapshot.SnapshotStreams;
-import io.etcdworkers.restore.store.LocalDirectoryStore;
 import io.etcdworkers.restore.verify.KeyspaceRead;
 import io.etcdworkers.restore.verify.VerifyScope;
 import io.etcdworkers.restore.verify.WrittenKeys;
 import io.etcdworkers.restore.verify.WrittenKeyspaceCheck;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.Fixtures;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -55,18 +46,6 @@ class WrittenKeyspaceCheckIT {
 
     @TempDir
     Path dir;
-
-    private OfflineResult fold() throws Exception {
-        LocalDirectoryStore store = new LocalDirectoryStore(Fixtures.bucket("lzw"));
-        SnapshotSelection selection = SnapshotCatalog.load(store, "").select();
-        Path base = dir.resolve("base.db");
-        try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
-                OutputStream out = Files.newOutputStream(base)) {
-            FullSnapshotReader.copy(selection.base().key(), in, out, false);
-        }
-        return new FoldWriter(store, EngineSettings.defaults(), Clock.systemUTC())
-                .build(selection, base, Files.createDirectories(dir.resolve("work")), dir.resolve("offline.db"));
-    }
 
     private interface WithEtcd {
         void run(EtcdGrpcClient client) throws Exception;
@@ -93,7 +72,7 @@ class WrittenKeyspaceCheckIT {
 
     @Test
     void theFoldsDatabasePassesInBothScopesAndAnotherFilesHashDoesNot() throws Exception {
-        OfflineResult folded = fold();
+        OfflineResult folded = FixtureFold.fold(Fixtures.bucket("lzw"), dir);
         WrittenKeys written = WrittenKeys.read(folded.database());
         onEtcd(folded.database(), "good", client -> {
             KeyspaceRead sample = check(client, folded, written, VerifyScope.SAMPLE);
@@ -115,10 +94,10 @@ class WrittenKeyspaceCheckIT {
 
     @Test
     void aFileThatIsNotWhatTheFoldComputedFailsThoughEtcdServesIt() throws Exception {
-        OfflineResult folded = fold();
+        OfflineResult folded = FixtureFold.fold(Fixtures.bucket("lzw"), dir);
         byte[] db = Files.readAllBytes(folded.database());
         byte[] marker = "/registry/".getBytes(StandardCharsets.US_ASCII);
-        int at = indexOf(db, marker, db.length / 2);
+        int at = FixtureFold.indexOf(db, marker, db.length / 2);
         db[at + marker.length + 1] ^= 0x01; // one character of one key, the proto still valid
         Path tampered = dir.resolve("tampered.db");
         // as a writer that wrote the wrong bytes would: with a trailer that matches them
@@ -141,7 +120,7 @@ class WrittenKeyspaceCheckIT {
      */
     @Test
     void anOlderSecondEntryForOneKeyIsHashedByTheFileButNotByEtcd() throws Exception {
-        OfflineResult folded = fold();
+        OfflineResult folded = FixtureFold.fold(Fixtures.bucket("lzw"), dir);
         Path doubled = dir.resolve("doubled.db");
         TreeMap<byte[], byte[]> keys = new TreeMap<>(Arrays::compareUnsigned);
         try (BoltReader good = BoltReader.open(folded.database());
@@ -179,16 +158,4 @@ class WrittenKeyspaceCheckIT {
         });
     }
 
-    private static int indexOf(byte[] haystack, byte[] needle, int from) {
-        outer:
-        for (int i = from; i + needle.length + 16 < haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        throw new AssertionError("no key after offset " + from);
-    }
 }
