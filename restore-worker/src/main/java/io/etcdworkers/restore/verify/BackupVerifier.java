@@ -93,36 +93,20 @@ public final class BackupVerifier {
         return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
     }
 
+    /**
+     * Reads the base end to end; for the estimate it is written to {@code estimateDir} (and
+     * removed) so the keys of its key bucket can be counted.
+     */
     private ObjectCheck checkFull(SnapshotObject base) {
-        if (estimateDir.isPresent()) {
-            return checkAndCountFull(base, estimateDir.get());
-        }
-        try (InputStream in = SnapshotStreams.openDecompressed(store, base)) {
-            FullSnapshotSummary summary = FullSnapshotReader.copy(base.key(), in, null, skipHashCheck);
-            return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
-        } catch (WorkerException e) {
-            return failedOrRethrow(base, e);
-        } catch (IOException e) {
-            return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
-        }
-    }
-
-    /** The base written to {@code dir} (and removed) so its keys can be counted for the estimate. */
-    private ObjectCheck checkAndCountFull(SnapshotObject base, Path dir) {
-        Path file = null;
+        Path file = estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
         try {
-            Files.createDirectories(dir);
-            file = Files.createTempFile(dir, "estimate-base-", ".db");
             FullSnapshotSummary summary;
             try (InputStream in = SnapshotStreams.openDecompressed(store, base);
-                    OutputStream out = Files.newOutputStream(file)) {
+                    OutputStream out = file == null ? null : Files.newOutputStream(file)) {
                 summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
             }
-            try {
-                estimate.base(file, summary.databaseBytes());
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("cannot count the keys of {} ({}): the size estimate counts the deltas' keys only", base.key(),
-                        e.getMessage());
+            if (file != null) {
+                countBase(base, file, summary.databaseBytes());
             }
             return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
         } catch (WorkerException e) {
@@ -137,6 +121,24 @@ public final class BackupVerifier {
                     LOG.warn("cannot remove {}: {}", file, e.getMessage());
                 }
             }
+        }
+    }
+
+    private static Path estimateFile(Path dir) {
+        try {
+            return Files.createTempFile(Files.createDirectories(dir), "estimate-base-", ".db");
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the base under " + dir + " to count its keys "
+                    + "for --estimate-memory: " + e.getMessage(), e);
+        }
+    }
+
+    private void countBase(SnapshotObject base, Path file, long databaseBytes) {
+        try {
+            estimate.base(file, databaseBytes);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot count the keys of {} ({}): the size estimate counts the deltas' keys only", base.key(),
+                    e.getMessage());
         }
     }
 
@@ -165,8 +167,10 @@ public final class BackupVerifier {
     }
 
     private static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
-        // the store itself failing is not a finding about this object: stop and say so
-        if (e.code() == ErrorCode.STORE_UNAVAILABLE || e.code() == ErrorCode.STORE_NOT_FOUND) {
+        // the store itself failing, or the local disk (writing the base for the estimate), is not
+        // a finding about this object: stop and say so
+        if (e.code() == ErrorCode.STORE_UNAVAILABLE || e.code() == ErrorCode.STORE_NOT_FOUND
+                || e.code() == ErrorCode.LOCAL_IO) {
             throw e;
         }
         return ObjectCheck.failed(object, e.code(), e.getMessage());

@@ -90,6 +90,17 @@ class VerifyBackupCommandTest {
         assertThat(grownSize.get("heapPercent").asInt()).isBetween(10, 75);
     }
 
+    @Test
+    void aScratchDirThatCannotBeWrittenIsALocalFailureNotABadObject() throws IOException {
+        Path notADir = Files.writeString(dir.resolve("a-file"), "x");
+        CommandRun run = verify(Map.of(), "--store-container", Fixtures.bucket("compacted").toString(),
+                "--estimate-memory", "--scratch-dir", notADir.resolve("scratch").toString());
+
+        assertThat(run.exitCode()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
+        assertThat(run.result().get("error").asText()).contains("to count its keys for --estimate-memory");
+        assertThat(run.result().path("problems")).isEmpty();
+    }
+
     private JsonNode estimate(Path bucket) {
         CommandRun run = verify(Map.of(), "--store-container", bucket.toString(), "--estimate-memory",
                 "--scratch-dir", dir.resolve("scratch").toString());
