@@ -12,10 +12,12 @@ import java.util.Optional;
  * @param finalDbSize the database size at the end of the build
  * @param duration wall time of applying the deltas (and, offline, of writing the database)
  * @param replay what the replay did in etcd; empty for the offline engine, which never ran one
+ * @param fold what the offline fold did; empty for the replay
  */
 public record RebuildStats(
         SequenceStats sequence,
         int leasesGranted,
         long finalDbSize,
         Duration duration,
-        Optional<ReplayWork> replay) {}
+        Optional<ReplayWork> replay,
+        Optional<FoldWork> fold) {}

@@ -40,7 +40,7 @@ final class CompactedDatabase {
     record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds,
             RangeSums sums) {}
 
-    static Written write(BoltReader base, LiveKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
+    static Written write(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
             Path file) throws IOException {
         TreeSet<byte[]> buckets = new TreeSet<>(Arrays::compareUnsigned);
         buckets.addAll(base.bucketNames());
@@ -71,13 +71,13 @@ final class CompactedDatabase {
         }
     }
 
-    private static void writeKeys(LiveKeys live, BucketWriter bucket) throws IOException {
-        for (LiveKey k : live.sorted(LiveKey::byRevision)) {
+    private static void writeKeys(FoldedKeys live, BucketWriter bucket) throws IOException {
+        live.byRevision(k -> {
             KeyValue kv = KeyValue.newBuilder().setKey(ByteString.copyFrom(k.key())).setCreateRevision(k.create())
-                    .setModRevision(k.mod()).setVersion(k.version()).setValue(ByteString.copyFrom(live.value(k)))
+                    .setModRevision(k.mod()).setVersion(k.version()).setValue(ByteString.copyFrom(k.value()))
                     .setLease(k.lease()).build();
             bucket.put(EtcdSchema.revision(k.mod(), k.sub()), kv.toByteArray());
-        }
+        });
     }
 
     private static void writeMeta(BoltReader base, long revision, BucketWriter bucket) throws IOException {
@@ -95,16 +95,15 @@ final class CompactedDatabase {
         }
     }
 
-    private static int writeLeases(BoltReader base, LiveKeys live, Set<Long> baseLeases, long ttlSeconds,
+    private static int writeLeases(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long ttlSeconds,
             BucketWriter bucket) throws IOException {
         TreeMap<byte[], byte[]> leases = new TreeMap<>(Arrays::compareUnsigned);
         if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
             base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> leases.put(k, v));
         }
         int granted = 0;
-        for (LiveKey k : live.all()) {
-            if (k.lease() != 0 && !baseLeases.contains(k.lease())
-                    && leases.putIfAbsent(EtcdSchema.leaseKey(k.lease()), lease(k.lease(), ttlSeconds)) == null) {
+        for (long id : live.leaseIds()) {
+            if (!baseLeases.contains(id) && leases.putIfAbsent(EtcdSchema.leaseKey(id), lease(id, ttlSeconds)) == null) {
                 granted++;
             }
         }
@@ -135,16 +134,14 @@ final class CompactedDatabase {
         });
     }
 
-    private static KeyspaceDigest digest(LiveKeys live, long revision, KeyBounds.EveryPage bounds,
+    private static KeyspaceDigest digest(FoldedKeys live, long revision, KeyBounds.EveryPage bounds,
             RangeSums.Builder sums) throws IOException {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
-        List<LiveKey> byKey = live.sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-        for (LiveKey k : byKey) {
-            byte[] value = live.value(k);
-            digest.add(k.key(), value, k.create(), k.mod(), k.version(), k.lease());
-            bounds.offer(k.key(), k.valueLength());
-            sums.add(bounds.taken(), k.key(), value, k.create(), k.mod(), k.version(), k.lease());
-        }
+        live.byKey(k -> {
+            digest.add(k.key(), k.value(), k.create(), k.mod(), k.version(), k.lease());
+            bounds.offer(k.key(), k.value().length);
+            sums.add(bounds.taken(), k.key(), k.value(), k.create(), k.mod(), k.version(), k.lease());
+        });
         return digest.build(revision);
     }
 }

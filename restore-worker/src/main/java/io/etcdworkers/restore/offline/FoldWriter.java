@@ -61,27 +61,40 @@ public final class FoldWriter {
             throws IOException, InterruptedException {
         Instant started = clock.instant();
         Path downloads = Files.createDirectories(scratch.resolve("offline-deltas"));
+        long budget = settings.foldMemoryBudget(Runtime.getRuntime().maxMemory());
         try (BoltReader base = BoltReader.open(baseFile); LiveKeys live = new LiveKeys(scratch)) {
-            KeyspaceFold fold = new KeyspaceFold(live, keys);
-            BaseDatabase.Summary summary = BaseDatabase.fold(base, fold);
-            LOG.info("offline base folded revision={} entries={} liveKeys={} leases={}", summary.revision(),
-                    summary.entries(), live.size(), summary.leaseIds().size());
-            // the fetch threads download, decompress, hash-check and decode in parallel; this thread
-            // only reads their decoded files back, in order, and folds
+            KeyspaceFold fold = new KeyspaceFold(live, keys, budget, scratch, EventPartitions.DEFAULT_COUNT);
             SequenceStats sequence;
-            try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(), downloads,
-                    settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
-                sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
-                        new RevisionSequence(summary.revision()), fold, selection);
+            BaseDatabase.Summary summary;
+            FoldedKeys folded;
+            try {
+                summary = BaseDatabase.fold(base, fold);
+                LOG.info("offline base folded revision={} entries={} {} leases={} foldMemoryMiB={}", summary.revision(),
+                        summary.entries(), fold.progressDetail(), summary.leaseIds().size(), budget >> 20);
+                // the fetch threads download, decompress, hash-check and decode in parallel; this thread
+                // only reads their decoded files back, in order, and folds
+                try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(),
+                        downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
+                    sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
+                            new RevisionSequence(summary.revision()), fold, selection);
+                }
+                folded = fold.finish(settings.progressEvery());
+            } catch (IOException | InterruptedException | RuntimeException | Error e) {
+                fold.abandon();
+                throw e;
             }
-            CompactedDatabase.Written written = CompactedDatabase.write(base, live, summary.leaseIds(),
-                    sequence.finalRevision(), settings.leaseTtlSeconds(), output);
-            BoltFiles.appendSha256Trailer(output);
-            Duration took = Duration.between(started, clock.instant());
-            LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} ms={}", output,
-                    written.bytes(), sequence.finalRevision(), written.keys(), written.leasesGranted(), took.toMillis());
-            return new OfflineResult(output, written.bytes(), summary.revision(), sequence, written.leasesGranted(),
-                    live.spillRewrites(), written.digest(), written.bounds(), written.sums(), took);
+            try (FoldedKeys keysOut = folded) {
+                CompactedDatabase.Written written = CompactedDatabase.write(base, keysOut, summary.leaseIds(),
+                        sequence.finalRevision(), settings.leaseTtlSeconds(), output);
+                BoltFiles.appendSha256Trailer(output);
+                Duration took = Duration.between(started, clock.instant());
+                LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} "
+                        + "partitioned={} ms={}", output, written.bytes(), sequence.finalRevision(), written.keys(),
+                        written.leasesGranted(), fold.partitioned(), took.toMillis());
+                return new OfflineResult(output, written.bytes(), summary.revision(), sequence,
+                        written.leasesGranted(), live.spillRewrites(), fold.work(), written.digest(), written.bounds(),
+                        written.sums(), took);
+            }
         }
     }
 }

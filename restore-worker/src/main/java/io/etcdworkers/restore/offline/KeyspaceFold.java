@@ -1,36 +1,57 @@
 package io.etcdworkers.restore.offline;
 
-import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.engine.KeyPrefix;
-import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
 import io.etcdworkers.restore.snapshot.RevisionGroup;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The offline engine's sink: folds history into the final state of every key, the way etcd's
- * MVCC store would apply it, and at least as strictly as a replay: a PUT must continue the key's
- * create revision and version, a DELETE must hit a live key. Anything else is a backup that does
- * not continue its base, refused with the object and revision named. The order of revisions is
- * the {@link io.etcdworkers.restore.sequence.RevisionSequence}'s to check.
+ * MVCC store would apply it ({@link KeyRules}). A change that does not continue its base is
+ * refused with the object and revision named. The order of revisions is the {@link
+ * io.etcdworkers.restore.sequence.RevisionSequence}'s to check.
+ *
+ * <p>The live keys stay on the heap while they fit the fold's memory budget. Past it, they and
+ * every later change go to key partitions on disk ({@link EventPartitions}), which {@link
+ * #finish} folds one at a time: the heap then holds a partition's keys, not the keyspace.
  */
 final class KeyspaceFold implements RevisionSink {
+    private static final Logger LOG = LoggerFactory.getLogger(KeyspaceFold.class);
+
     private final LiveKeys live;
     private final KeyPrefix keys;
+    private final long memoryBudget;
+    private final Path partitionDir;
+    private final int partitionCount;
+    private final List<String> objects = new ArrayList<>();
+    private EventPartitions partitions;
     private long baseMaxRevision;
     private long baseRevision = -1;
 
     KeyspaceFold(LiveKeys live) {
-        this(live, KeyPrefix.ALL);
+        this(live, KeyPrefix.ALL, Long.MAX_VALUE, null, EventPartitions.DEFAULT_COUNT);
     }
 
-    /** A fold that keeps only the keys under {@code keys}; the others are skipped (their revisions still count). */
-    KeyspaceFold(LiveKeys live, KeyPrefix keys) {
+    /**
+     * @param keys only keys under this prefix are kept; the others are skipped (their revisions still count)
+     * @param memoryBudget heap the live keys may take ({@link LiveKeys#heapEstimate}) before they are partitioned
+     * @param partitionDir where partitions and sorted runs go once they are
+     */
+    KeyspaceFold(LiveKeys live, KeyPrefix keys, long memoryBudget, Path partitionDir, int partitionCount) {
         this.live = live;
         this.keys = keys;
+        this.memoryBudget = memoryBudget;
+        this.partitionDir = partitionDir;
+        this.partitionCount = partitionCount;
     }
 
     /** One entry of the base database's key bucket, in bucket (revision) order. */
@@ -42,11 +63,15 @@ final class KeyspaceFold implements RevisionSink {
         if (!keys.matches(entry.key())) {
             return;
         }
-        if (entry.tombstone()) {
-            live.remove(entry.key());
+        if (partitions != null) {
+            partitions.add(entry.tombstone() ? EventPartitions.Kind.UNSET : EventPartitions.Kind.SET, -1, entry.key(),
+                    entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(), entry.lease());
+        } else if (entry.tombstone()) {
+            KeyRules.unset(live, entry.key());
         } else {
-            live.put(entry.key(), entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(),
+            KeyRules.set(live, entry.key(), entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(),
                     entry.lease());
+            partitionIfOverBudget();
         }
     }
 
@@ -62,6 +87,22 @@ final class KeyspaceFold implements RevisionSink {
         return baseRevision;
     }
 
+    /** The budget, and how much went to partitions. */
+    FoldWork work() {
+        return partitions == null ? new FoldWork(memoryBudget, 0, 0)
+                : new FoldWork(memoryBudget, partitions.count(), partitions.bytes());
+    }
+
+    /** The partition {@code key}'s changes go to once the fold is partitioned. */
+    int partitionOf(byte[] key) {
+        return EventPartitions.partition(key, partitionCount);
+    }
+
+    /** Whether the keys went to disk partitions. */
+    boolean partitioned() {
+        return partitions != null;
+    }
+
     /** Applies one admitted revision, its events in group order as sub revisions. */
     @Override
     public void apply(String objectName, RevisionGroup group) throws IOException {
@@ -70,47 +111,83 @@ final class KeyspaceFold implements RevisionSink {
         }
         int sub = 0;
         for (DeltaEvent event : group.events()) {
-            if (!keys.matches(event.key())) {
-                sub++;
-                continue;
-            }
-            if (event.type() == EventType.PUT) {
-                put(objectName, event, sub);
-            } else {
-                delete(objectName, event);
+            if (keys.matches(event.key())) {
+                if (partitions != null) {
+                    partitions.add(event.type() == EventType.PUT ? EventPartitions.Kind.PUT
+                            : EventPartitions.Kind.DELETE, objectIndex(objectName), event.key(), event.value(),
+                            event.createRevision(), event.modRevision(), sub, event.version(), event.lease());
+                } else if (event.type() == EventType.PUT) {
+                    KeyRules.put(live, objectName, event.key(), event.value(), event.createRevision(),
+                            event.modRevision(), sub, event.version(), event.lease());
+                } else {
+                    KeyRules.delete(live, objectName, event.key(), event.modRevision());
+                }
             }
             sub++;
         }
+        if (partitions == null) {
+            partitionIfOverBudget();
+        }
+    }
+
+    /**
+     * The fold's live keys: those on the heap, or, when it was partitioned, each partition folded
+     * now and written as sorted runs.
+     *
+     * @throws io.etcdworkers.restore.error.WorkerException {@code BACKUP_INCONSISTENT} for a partitioned
+     *     change that does not continue its key
+     */
+    FoldedKeys finish(Duration progressEvery) throws IOException {
+        if (partitions == null) {
+            return live;
+        }
+        List<java.nio.file.Path> files = partitions.finish();
+        LOG.info("offline fold partitioned changes={} bytes={}: folding {} partitions", partitions.changes(),
+                partitions.bytes(), files.size());
+        return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery);
     }
 
     @Override
     public String progressDetail() {
+        if (partitions != null) {
+            return "partitionedChanges=" + partitions.changes() + " partitionedBytes=" + partitions.bytes();
+        }
         return "liveKeys=" + live.size() + " liveValueBytes=" + live.liveValueBytes();
     }
 
-    private void put(String objectName, DeltaEvent event, int sub) throws IOException {
-        LiveKey previous = live.get(event.key());
-        long create = previous == null ? event.modRevision() : previous.create();
-        long version = previous == null ? 1 : previous.version() + 1;
-        if (event.createRevision() != create || event.version() != version) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: revision %d puts key %s with create revision %d and version %d, but the restored state "
-                            + "gives %d and %d: the delta does not continue its base",
-                    objectName, event.modRevision(), printable(event.key()), event.createRevision(), event.version(),
-                    create, version));
+    private int objectIndex(String objectName) {
+        int last = objects.size() - 1;
+        if (last < 0 || !objects.get(last).equals(objectName)) {
+            objects.add(objectName);
+            last++;
         }
-        live.put(event.key(), event.value(), create, event.modRevision(), sub, version, event.lease());
+        return last;
     }
 
-    private void delete(String objectName, DeltaEvent event) {
-        if (live.remove(event.key()) == null) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: revision %d deletes key %s, which does not exist in the restored state: the delta does "
-                            + "not continue its base", objectName, event.modRevision(), printable(event.key())));
+    private void partitionIfOverBudget() throws IOException {
+        if (live.heapEstimate() <= memoryBudget) {
+            return;
+        }
+        EventPartitions out = new EventPartitions(partitionDir.resolve("partitions"), partitionCount);
+        long moved = live.size();
+        long estimate = live.heapEstimate();
+        live.inSpillOrder(k -> out.add(EventPartitions.Kind.SET, -1, k.key(), k.value(), k.create(), k.mod(), k.sub(),
+                k.version(), k.lease()));
+        live.release();
+        partitions = out;
+        LOG.info("offline fold: {} live keys need about {} MiB of heap, over the fold's {} MiB: they and every "
+                + "later change go to {} key partitions under {}", moved, estimate >> 20, memoryBudget >> 20,
+                partitionCount, out.dir());
+    }
+
+    /** Closes the partitions (and removes them) if the fold ends before {@link #finish}. */
+    void abandon() throws IOException {
+        if (partitions != null) {
+            partitions.close();
         }
     }
 
     static String printable(byte[] key) {
-        return new String(key, StandardCharsets.UTF_8);
+        return KeyRules.printable(key);
     }
 }

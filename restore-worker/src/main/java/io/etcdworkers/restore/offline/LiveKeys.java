@@ -6,23 +6,29 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Every live key of the fold with its latest metadata; values live in a {@link ValueSpill}.
- * Memory grows with the number of live keys (about 100 bytes plus the key each), never with the
- * number of events folded.
+ * Memory grows with the number of live keys (about {@link #HEAP_BYTES_PER_KEY} bytes plus the
+ * key each, measured), never with the number of events folded; past the fold's budget the keys
+ * move to partitions on disk ({@link EventPartitions}).
  */
-final class LiveKeys implements AutoCloseable {
+final class LiveKeys implements FoldedKeys {
+    /** Heap a live key costs beyond its bytes: map entry, record, key array, and the sort at the end (measured). */
+    static final long HEAP_BYTES_PER_KEY = 150;
     /** Rewrite the spill once it holds this many times the live bytes (and at least the minimum). */
     static final int SPILL_GARBAGE_FACTOR = 3;
     static final long SPILL_MIN_COMPACT_BYTES = 256L * 1024 * 1024;
 
-    private final Map<KeyBytes, LiveKey> keys = new HashMap<>();
+    private Map<KeyBytes, LiveKey> keys = new HashMap<>();
     private final Path spillDir;
     private ValueSpill spill;
     private long liveValueBytes;
+    private long liveKeyBytes;
     private int spillGeneration;
     private int spillRewrites;
 
@@ -40,6 +46,9 @@ final class LiveKeys implements AutoCloseable {
         LiveKey previous = keys.put(new KeyBytes(key),
                 new LiveKey(key, create, mod, sub, version, lease, offset, value.length));
         liveValueBytes += value.length - (previous == null ? 0 : previous.valueLength());
+        if (previous == null) {
+            liveKeyBytes += key.length;
+        }
         maybeCompactSpill();
     }
 
@@ -48,12 +57,19 @@ final class LiveKeys implements AutoCloseable {
         LiveKey removed = keys.remove(new KeyBytes(key));
         if (removed != null) {
             liveValueBytes -= removed.valueLength();
+            liveKeyBytes -= removed.key().length;
         }
         return removed;
     }
 
-    int size() {
+    @Override
+    public long size() {
         return keys.size();
+    }
+
+    /** What the live keys cost on the heap, by the measured rule. */
+    long heapEstimate() {
+        return keys.size() * HEAP_BYTES_PER_KEY + liveKeyBytes;
     }
 
     long liveValueBytes() {
@@ -68,16 +84,43 @@ final class LiveKeys implements AutoCloseable {
         return spill.read(key.valueOffset(), key.valueLength());
     }
 
-    /** The live keys, in no particular order (a view: do not change the fold while iterating). */
-    Iterable<LiveKey> all() {
-        return java.util.Collections.unmodifiableCollection(keys.values());
-    }
-
     /** A snapshot of the live keys in the given order. */
     List<LiveKey> sorted(Comparator<LiveKey> order) {
         List<LiveKey> all = new ArrayList<>(keys.values());
         all.sort(order);
         return all;
+    }
+
+    @Override
+    public Set<Long> leaseIds() {
+        Set<Long> leases = new HashSet<>();
+        for (LiveKey k : keys.values()) {
+            if (k.lease() != 0) {
+                leases.add(k.lease());
+            }
+        }
+        return leases;
+    }
+
+    @Override
+    public void byRevision(Visitor visitor) throws IOException {
+        visit(sorted(LiveKey::byRevision), visitor);
+    }
+
+    @Override
+    public void byKey(Visitor visitor) throws IOException {
+        visit(sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key())), visitor);
+    }
+
+    /** Every live key, values loaded, in the order of their values in the spill (the cheapest to read). */
+    void inSpillOrder(Visitor visitor) throws IOException {
+        visit(sorted(Comparator.comparingLong(LiveKey::valueOffset)), visitor);
+    }
+
+    private void visit(List<LiveKey> order, Visitor visitor) throws IOException {
+        for (LiveKey k : order) {
+            visitor.visit(new FoldedKey(k.key(), value(k), k.create(), k.mod(), k.sub(), k.version(), k.lease()));
+        }
     }
 
     private void maybeCompactSpill() throws IOException {
@@ -98,6 +141,15 @@ final class LiveKeys implements AutoCloseable {
         spill.close();
         spill = fresh;
         spillRewrites++;
+    }
+
+    /** Drops every key and its values (heap and spill file): the fold moved them elsewhere. */
+    void release() throws IOException {
+        keys = new HashMap<>();
+        liveValueBytes = 0;
+        liveKeyBytes = 0;
+        spill.close();
+        spill = newSpill();
     }
 
     private ValueSpill newSpill() throws IOException {

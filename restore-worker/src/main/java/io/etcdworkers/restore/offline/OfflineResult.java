@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.offline;
 
+import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyspaceDigest;
@@ -17,6 +18,7 @@ import java.time.Duration;
  * @param sequence the revisions folded (its final revision is the one the database opens at)
  * @param leasesGranted leases written because live keys name them and the base lacked them
  * @param spillRewrites times the value spill file was rewritten to drop overwritten values
+ * @param fold the fold's memory budget and whether it went to disk partitions
  * @param expected the digest of the folded keyspace, to compare with what etcd serves
  * @param bounds keys a page apart in the folded keyspace, so reading it back costs each key once
  * @param sums the folded keyspace's sum over each of {@code bounds}' ranges
@@ -29,6 +31,7 @@ public record OfflineResult(
         SequenceStats sequence,
         int leasesGranted,
         int spillRewrites,
+        FoldWork fold,
         KeyspaceDigest expected,
         KeyBounds bounds,
         RangeSums sums,

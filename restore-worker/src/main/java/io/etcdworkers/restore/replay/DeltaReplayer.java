@@ -82,7 +82,7 @@ final class DeltaReplayer {
             defrag.status();
             return new RebuildStats(sequence, leases.grantedCount(), defrag.lastDbSize(),
                     Duration.between(started, clock.instant()),
-                    Optional.of(new ReplayWork(revoked, etcd.restarts(), defrag.stats())));
+                    Optional.of(new ReplayWork(revoked, etcd.restarts(), defrag.stats())), Optional.empty());
         }
     }
 

@@ -51,6 +51,13 @@ public final class RebuildOptions {
                     + "Default: sample.")
     VerifyScope verifyScope = VerifyScope.SAMPLE;
 
+    @Option(names = "--fold-memory", paramLabel = "BYTES|auto",
+            description = "Heap the offline fold may give its live keys (about 150 bytes plus the key each) before "
+                    + "it moves them and every later change to key partitions in the scratch dir, folds those one at "
+                    + "a time and merges them: slower, but the heap no longer grows with the keyspace. auto: two "
+                    + "thirds of the JVM's maximum heap beyond 64Mi. Default: auto.")
+    String foldMemory = "auto";
+
     @Option(names = WorkerFlags.MAX_FETCHERS, paramLabel = "N",
             description = "Deltas downloaded and verified in parallel ahead of the replay. Default: ${DEFAULT-VALUE}.")
     int maxFetchers = EngineSettings.DEFAULT_MAX_FETCHERS;
@@ -72,6 +79,17 @@ public final class RebuildOptions {
             description = "How often replay progress is logged. Default: 5s.")
     Duration progressInterval = EngineSettings.DEFAULT_PROGRESS_EVERY;
 
+    private long foldMemoryBytes() {
+        if (foldMemory.strip().equalsIgnoreCase("auto")) {
+            return EngineSettings.AUTO;
+        }
+        try {
+            return ByteSizeConverter.parse(foldMemory);
+        } catch (picocli.CommandLine.TypeConversionException e) {
+            throw new IllegalArgumentException("--fold-memory: " + e.getMessage(), e);
+        }
+    }
+
     public Path scratchDirOrDefault() {
         return scratchDir != null ? scratchDir : Path.of(System.getProperty("java.io.tmpdir"));
     }
@@ -88,7 +106,8 @@ public final class RebuildOptions {
         try {
             Path work = context.workingDir();
             EngineSettings settings = new EngineSettings(maxFetchers, EngineSettings.DEFAULT_DECODE_BUDGET_BYTES,
-                    Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout, verifyScope);
+                    Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout, verifyScope,
+                    foldMemoryBytes());
             return new RebuildConfig(prefix, member, skipHashCheck, work.resolve(scratchDirOrDefault()),
                     Optional.ofNullable(scratchWalDir).map(work::resolve), Optional.ofNullable(binDir).map(work::resolve),
                     context.env().getOrDefault("PATH", ""), engine, settings,

@@ -77,6 +77,12 @@ public final class ResultJson {
         read.put("keysRead", cost.keysRead());
         read.put("keysCounted", cost.keysCounted());
         result.put("leasesGranted", o.stats().leasesGranted());
+        o.stats().fold().ifPresent(f -> {
+            ObjectNode fold = result.putObject("fold");
+            fold.put("memoryBudgetBytes", f.memoryBudgetBytes());
+            fold.put("partitions", f.partitions());
+            fold.put("partitionedBytes", f.partitionedBytes());
+        });
         // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
         ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
                 new DefragStats(0, 0, 0, Duration.ZERO, o.stats().finalDbSize(), "none")));

@@ -1,0 +1,126 @@
+package io.etcdworkers.restore.offline;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * A file of folded keys in one order, and the merge of several such files into that order:
+ * how a fold too large for the heap still hands the database writer one key after the other.
+ */
+final class SortedRun {
+    private static final int BUFFER = 64 * 1024;
+
+    private SortedRun() {}
+
+    /** Writes {@code keys}, already in order, to {@code file}. */
+    static final class Writer implements AutoCloseable {
+        private final DataOutputStream out;
+
+        Writer(Path file) throws IOException {
+            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+        }
+
+        void add(FoldedKey k) throws IOException {
+            out.writeLong(k.create());
+            out.writeLong(k.mod());
+            out.writeInt(k.sub());
+            out.writeLong(k.version());
+            out.writeLong(k.lease());
+            out.writeInt(k.key().length);
+            out.write(k.key());
+            out.writeInt(k.value().length);
+            out.write(k.value());
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+
+    /** One run read in order, its head key at hand. */
+    private static final class Cursor implements AutoCloseable {
+        private final Path file;
+        private final DataInputStream in;
+        private FoldedKey head;
+
+        Cursor(Path file) throws IOException {
+            this.file = file;
+            this.in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), BUFFER));
+            advance();
+        }
+
+        void advance() throws IOException {
+            long create;
+            try {
+                create = in.readLong();
+            } catch (EOFException end) {
+                head = null;
+                return;
+            }
+            try {
+                long mod = in.readLong();
+                int sub = in.readInt();
+                long version = in.readLong();
+                long lease = in.readLong();
+                byte[] key = new byte[in.readInt()];
+                in.readFully(key);
+                byte[] value = new byte[in.readInt()];
+                in.readFully(value);
+                head = new FoldedKey(key, value, create, mod, sub, version, lease);
+            } catch (EOFException e) {
+                throw new IOException(file + " ends inside a key: it was not written completely", e);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+
+    /** Visits the keys of all {@code runs}, each sorted by {@code order}, merged into that order. */
+    static void merge(List<Path> runs, Comparator<FoldedKey> order, FoldedKeys.Visitor visitor) throws IOException {
+        List<Cursor> open = new ArrayList<>();
+        try {
+            PriorityQueue<Cursor> heads = new PriorityQueue<>(Math.max(1, runs.size()),
+                    (a, b) -> order.compare(a.head, b.head));
+            for (Path run : runs) {
+                Cursor c = new Cursor(run);
+                open.add(c);
+                if (c.head != null) {
+                    heads.add(c);
+                }
+            }
+            FoldedKey last = null;
+            while (!heads.isEmpty()) {
+                Cursor c = heads.poll();
+                if (last != null && order.compare(last, c.head) >= 0) {
+                    // two runs hold the same key or revision, or one is out of order: never write that
+                    throw new IllegalStateException("sorted runs out of order at key "
+                            + KeyRules.printable(c.head.key()) + " revision " + c.head.mod() + "_" + c.head.sub());
+                }
+                last = c.head;
+                visitor.visit(c.head);
+                c.advance();
+                if (c.head != null) {
+                    heads.add(c);
+                }
+            }
+        } finally {
+            for (Cursor c : open) {
+                c.close();
+            }
+        }
+    }
+}
