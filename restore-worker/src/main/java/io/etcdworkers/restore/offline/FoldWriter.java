@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
 public final class FoldWriter {
     private static final Logger LOG = LoggerFactory.getLogger(FoldWriter.class);
 
+    /** Partitions folded at once when the fold went to disk: every core, up to four. */
+    static final int FOLD_THREADS = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+
     private final ObjectStore store;
     private final EngineSettings settings;
     private final Clock clock;
@@ -78,7 +81,7 @@ public final class FoldWriter {
                     sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
                             new RevisionSequence(summary.revision()), fold, selection);
                 }
-                folded = fold.finish(settings.progressEvery());
+                folded = fold.finish(settings.progressEvery(), FOLD_THREADS);
             } catch (IOException | InterruptedException | RuntimeException | Error e) {
                 fold.abandon();
                 throw e;

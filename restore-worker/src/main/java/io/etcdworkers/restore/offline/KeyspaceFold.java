@@ -137,14 +137,14 @@ final class KeyspaceFold implements RevisionSink {
      * @throws io.etcdworkers.restore.error.WorkerException {@code BACKUP_INCONSISTENT} for a partitioned
      *     change that does not continue its key
      */
-    FoldedKeys finish(Duration progressEvery) throws IOException {
+    FoldedKeys finish(Duration progressEvery, int threads) throws IOException, InterruptedException {
         if (partitions == null) {
             return live;
         }
         List<java.nio.file.Path> files = partitions.finish();
         LOG.info("offline fold partitioned changes={} bytes={}: folding {} partitions", partitions.changes(),
                 partitions.bytes(), files.size());
-        return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery);
+        return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery, threads);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,13 +11,19 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The second half of a fold that outgrew its memory: each partition of {@link EventPartitions}
  * folded on its own, by the same {@link KeyRules} the in-memory fold applies, then written as
- * two sorted runs. Only one partition's keys are on the heap at a time.
+ * two sorted runs. Only as many partitions' keys as there are folding threads are on the heap at
+ * a time (a 64th of the keyspace each).
  *
  * <p>A change that does not continue its key is reported as the in-memory fold would have: the
  * earliest such change over all partitions, by revision, so the message names the same object
@@ -34,13 +41,17 @@ final class PartitionFold {
         }
     }
 
+    /** What folding one partition gave: its runs and keys, or its first inconsistent change. */
+    private record Folded(Path byRevision, Path byKey, Set<Long> leases, long keys, Inconsistency inconsistency) {}
+
     /**
      * @param partitions the finished partition files; each is deleted once folded
      * @param objects the delta names the changes index
      * @param runDir where the sorted runs (and each partition's value spill) go
+     * @param threads partitions folded at the same time (each holds its own keys on the heap)
      */
-    static PartitionedKeys fold(List<Path> partitions, List<String> objects, Path runDir, Duration progressEvery)
-            throws IOException {
+    static PartitionedKeys fold(List<Path> partitions, List<String> objects, Path runDir, Duration progressEvery,
+            int threads) throws IOException, InterruptedException {
         Files.createDirectories(runDir);
         List<Path> byRevision = new ArrayList<>();
         List<Path> byKey = new ArrayList<>();
@@ -51,23 +62,29 @@ final class PartitionFold {
         long started = System.nanoTime();
         long logged = started;
         boolean done = false;
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, "fold-partition");
+            t.setDaemon(true);
+            return t;
+        });
+        List<Future<Folded>> pending = new ArrayList<>();
         try {
             for (int i = 0; i < partitions.size(); i++) {
-                try (LiveKeys live = new LiveKeys(runDir)) {
-                    Inconsistency found = replay(partitions.get(i), objects, live);
-                    if (found != null) {
-                        first = found.before(first) ? found : first;
-                    } else if (first == null) {
-                        Path rev = runDir.resolve(String.format("run-%03d.by-revision", i));
-                        Path key = runDir.resolve(String.format("run-%03d.by-key", i));
-                        byRevision.add(rev);
-                        byKey.add(key);
-                        write(live, rev, key, leases);
-                        keys += live.size();
-                        largest = Math.max(largest, live.size());
-                    }
+                int index = i;
+                pending.add(pool.submit(() -> foldOne(index, partitions.get(index), objects, runDir)));
+            }
+            for (int i = 0; i < pending.size(); i++) {
+                Folded f = result(pending.get(i));
+                if (f.byRevision() != null) {
+                    byRevision.add(f.byRevision());
+                    byKey.add(f.byKey());
                 }
-                Files.deleteIfExists(partitions.get(i));
+                if (f.inconsistency() != null) {
+                    first = f.inconsistency().before(first) ? f.inconsistency() : first;
+                }
+                leases.addAll(f.leases());
+                keys += f.keys();
+                largest = Math.max(largest, f.keys());
                 if (System.nanoTime() - logged >= progressEvery.toNanos()) {
                     logged = System.nanoTime();
                     LOG.info("offline fold partitions folded={}/{} liveKeys={}", i + 1, partitions.size(), keys);
@@ -76,22 +93,65 @@ final class PartitionFold {
             if (first != null) {
                 throw first.error();
             }
-            LOG.info("offline fold partitions={} liveKeys={} largestPartition={} ms={}", partitions.size(), keys,
-                    largest, (System.nanoTime() - started) / 1_000_000);
+            LOG.info("offline fold partitions={} threads={} liveKeys={} largestPartition={} ms={}", partitions.size(),
+                    threads, keys, largest, (System.nanoTime() - started) / 1_000_000);
             done = true;
             return new PartitionedKeys(byRevision, byKey, leases, keys);
         } finally {
+            pool.shutdownNow();
             if (!done) {
+                // a failed partition: wait for the others to stop before removing what they wrote
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+                try (var left = Files.list(runDir)) {
+                    for (Path p : left.toList()) {
+                        FileTree.delete(p);
+                    }
+                }
                 for (Path p : partitions) {
                     Files.deleteIfExists(p);
                 }
-                for (Path p : byRevision) {
-                    Files.deleteIfExists(p);
-                }
-                for (Path p : byKey) {
-                    Files.deleteIfExists(p);
-                }
             }
+        }
+    }
+
+    private static Folded result(Future<Folded> future) throws IOException, InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** Folds one partition in its own dir; writes its runs unless it holds an inconsistent change. */
+    private static Folded foldOne(int index, Path partition, List<String> objects, Path runDir) throws IOException {
+        Path own = Files.createDirectories(runDir.resolve(String.format("partition-%03d", index)));
+        try (LiveKeys live = new LiveKeys(own)) {
+            Inconsistency found = replay(partition, objects, live);
+            Files.deleteIfExists(partition);
+            if (found != null) {
+                return new Folded(null, null, Set.of(), 0, found);
+            }
+            Path rev = runDir.resolve(String.format("run-%03d.by-revision", index));
+            Path key = runDir.resolve(String.format("run-%03d.by-key", index));
+            try (SortedRun.Writer out = new SortedRun.Writer(rev)) {
+                live.byRevision(out::add);
+            }
+            try (SortedRun.Writer out = new SortedRun.Writer(key)) {
+                live.byKey(out::add);
+            }
+            return new Folded(rev, key, live.leaseIds(), live.size(), null);
+        } finally {
+            Files.deleteIfExists(own);
         }
     }
 
@@ -121,15 +181,5 @@ final class PartitionFold {
                     c.version(), c.lease());
             case DELETE -> KeyRules.delete(live, objects.get(c.object()), c.key(), c.mod());
         }
-    }
-
-    private static void write(LiveKeys live, Path byRevision, Path byKey, Set<Long> leases) throws IOException {
-        try (SortedRun.Writer out = new SortedRun.Writer(byRevision)) {
-            live.byRevision(out::add);
-        }
-        try (SortedRun.Writer out = new SortedRun.Writer(byKey)) {
-            live.byKey(out::add);
-        }
-        leases.addAll(live.leaseIds());
     }
 }

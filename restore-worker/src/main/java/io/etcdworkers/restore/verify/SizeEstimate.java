@@ -13,8 +13,10 @@ import java.nio.file.Path;
  * ({@code verify-backup --estimate-memory}), by the sizing rule measured in docs/tuning.md: the
  * verifying etcd maps the database and keeps about {@value #ETCD_BYTES_PER_KEY} bytes per key
  * of index; the worker's heap holds the fold's live keys, about {@value #HEAP_BYTES_PER_KEY}
- * bytes each plus the key, over a fixed {@value #HEAP_BASE_MIB} MiB; the JVM's RSS is about
- * {@value #JVM_ABOVE_HEAP_MIB} MiB above its heap; and a quarter to spare.
+ * bytes each plus the key, over a fixed {@value #HEAP_BASE_MIB} MiB, but never more than {@value
+ * #HEAP_AT_MOST_MIB} MiB: past its budget the fold moves its keys to partitions on disk, which
+ * measured faster at 3,000,000 keys than a heap that holds them; the JVM's RSS is about {@value
+ * #JVM_ABOVE_HEAP_MIB} MiB above its heap; and a quarter to spare.
  *
  * <p>The keys are an upper bound: every entry of the base's key bucket (its live keys, plus their
  * history when the base was not compacted) and every put that creates a key in the deltas, as if
@@ -39,6 +41,7 @@ public record SizeEstimate(
     static final long ETCD_BYTES_PER_KEY = 330;
     static final long HEAP_BYTES_PER_KEY = 150;
     static final long HEAP_BASE_MIB = 64;
+    static final long HEAP_AT_MOST_MIB = 256;
     static final long JVM_ABOVE_HEAP_MIB = 100;
     /** The revision key, the KeyValue's other fields and bbolt's element header, per new key. */
     static final long DATABASE_BYTES_PER_NEW_KEY = 64;
@@ -57,9 +60,10 @@ public record SizeEstimate(
         return databaseBytesAtMost() + ETCD_BYTES_PER_KEY * keysAtMost();
     }
 
-    /** The JVM heap the fold needs. */
+    /** The JVM heap the fold needs: its keys on the heap, or, past {@value #HEAP_AT_MOST_MIB} MiB, partitioned. */
     public long heapBytes() {
-        return HEAP_BASE_MIB * MIB + HEAP_BYTES_PER_KEY * keysAtMost() + baseKeyBytes + createdKeyBytes;
+        long keysOnHeap = HEAP_BASE_MIB * MIB + HEAP_BYTES_PER_KEY * keysAtMost() + baseKeyBytes + createdKeyBytes;
+        return Math.min(keysOnHeap, HEAP_AT_MOST_MIB * MIB);
     }
 
     /** The container's memory limit: etcd, the heap and the JVM above it, a quarter to spare, in whole 64 MiB. */
@@ -74,7 +78,8 @@ public record SizeEstimate(
      * The heap's share of that limit, in percent (what {@code -XX:MaxRAMPercentage} takes), 10 to
      * 75: half as much again as the fold needs, from the limit's margin. A heap just above the live
      * keys makes the serial collector run all the time (measured at 3,000,000 keys: the fold took
-     * 109 s in a heap 20 % above them, 61 s in one twice their size).
+     * 109 s in a heap 20 % above them, 61 s in one twice their size), and the fold's budget is two
+     * thirds of the heap beyond 64 MiB.
      */
     public int heapPercent() {
         long percent = (heapBytes() * 150 + memoryLimitBytes() - 1) / memoryLimitBytes();

@@ -53,7 +53,7 @@ class PartitionedFoldTest {
             KeyspaceFold fold = new KeyspaceFold(live);
             run(fold, h);
             assertThat(fold.partitioned()).isFalse();
-            try (FoldedKeys keys = fold.finish(Duration.ofMinutes(1))) {
+            try (FoldedKeys keys = fold.finish(Duration.ofMinutes(1), 3)) {
                 keys.byRevision(heapByRev::add);
                 keys.byKey(heapByKey::add);
                 heapLeases = keys.leaseIds();
@@ -69,7 +69,7 @@ class PartitionedFoldTest {
             run(fold, h);
             assertThat(fold.partitioned()).isTrue();
             assertThat(fold.work().partitions()).isEqualTo(8);
-            try (FoldedKeys keys = fold.finish(Duration.ofMinutes(1))) {
+            try (FoldedKeys keys = fold.finish(Duration.ofMinutes(1), 3)) {
                 assertThat(keys).isInstanceOf(PartitionedKeys.class);
                 assertThat(keys.size()).isEqualTo(heapByRev.size());
                 keys.byRevision(byRev::add);
@@ -107,7 +107,7 @@ class PartitionedFoldTest {
             KeyspaceFold fold = new KeyspaceFold(live, KeyPrefix.ALL, 0, parts, 8);
             assertThat(fold.partitionOf(b("absent-1"))).isNotEqualTo(fold.partitionOf(b("absent-2")));
             run(fold, broken);
-            assertThatThrownBy(() -> fold.finish(Duration.ofMinutes(1)))
+            assertThatThrownBy(() -> fold.finish(Duration.ofMinutes(1), 3))
                     .isInstanceOfSatisfying(WorkerException.class,
                             e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
                     .hasMessage(heapMessage);
