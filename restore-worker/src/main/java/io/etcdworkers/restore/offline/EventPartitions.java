@@ -42,6 +42,8 @@ final class EventPartitions implements AutoCloseable {
     private final Path dir;
     private final List<Path> files = new ArrayList<>();
     private final DataOutputStream[] out;
+    /** Per partition: the heap its keys could take once folded, at most (every SET and PUT a new key). */
+    private final long[] heapAtMost;
     private long changes;
     private long bytes;
 
@@ -52,6 +54,7 @@ final class EventPartitions implements AutoCloseable {
         }
         this.dir = Files.createDirectories(dir);
         this.out = new DataOutputStream[count];
+        this.heapAtMost = new long[count];
         for (int i = 0; i < count; i++) {
             Path file = dir.resolve(String.format("partition-%03d.changes", i));
             files.add(file);
@@ -77,7 +80,11 @@ final class EventPartitions implements AutoCloseable {
 
     void add(Kind kind, int object, byte[] key, byte[] value, long create, long mod, int sub, long version,
             long lease) throws IOException {
-        DataOutputStream o = out[partition(key, out.length)];
+        int p = partition(key, out.length);
+        DataOutputStream o = out[p];
+        if (kind == Kind.SET || kind == Kind.PUT) {
+            heapAtMost[p] += LiveKeys.HEAP_BYTES_PER_KEY + key.length;
+        }
         o.writeByte(kind.ordinal());
         o.writeInt(object);
         o.writeLong(create);
@@ -91,6 +98,15 @@ final class EventPartitions implements AutoCloseable {
         o.write(value);
         changes++;
         bytes += 49 + key.length + value.length;
+    }
+
+    /** The most heap one partition's keys could take once folded (as if every change made a new key). */
+    long largestPartitionHeap() {
+        long max = 0;
+        for (long h : heapAtMost) {
+            max = Math.max(max, h);
+        }
+        return max;
     }
 
     /** Ends the writing; the files can then be read, one by one. */

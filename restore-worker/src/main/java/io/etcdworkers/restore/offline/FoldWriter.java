@@ -64,7 +64,13 @@ public final class FoldWriter {
             throws IOException, InterruptedException {
         Instant started = clock.instant();
         Path downloads = Files.createDirectories(scratch.resolve("offline-deltas"));
-        long budget = settings.foldMemoryBudget(Runtime.getRuntime().maxMemory());
+        long maxHeap = Runtime.getRuntime().maxMemory();
+        long budget = settings.foldMemoryBudget(maxHeap);
+        if (settings.foldMemoryBytes() != EngineSettings.AUTO && budget > maxHeap - EngineSettings.HEAP_BESIDES_FOLD) {
+            LOG.warn("--fold-memory of {} MiB is more than the JVM's heap ({} MiB) leaves beside the rest of the "
+                    + "worker: a large keyspace will exhaust the heap; leave --fold-memory at auto", budget >> 20,
+                    maxHeap >> 20);
+        }
         try (BoltReader base = BoltReader.open(baseFile); LiveKeys live = new LiveKeys(scratch)) {
             KeyspaceFold fold = new KeyspaceFold(live, keys, budget, scratch, EventPartitions.DEFAULT_COUNT);
             SequenceStats sequence;

@@ -142,9 +142,12 @@ final class KeyspaceFold implements RevisionSink {
             return live;
         }
         List<java.nio.file.Path> files = partitions.finish();
-        LOG.info("offline fold partitioned changes={} bytes={}: folding {} partitions", partitions.changes(),
-                partitions.bytes(), files.size());
-        return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery, threads);
+        // as many partitions at once as the budget holds, so folding them stays within it too
+        long largest = Math.max(1, partitions.largestPartitionHeap());
+        int parallel = (int) Math.max(1, Math.min(threads, memoryBudget / largest));
+        LOG.info("offline fold partitioned changes={} bytes={}: folding {} partitions, {} at a time (each at most "
+                + "{} MiB of keys)", partitions.changes(), partitions.bytes(), files.size(), parallel, largest >> 20);
+        return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery, parallel);
     }
 
     @Override

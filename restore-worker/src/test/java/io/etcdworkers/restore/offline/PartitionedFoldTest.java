@@ -148,6 +148,18 @@ class PartitionedFoldTest {
         }
     }
 
+    @Test
+    void aPartitionsHeapIsBoundedByTheKeysItsChangesCouldCreate() throws Exception {
+        try (EventPartitions p = new EventPartitions(dir.resolve("bound"), 2)) {
+            p.add(EventPartitions.Kind.SET, -1, b("k"), b("v"), 1, 1, 0, 1, 0);
+            p.add(EventPartitions.Kind.PUT, 0, b("k"), b("w"), 1, 2, 0, 2, 0);
+            p.add(EventPartitions.Kind.DELETE, 0, b("k"), new byte[0], 0, 3, 0, 0, 0);
+            p.add(EventPartitions.Kind.UNSET, -1, b("k"), new byte[0], 0, 4, 0, 0, 0);
+            assertThat(p.largestPartitionHeap()).isEqualTo(2 * (LiveKeys.HEAP_BYTES_PER_KEY + 1));
+            p.finish();
+        }
+    }
+
     private static void assertSame(List<FoldedKey> actual, List<FoldedKey> expected) {
         assertThat(actual).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {

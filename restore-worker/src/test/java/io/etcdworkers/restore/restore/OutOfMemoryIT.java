@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The worker's heap runs out: the restore's JVM gets 40 MB and the bucket 150,000 live keys of
- * about 200 bytes, which the fold holds on the heap (about 330 bytes each). The worker must end
- * with exit 35 and a result saying so, with its scratch emptied and nothing in the target; and a
- * rerun with a heap that fits restores the same bucket.
+ * The worker's heap runs out: the restore's JVM gets 40 MB, the bucket 150,000 live keys of about
+ * 200 bytes, and {@code --fold-memory=256Mi} tells the fold to hold them all on the heap (about
+ * 330 bytes each). The worker must end with exit 35 and a result saying so, with its scratch
+ * emptied and nothing in the target. A rerun in the same 40 MB with the budget left to itself
+ * restores the same bucket: past two thirds of the heap beyond 64 MiB (its 8 MiB minimum here) the
+ * fold moves its keys to partitions on disk.
  */
 @Timeout(600)
 class OutOfMemoryIT {
@@ -48,7 +50,7 @@ class OutOfMemoryIT {
         Path target = dir.resolve("data/new.etcd");
         Path scratch = dir.resolve("scratch");
 
-        JarRun small = restore(bucket.root(), target, scratch, "-Xmx40m");
+        JarRun small = restore(bucket.root(), target, scratch, "--fold-memory=256Mi");
 
         assertThat(small.exitCode()).as(small.stderr()).isEqualTo(ErrorCode.OUT_OF_MEMORY.exitCode());
         JsonNode result = JSON.readTree(small.stdout());
@@ -62,15 +64,19 @@ class OutOfMemoryIT {
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
         Processes.awaitNoneMentioning(scratch);
 
-        JarRun enough = restore(bucket.root(), target, scratch, "-Xmx256m");
+        assertThat(small.stderr()).contains("--fold-memory of 256 MiB is more than the JVM's heap");
 
-        assertThat(enough.exitCode()).as(enough.stderr()).isZero();
-        assertThat(JSON.readTree(enough.stdout()).get("keys").asLong()).isEqualTo(600 + 150_000);
+        JarRun partitioned = restore(bucket.root(), target, scratch, "--fold-memory=auto");
+
+        assertThat(partitioned.exitCode()).as(partitioned.stderr()).isZero();
+        JsonNode done = JSON.readTree(partitioned.stdout());
+        assertThat(done.get("keys").asLong()).isEqualTo(600 + 150_000);
+        assertThat(done.get("fold").get("partitions").asInt()).isEqualTo(64);
     }
 
-    private JarRun restore(Path bucket, Path target, Path scratch, String heap) {
+    private JarRun restore(Path bucket, Path target, Path scratch, String foldMemory) {
         return JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir,
-                List.of(heap, "-XX:+UseSerialGC"), "restore", "--store-container", bucket.toString(),
-                "--data-dir", target.toString(), "--scratch-dir", scratch.toString());
+                List.of("-Xmx40m", "-XX:+UseSerialGC"), "restore", "--store-container", bucket.toString(),
+                "--data-dir", target.toString(), "--scratch-dir", scratch.toString(), foldMemory);
     }
 }
