@@ -35,9 +35,8 @@ final class EventPartitions implements AutoCloseable {
         DELETE
     }
 
-    /** One change as written; {@code object} indexes the delta names ({@code -1} for the base). */
-    record Change(Kind kind, int object, byte[] key, byte[] value, long create, long mod, int sub, long version,
-            long lease) {}
+    /** One change as written: the key's state it gives; {@code object} indexes the delta names ({@code -1} for the base). */
+    record Change(Kind kind, int object, FoldedKey state) {}
 
     private final Path dir;
     private final List<Path> files = new ArrayList<>();
@@ -87,17 +86,9 @@ final class EventPartitions implements AutoCloseable {
         }
         o.writeByte(kind.ordinal());
         o.writeInt(object);
-        o.writeLong(create);
-        o.writeLong(mod);
-        o.writeInt(sub);
-        o.writeLong(version);
-        o.writeLong(lease);
-        o.writeInt(key.length);
-        o.write(key);
-        o.writeInt(value.length);
-        o.write(value);
+        KeyRecord.write(o, key, value, create, mod, sub, version, lease);
         changes++;
-        bytes += 49 + key.length + value.length;
+        bytes += 5 + KeyRecord.FIXED_BYTES + key.length + value.length;
     }
 
     /** The most heap one partition's keys could take once folded (as if every change made a new key). */
@@ -146,24 +137,20 @@ final class EventPartitions implements AutoCloseable {
             if (kind < 0) {
                 return null;
             }
+            if (kind >= KINDS.length) {
+                throw new IOException(file + ": not a partition file (change kind " + kind + ")");
+            }
+            int object;
             try {
-                if (kind >= KINDS.length) {
-                    throw new IOException(file + ": not a partition file (change kind " + kind + ")");
-                }
-                int object = in.readInt();
-                long create = in.readLong();
-                long mod = in.readLong();
-                int sub = in.readInt();
-                long version = in.readLong();
-                long lease = in.readLong();
-                byte[] key = new byte[in.readInt()];
-                in.readFully(key);
-                byte[] value = new byte[in.readInt()];
-                in.readFully(value);
-                return new Change(KINDS[kind], object, key, value, create, mod, sub, version, lease);
+                object = in.readInt();
             } catch (EOFException e) {
                 throw new IOException(file + " ends inside a change: it was not written completely", e);
             }
+            FoldedKey state = KeyRecord.read(in, file);
+            if (state == null) {
+                throw new IOException(file + " ends inside a change: it was not written completely");
+            }
+            return new Change(KINDS[kind], object, state);
         }
 
         @Override

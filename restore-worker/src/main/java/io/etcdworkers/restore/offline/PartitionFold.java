@@ -166,7 +166,7 @@ final class PartitionFold {
                     if (e.code() != ErrorCode.BACKUP_INCONSISTENT) {
                         throw e;
                     }
-                    return new Inconsistency(c.mod(), c.sub(), e);
+                    return new Inconsistency(c.state().mod(), c.state().sub(), e);
                 }
             }
             return null;
@@ -174,12 +174,13 @@ final class PartitionFold {
     }
 
     private static void apply(EventPartitions.Change c, List<String> objects, LiveKeys live) throws IOException {
+        FoldedKey k = c.state();
         switch (c.kind()) {
-            case SET -> KeyRules.set(live, c.key(), c.value(), c.create(), c.mod(), c.sub(), c.version(), c.lease());
-            case UNSET -> KeyRules.unset(live, c.key());
-            case PUT -> KeyRules.put(live, objects.get(c.object()), c.key(), c.value(), c.create(), c.mod(), c.sub(),
-                    c.version(), c.lease());
-            case DELETE -> KeyRules.delete(live, objects.get(c.object()), c.key(), c.mod());
+            case SET -> KeyRules.set(live, k.key(), k.value(), k.create(), k.mod(), k.sub(), k.version(), k.lease());
+            case UNSET -> KeyRules.unset(live, k.key());
+            case PUT -> KeyRules.put(live, objects.get(c.object()), k.key(), k.value(), k.create(), k.mod(), k.sub(),
+                    k.version(), k.lease());
+            case DELETE -> KeyRules.delete(live, objects.get(c.object()), k.key(), k.mod());
         }
     }
 }

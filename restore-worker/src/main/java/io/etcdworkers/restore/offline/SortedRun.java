@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,15 +30,7 @@ final class SortedRun {
         }
 
         void add(FoldedKey k) throws IOException {
-            out.writeLong(k.create());
-            out.writeLong(k.mod());
-            out.writeInt(k.sub());
-            out.writeLong(k.version());
-            out.writeLong(k.lease());
-            out.writeInt(k.key().length);
-            out.write(k.key());
-            out.writeInt(k.value().length);
-            out.write(k.value());
+            KeyRecord.write(out, k.key(), k.value(), k.create(), k.mod(), k.sub(), k.version(), k.lease());
         }
 
         @Override
@@ -61,26 +52,7 @@ final class SortedRun {
         }
 
         void advance() throws IOException {
-            long create;
-            try {
-                create = in.readLong();
-            } catch (EOFException end) {
-                head = null;
-                return;
-            }
-            try {
-                long mod = in.readLong();
-                int sub = in.readInt();
-                long version = in.readLong();
-                long lease = in.readLong();
-                byte[] key = new byte[in.readInt()];
-                in.readFully(key);
-                byte[] value = new byte[in.readInt()];
-                in.readFully(value);
-                head = new FoldedKey(key, value, create, mod, sub, version, lease);
-            } catch (EOFException e) {
-                throw new IOException(file + " ends inside a key: it was not written completely", e);
-            }
+            head = KeyRecord.read(in, file);
         }
 
         @Override
