@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The live keys stay on the heap while they fit the fold's memory budget. Past it, they and
  * every later change go to key partitions on disk ({@link EventPartitions}), which {@link
- * #finish} folds one at a time: the heap then holds a partition's keys, not the keyspace.
+ * #finish} folds apart: the heap then holds a few partitions' keys, not the keyspace.
  */
 final class KeyspaceFold implements RevisionSink {
     private static final Logger LOG = LoggerFactory.getLogger(KeyspaceFold.class);
