@@ -84,9 +84,4 @@ public record EngineSettings(
                 callTimeout, scope, foldMemoryBytes);
     }
 
-    /** The same settings with another fold memory budget ({@link #AUTO} to derive it). */
-    public EngineSettings withFoldMemory(long bytes) {
-        return new EngineSettings(maxFetchers, decodeBudgetBytes, leaseTtlSeconds, progressEvery, quotaBytes,
-                callTimeout, verifyScope, bytes);
-    }
 }
