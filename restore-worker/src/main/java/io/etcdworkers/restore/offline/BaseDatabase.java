@@ -18,8 +18,13 @@ import java.util.Set;
 final class BaseDatabase {
     private BaseDatabase() {}
 
-    /** What the base holds besides its keys. */
-    record Summary(long revision, long entries, Set<Long> leaseIds) {}
+    /**
+     * What the base holds besides its keys.
+     *
+     * @param compactionPending meta's {@code scheduledCompactRev} is past its {@code
+     *     finishedCompactRev}: etcd finishes that compaction when it opens the database
+     */
+    record Summary(long revision, long entries, Set<Long> leaseIds, boolean compactionPending) {}
 
     static Summary fold(BoltReader base, KeyspaceFold fold) throws IOException {
         for (byte[] required : new byte[][] {EtcdSchema.KEY_BUCKET, EtcdSchema.META_BUCKET}) {
@@ -33,7 +38,8 @@ final class BaseDatabase {
             fold.baseEntry(entry(k, v, isBucket));
             entries[0]++;
         });
-        fold.endBase(compactedRevision(base));
+        long[] compaction = compaction(base);
+        fold.endBase(compaction[0]);
         Set<Long> leases = new HashSet<>();
         if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
             base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> {
@@ -43,7 +49,7 @@ final class BaseDatabase {
                 leases.add(EtcdSchema.leaseId(k));
             });
         }
-        return new Summary(fold.baseRevision(), entries[0], leases);
+        return new Summary(fold.baseRevision(), entries[0], leases, compaction[1] > compaction[0]);
     }
 
     static BaseKeyEntry entry(byte[] bucketKey, byte[] value, boolean isBucket) throws BoltFormatException {
@@ -67,17 +73,21 @@ final class BaseDatabase {
                 kv.getValue().toByteArray(), kv.getCreateRevision(), kv.getVersion(), kv.getLease());
     }
 
-    private static long compactedRevision(BoltReader base) throws IOException {
-        long[] compacted = {0};
+    /** @return {finished, scheduled} compaction revisions of meta, 0 where absent */
+    private static long[] compaction(BoltReader base) throws IOException {
+        long[] compaction = {0, 0};
         base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
-            if (Arrays.equals(k, EtcdSchema.FINISHED_COMPACT_REV)) {
+            int at = Arrays.equals(k, EtcdSchema.FINISHED_COMPACT_REV) ? 0
+                    : Arrays.equals(k, EtcdSchema.SCHEDULED_COMPACT_REV) ? 1 : -1;
+            if (at >= 0) {
                 long[] rev = EtcdSchema.parseRevision(v);
-                if (rev == null) {
+                if (rev == null && at == 0) {
                     throw new BoltFormatException("meta finishedCompactRev is not a revision");
                 }
-                compacted[0] = rev[0];
+                // a scheduled revision that does not parse counts as pending: the base is then rewritten
+                compaction[at] = rev == null ? Long.MAX_VALUE : rev[0];
             }
         });
-        return compacted[0];
+        return compaction;
     }
 }

@@ -40,6 +40,9 @@ final class CompactedDatabase {
     record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds,
             RangeSums sums) {}
 
+    /** What etcd must serve of a database holding {@code live}: its digest, and sums over ranges a page apart. */
+    record Expected(KeyspaceDigest digest, KeyBounds bounds, RangeSums sums) {}
+
     static Written write(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
             Path file) throws IOException {
         TreeSet<byte[]> buckets = new TreeSet<>(Arrays::compareUnsigned);
@@ -63,12 +66,18 @@ final class CompactedDatabase {
                 }
             }
             long bytes = out.finish();
-            KeyBounds.EveryPage bounds = new KeyBounds.EveryPage(KeyspaceRead.PAGE, VERIFY_PAGE_BYTES);
-            RangeSums.Builder sums = new RangeSums.Builder();
-            KeyspaceDigest digest = digest(live, revision, bounds, sums);
-            KeyBounds built = bounds.build();
-            return new Written(bytes, live.size(), granted, digest, built, sums.build(built));
+            Expected expected = expected(live, revision);
+            return new Written(bytes, live.size(), granted, expected.digest(), expected.bounds(), expected.sums());
         }
+    }
+
+    /** The digest and range sums of {@code live} at {@code revision}, read in key order once. */
+    static Expected expected(FoldedKeys live, long revision) throws IOException {
+        KeyBounds.EveryPage bounds = new KeyBounds.EveryPage(KeyspaceRead.PAGE, VERIFY_PAGE_BYTES);
+        RangeSums.Builder sums = new RangeSums.Builder();
+        KeyspaceDigest digest = digest(live, revision, bounds, sums);
+        KeyBounds built = bounds.build();
+        return new Expected(digest, built, sums.build(built));
     }
 
     private static void writeKeys(FoldedKeys live, BucketWriter bucket) throws IOException {

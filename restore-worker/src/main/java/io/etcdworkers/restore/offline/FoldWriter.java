@@ -93,6 +93,9 @@ public final class FoldWriter {
                 throw e;
             }
             try (FoldedKeys keysOut = folded) {
+                if (baseIsTheFold(selection, summary, keysOut, sequence, baseFile)) {
+                    return baseAsIs(baseFile, summary, sequence, keysOut, fold, live, started);
+                }
                 CompactedDatabase.Written written = CompactedDatabase.write(base, keysOut, summary.leaseIds(),
                         sequence.finalRevision(), settings.leaseTtlSeconds(), output);
                 BoltFiles.appendSha256Trailer(output);
@@ -105,5 +108,32 @@ public final class FoldWriter {
                         written.sums(), took);
             }
         }
+    }
+
+    /**
+     * Whether the base's own database is what the fold would write: nothing was folded into it,
+     * and it holds one live entry per key (a full snapshot taken right after a compaction, ours or
+     * etcd-backup-restore's), every lease those keys name, no unfinished compaction, and its hash
+     * trailer for {@code snapshot restore} to check. Then it is not rewritten: etcd restores and
+     * serves the base itself, and the verification compares it with the keyspace read from it.
+     */
+    private boolean baseIsTheFold(SnapshotSelection selection, BaseDatabase.Summary summary, FoldedKeys folded,
+            SequenceStats sequence, Path baseFile) throws IOException {
+        return keys.isAll() && selection.deltas().isEmpty() && sequence.finalRevision() == summary.revision()
+                && summary.entries() == folded.size() && !summary.compactionPending()
+                && summary.leaseIds().containsAll(folded.leaseIds())
+                && Files.size(baseFile) % BoltFiles.SECTOR == BoltFiles.TRAILER_BYTES;
+    }
+
+    private OfflineResult baseAsIs(Path baseFile, BaseDatabase.Summary summary, SequenceStats sequence,
+            FoldedKeys folded, KeyspaceFold fold, LiveKeys live, Instant started) throws IOException {
+        CompactedDatabase.Expected expected = CompactedDatabase.expected(folded, sequence.finalRevision());
+        long bytes = Files.size(baseFile) - BoltFiles.TRAILER_BYTES;
+        Duration took = Duration.between(started, clock.instant());
+        LOG.info("offline fold: no delta, and the base holds one live entry per key ({}): the base's database is "
+                + "restored and verified as it is file={} bytes={} revision={} ms={}", summary.entries(), baseFile,
+                bytes, sequence.finalRevision(), took.toMillis());
+        return new OfflineResult(baseFile, bytes, summary.revision(), sequence, 0, live.spillRewrites(),
+                fold.work().withBaseAsIs(), expected.digest(), expected.bounds(), expected.sums(), took);
     }
 }

@@ -89,8 +89,8 @@ final class KeyspaceFold implements RevisionSink {
 
     /** The budget, and how much went to partitions. */
     FoldWork work() {
-        return partitions == null ? new FoldWork(memoryBudget, 0, 0)
-                : new FoldWork(memoryBudget, partitions.count(), partitions.bytes());
+        return partitions == null ? new FoldWork(memoryBudget, 0, 0, false)
+                : new FoldWork(memoryBudget, partitions.count(), partitions.bytes(), false);
     }
 
     /** The partition {@code key}'s changes go to once the fold is partitioned. */

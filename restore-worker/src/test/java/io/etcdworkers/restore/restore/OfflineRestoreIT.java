@@ -73,10 +73,38 @@ class OfflineRestoreIT {
         CommandRun run = restore(Fixtures.bucket("compacted"), dataDir, "--engine=offline");
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode result = run.result();
+        assertThat(result.get("deltas").asInt()).isZero();
+        // etcdbrctl's compacted snapshot holds one entry per live key: nothing to fold, so etcd
+        // restores and serves that database itself instead of a rewritten one
+        assertThat(result.get("fold").get("baseAsIs").asBoolean()).isTrue();
+        assertThat(result.get("leasesGranted").asInt()).isZero();
+        assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        // the HashKV the fixture's README gives for etcd on that very database, at the head
+        assertThat(result.get("verifyRead").get("hashKv").asLong()).isEqualTo(3421576064L);
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(3656);
         assertThat(served.keys()).containsExactlyElementsOf(
                 ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
+        assertThat(dir.resolve("scratch")).isEmptyDirectory();
+    }
+
+    @Test
+    void aBaseWithHistoryAndNoDeltaIsStillRewrittenCompacted() {
+        Path dataDir = dir.resolve("data/new.etcd");
+
+        // the v0.41.2 sidecar's full snapshot at 2037 holds every revision since 522, deletes included
+        CommandRun run = restore(Fixtures.bucket(Fixtures.V0_41_2, "gzip"), dataDir, "--engine=offline",
+                "--to-revision=2037");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode result = run.result();
+        assertThat(result.get("base").get("name").asText()).isEqualTo("v2/Full-00000000-00002037-1796115300.gz");
+        assertThat(result.get("deltas").asInt()).isZero();
+        assertThat(result.get("fold").get("baseAsIs").asBoolean()).isFalse();
+        ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
+        assertThat(served.revision()).isEqualTo(2037);
+        assertThat(served.keys()).hasSize(result.get("keys").asInt());
     }
 
     @ParameterizedTest
