@@ -8,6 +8,7 @@ import io.etcdworkers.restore.error.WorkerException;
 import java.io.IOException;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Base64;
 
 /**
  * Reads the events of a delta one at a time from a streaming JSON parser, strictly: the type
@@ -16,6 +17,8 @@ import java.time.format.DateTimeParseException;
  * skipped (a newer sidecar may add some); {@code prev_kv} is ignored.
  */
 final class EventReader {
+    private static final Base64.Decoder BASE64 = Base64.getDecoder();
+
     private final String objectName;
     private long index;
 
@@ -112,7 +115,10 @@ final class EventReader {
             throw corrupt(field + " must be a base64 string, found " + describe(token), null);
         }
         try {
-            return parser.getBinaryValue();
+            // the JDK's decoder, not Jackson's getBinaryValue(): that one decodes char by char and
+            // was half of the fetch threads' CPU (measured at 300,000 events); Go writes standard
+            // base64 with padding, which both accept, and neither accepts anything else
+            return BASE64.decode(parser.getText());
         } catch (JsonEOFException e) {
             throw e;
         } catch (IOException | IllegalArgumentException e) {
