@@ -2,6 +2,7 @@ package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
@@ -109,6 +110,15 @@ final class KeyspaceFold implements RevisionSink {
         if (baseRevision < 0) {
             throw new IllegalStateException("revisions before the base was closed");
         }
+        try {
+            fold(objectName, group);
+        } catch (IOException e) {
+            // the value spill and the partitions are under the partition dir: say which disk is full
+            throw partitionDir != null && DiskFull.is(e) ? new IOException(DiskFull.explain(e, partitionDir), e) : e;
+        }
+    }
+
+    private void fold(String objectName, RevisionGroup group) throws IOException {
         int sub = 0;
         for (DeltaEvent event : group.events()) {
             if (keys.matches(event.key())) {

@@ -17,6 +17,7 @@ import io.etcdworkers.restore.engine.WrittenDatabase;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
+import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.KeyspaceRead;
 import io.etcdworkers.restore.verify.WrittenKeys;
@@ -90,7 +91,7 @@ public final class OfflineEngine implements DatabaseEngine {
                     + ": the offline engine does not understand this database: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "the offline fold under " + in.scratch() + " failed: "
-                    + e.getMessage(), e);
+                    + DiskFull.explain(e, in.scratch()), e);
         }
     }
 

@@ -9,10 +9,12 @@ import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.GeneratedBucket.Compression;
+import io.etcdworkers.testsupport.JarRun;
 import io.etcdworkers.testsupport.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -88,6 +90,35 @@ class FullDiskIT {
         assertFailedCleanly(run, ErrorCode.LOCAL_IO, small.resolve("scratch").toString());
     }
 
+    /**
+     * 200,000 small keys with an 8 MiB fold budget: the fold moves its keys to partitions on the
+     * scratch disk early, and those outgrow the 8 MiB tmpfs.
+     */
+    @Test
+    void aScratchDirFilledByTheFoldsKeyPartitionsIsLocalIoNamingIt() throws IOException {
+        GeneratedBucket bucket = GeneratedBucket.create(dir.resolve("many-keys"), Compression.GZIP, 9);
+        for (int d = 0; d < 20; d++) {
+            for (int i = 0; i < 10_000; i++) {
+                bucket.put("/registry/configmaps/many/cm-" + (d * 10_000 + i), 16);
+            }
+            bucket.cutDelta();
+        }
+        target = dir.resolve("data/c.etcd");
+
+        // the jar in its own JVM, so its log (stderr) shows where the fold was when the disk filled
+        JarRun run = JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir,
+                List.of("-XX:+UseSerialGC", "-Xmx256m"), "restore", "--store-container", bucket.root().toString(),
+                "--data-dir", target.toString(), "--scratch-dir", small.resolve("scratch").toString(),
+                "--fold-memory=8Mi", "--max-fetchers=1");
+
+        assertThat(run.stderr()).as("the fold went to key partitions before the disk filled")
+                .contains("later change go to 64 key partitions");
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout()).get("error").asText())
+                .contains("the file system holding " + small.resolve("scratch")).containsIgnoringCase("no space left");
+        assertLeftNothing();
+    }
+
     @Test
     void aFullTargetFileSystemSaysTheDiskIsFull() throws IOException {
         target = small.resolve("data/b.etcd");
@@ -101,6 +132,10 @@ class FullDiskIT {
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(code.exitCode());
         String error = run.result().get("error").asText();
         assertThat(error).contains(named).containsIgnoringCase("no space left");
+        assertLeftNothing();
+    }
+
+    private void assertLeftNothing() throws IOException {
         Processes.awaitNoneMentioning(dir);
         assertThat(target).doesNotExist();
         assertThat(target.resolveSibling(target.getFileName() + ".part")).doesNotExist();
