@@ -77,13 +77,15 @@ public final class FoldWriter {
             BaseDatabase.Summary summary;
             FoldedKeys folded;
             try {
-                summary = BaseDatabase.fold(base, fold);
-                LOG.info("offline base folded revision={} entries={} {} leases={} foldMemoryMiB={}", summary.revision(),
-                        summary.entries(), fold.progressDetail(), summary.leaseIds().size(), budget >> 20);
-                // the fetch threads download, decompress, hash-check and decode in parallel; this thread
-                // only reads their decoded files back, in order, and folds
+                // the fetch threads download, decompress, hash-check and decode in parallel, starting
+                // while this thread reads the base; this thread only reads their decoded files back,
+                // in order, and folds
                 try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(),
                         downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
+                    summary = BaseDatabase.fold(base, fold);
+                    LOG.info("offline base folded revision={} entries={} {} leases={} foldMemoryMiB={}",
+                            summary.revision(), summary.entries(), fold.progressDetail(), summary.leaseIds().size(),
+                            budget >> 20);
                     sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
                             new RevisionSequence(summary.revision()), fold, selection);
                 }
