@@ -38,7 +38,7 @@ mvn -B -q -ntp -Pbenchmark -DskipTests package
 RESTORE_JAR=$ROOT/restore-worker/target/restore-worker.jar
 COMPACT_JAR=$ROOT/compaction-worker/target/compaction-worker.jar
 # the workers' JVM as the README starts it: a small serial-collected heap (the fold spills past it)
-WORKER_JVM=(-XX:+UseSerialGC -Xmx256m)
+WORKER_JVM=(-XX:+UseSerialGC -Xms16m -Xmx256m)
 BENCH_JAR=$ROOT/benchmark/target/benchmark.jar
 
 # --- 3. a sample backup -------------------------------------------------------------------------
