@@ -107,10 +107,10 @@ public enum Compression {
     /**
      * Level and strategy of the gzip and zlib snapshots this project writes. Go's {@code
      * compress/flate} at its default level (what etcdbrctl writes with) produces 1-3 % less than
-     * zlib's default level 6 on etcd databases: zlib spends matches of three or four bytes where
-     * Go's coder prefers literals. zlib's {@code FILTERED} strategy at level 8 writes no more than Go's on
-     * the same keyspace (measured on the fixtures' full snapshots and the 300,000-event benchmark's
-     * compacted database, docs/benchmarks.md) and costs no more CPU than level 6 did.
+     * zlib's default level 6 on etcd databases. zlib's {@code FILTERED} strategy, which drops
+     * matches of up to five bytes in favour of literals, closes that: at level 8 it writes no more
+     * than Go's on the same keyspace (the fixtures' full snapshots, the 300,000-event benchmark's
+     * compacted database; docs/benchmarks.md) and costs no more CPU than level 6 did.
      */
     static final int DEFLATE_LEVEL = 8;
 
