@@ -119,7 +119,8 @@ public final class SnapshotRestorer {
         return binaries.restoresWithEtcdutl() ? Map.of() : Map.of("ETCDCTL_API", "3");
     }
 
-    static boolean hasHashTrailer(long size) {
+    /** Whether a file of {@code size} bytes carries the SHA-256 trailer the restore checks. */
+    public static boolean hasHashTrailer(long size) {
         return size % 512 == HASH_TRAILER_BYTES;
     }
 

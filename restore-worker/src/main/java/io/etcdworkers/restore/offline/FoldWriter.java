@@ -4,6 +4,7 @@ import io.etcdworkers.restore.bolt.BoltFiles;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.fetch.DecodedFileStream;
 import io.etcdworkers.restore.fetch.DeltaPrefetcher;
 import io.etcdworkers.restore.fetch.DeltaStream;
@@ -124,7 +125,7 @@ public final class FoldWriter {
         return keys.isAll() && selection.deltas().isEmpty() && sequence.finalRevision() == summary.revision()
                 && summary.entries() == folded.size() && !summary.compactionPending()
                 && summary.leaseIds().containsAll(folded.leaseIds())
-                && Files.size(baseFile) % BoltFiles.SECTOR == BoltFiles.TRAILER_BYTES;
+                && SnapshotRestorer.hasHashTrailer(Files.size(baseFile));
     }
 
     private OfflineResult baseAsIs(Path baseFile, BaseDatabase.Summary summary, SequenceStats sequence,

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.restore.workercli.WorkerContext;
@@ -114,7 +115,7 @@ class FullDiskIT {
         assertThat(run.stderr()).as("the fold went to key partitions before the disk filled")
                 .contains("later change go to 64 key partitions");
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
-        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.stdout()).get("error").asText())
+        assertThat(new ObjectMapper().readTree(run.stdout()).get("error").asText())
                 .contains("the file system holding " + small.resolve("scratch")).containsIgnoringCase("no space left");
         assertLeftNothing();
     }
