@@ -26,6 +26,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -50,6 +51,7 @@ public final class EtcdGrpcClient implements AutoCloseable {
     private final ManagedChannel channel;
     private final Duration callTimeout;
     private final KVGrpc.KVBlockingStub kv;
+    private final KVGrpc.KVStub kvAsync;
     private final MaintenanceGrpc.MaintenanceBlockingStub maintenance;
     private final LeaseGrpc.LeaseBlockingStub lease;
 
@@ -58,6 +60,7 @@ public final class EtcdGrpcClient implements AutoCloseable {
         this.channel = channel;
         this.callTimeout = callTimeout;
         this.kv = KVGrpc.newBlockingStub(channel);
+        this.kvAsync = KVGrpc.newStub(channel);
         this.maintenance = MaintenanceGrpc.newBlockingStub(channel);
         this.lease = LeaseGrpc.newBlockingStub(channel);
     }
@@ -83,6 +86,16 @@ public final class EtcdGrpcClient implements AutoCloseable {
 
     public TxnResponse txn(TxnRequest request) {
         return call("txn", () -> kv.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS).txn(request));
+    }
+
+    /**
+     * Sends a transaction without waiting for it. The channel runs callbacks on its event-loop
+     * thread ({@code directExecutor}), so {@code answer} must not block; a transaction sent from
+     * there leaves at once, without waking another thread. Failures come as
+     * {@link StatusRuntimeException}s: {@link #failure} turns them into the worker's codes.
+     */
+    public void txnAsync(TxnRequest request, StreamObserver<TxnResponse> answer) {
+        kvAsync.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS).txn(request, answer);
     }
 
     public RangeResponse range(RangeRequest request) {
@@ -190,7 +203,7 @@ public final class EtcdGrpcClient implements AutoCloseable {
     }
 
     /** Maps a gRPC failure to the worker's codes; the quota gets its own, with advice. */
-    WorkerException failure(String what, StatusRuntimeException e) {
+    public WorkerException failure(String what, StatusRuntimeException e) {
         String description = e.getStatus().getDescription() == null ? "" : e.getStatus().getDescription();
         if (description.contains("database space exceeded")) {
             return new WorkerException(ErrorCode.ETCD_QUOTA_EXCEEDED, "scratch etcd at " + endpoint

@@ -62,12 +62,17 @@ public final class ScratchEtcd implements AutoCloseable {
         return payloadBytes + ops * OP_OVERHEAD_BYTES + REQUEST_SLACK_BYTES;
     }
 
+    /** Whether a revision of {@code payloadBytes} in {@code ops} operations fits etcd's request limits now. */
+    public boolean fits(long payloadBytes, int ops) {
+        return requestBytesFor(payloadBytes, ops) <= config.maxRequestBytes() && ops <= config.maxTxnOps();
+    }
+
     /** Restarts etcd with larger limits when a group of this size would not fit. */
     public void ensureFits(long payloadBytes, int ops) {
-        long needBytes = requestBytesFor(payloadBytes, ops);
-        if (needBytes <= config.maxRequestBytes() && ops <= config.maxTxnOps()) {
+        if (fits(payloadBytes, ops)) {
             return;
         }
+        long needBytes = requestBytesFor(payloadBytes, ops);
         long bytes = Math.max(config.maxRequestBytes(), needBytes + needBytes / 4);
         int txnOps = Math.max(config.maxTxnOps(), ops + ops / 4);
         LOG.info("restarting the scratch etcd with larger request limits maxRequestBytes={} maxTxnOps={} "

@@ -54,11 +54,9 @@ final class Defragmenter {
         deltasSince++;
     }
 
-    /** A check between groups: only the event counter is looked at, no call to etcd. */
-    void checkEvents(long revision) {
-        if (policy.eventsTriggerReached(eventsSince)) {
-            check(revision);
-        }
+    /** Whether the events since the last run call for a {@link #check}: no call to etcd. */
+    boolean eventsDue() {
+        return policy.eventsTriggerReached(eventsSince);
     }
 
     /** A full check (after a delta): asks etcd for its sizes and runs the policy. */

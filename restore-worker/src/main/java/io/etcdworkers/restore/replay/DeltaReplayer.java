@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Replays deltas into a running scratch etcd: fetched ahead in parallel (verified), decoded on
- * one thread, applied on this one through the shared {@link RevisionPipeline}, one transaction per
- * source revision, strictly in order; compacts and defragments by the policy; keeps leases alive.
+ * one thread, applied through the shared {@link RevisionPipeline}, one transaction per source revision,
+ * strictly in order ({@link TxnChain}); compacts and defragments by the policy; keeps leases alive.
  */
 final class DeltaReplayer {
     private static final Logger LOG = LoggerFactory.getLogger(DeltaReplayer.class);
@@ -66,13 +66,14 @@ final class DeltaReplayer {
         try (LeaseKeeper leases = new LeaseKeeper(etcd::client, settings.leaseTtlSeconds())) {
             leases.trackExisting();
             SequenceStats sequence;
+            EtcdTxnSink sink = new EtcdTxnSink(etcd, leases, defrag, baseRevision, keys);
             try (DeltaStream stream = new DecodingStream(
                     new DeltaPrefetcher(store, deltas, downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.RAW_COPY),
                     settings.decodeBudgetBytes())) {
                 sequence = new RevisionPipeline("replay", clock, settings.progressEvery()).run(stream,
-                        new RevisionSequence(baseRevision), new EtcdTxnSink(etcd, leases, defrag, baseRevision, keys),
-                        selection);
+                        new RevisionSequence(baseRevision), sink, selection);
             }
+            sink.drain(); // a stop inside a delta (--to-revision, --to-last-good) leaves transactions in flight
             int revoked = leases.revokeUnusedGranted();
             long finalRevision = etcd.client().status().getHeader().getRevision();
             if (finalRevision != sequence.finalRevision()) {
