@@ -63,16 +63,19 @@ final class TxnChain {
                 waitingForRoom = true;
                 lock.wait();
             }
-            throwIfFailed();
-            if (sending) {
-                queue.add(txn);
-                queuedBytes += txn.request().getSerializedSize();
-            } else {
-                sending = true;
-                this.client = client;
-                send(txn);
+            if (failure == null) {
+                if (sending) {
+                    queue.add(txn);
+                    queuedBytes += txn.request().getSerializedSize();
+                } else {
+                    sending = true;
+                    this.client = client;
+                    send(txn);
+                }
+                return;
             }
         }
+        throw explained();
     }
 
     /** Waits until every transaction given was answered; returns the revision etcd then stands at. */
@@ -81,9 +84,11 @@ final class TxnChain {
             while (failure == null && sending) {
                 lock.wait();
             }
-            throwIfFailed();
-            return applied;
+            if (failure == null) {
+                return applied;
+            }
         }
+        throw explained();
     }
 
     /** The last revision etcd confirmed. */
@@ -104,13 +109,15 @@ final class TxnChain {
         return queue.size() >= MAX_QUEUED || queuedBytes >= MAX_QUEUED_BYTES;
     }
 
-    private void throwIfFailed() {
-        if (failure != null) {
-            if (explained == null) {
-                explained = explain.apply(failedTxn, failure);
-            }
-            throw explained;
+    /**
+     * The failure as thrown, explained once, outside the lock (the explanation may read etcd's
+     * log). Only the caller's thread gets here, after the failure was set for good.
+     */
+    private WorkerException explained() {
+        if (explained == null) {
+            explained = explain.apply(failedTxn, failure);
         }
+        return explained;
     }
 
     /** Called with the lock held, on the caller's thread or the event loop's. */

@@ -92,17 +92,7 @@ class TxnChainIT {
         }
         // the source claims base + 502 for what etcd applies as base + 501
         chain.submit(etcd.client(), put(500, base + 502));
-        WorkerException thrown = null;
-        for (int i = 501; i < 2000 && thrown == null; i++) {
-            try {
-                chain.submit(etcd.client(), put(i, base + 2 + i));
-            } catch (WorkerException e) {
-                thrown = e;
-            }
-        }
-        if (thrown == null) {
-            thrown = catchDrain(chain);
-        }
+        WorkerException thrown = submitUntilThrown(chain, 501, 2000, base + 2);
 
         assertThat(thrown.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
         assertThat(thrown).hasMessage("Incr-500: after replaying revision 1103 etcd is at revision 1102 (1 events): "
@@ -124,17 +114,7 @@ class TxnChainIT {
         assertThat(chain.drain()).isEqualTo(base + 300);
         etcd.process().close();
 
-        WorkerException thrown = null;
-        for (int i = 300; i < 5000 && thrown == null; i++) {
-            try {
-                chain.submit(etcd.client(), put(i, base + 1 + i));
-            } catch (WorkerException e) {
-                thrown = e;
-            }
-        }
-        if (thrown == null) {
-            thrown = catchDrain(chain);
-        }
+        WorkerException thrown = submitUntilThrown(chain, 300, 5000, base + 1);
 
         assertThat(thrown.code()).isEqualTo(ErrorCode.ETCD_FAILURE);
         assertThat(thrown).hasMessageContaining("scratch etcd at " + etcd.client().endpoint())
@@ -150,13 +130,19 @@ class TxnChainIT {
         });
     }
 
-    private static WorkerException catchDrain(TxnChain chain) {
+    /**
+     * Submits txns {@code from} until {@code to} (txn i at {@code offset + i}) until one call
+     * throws the chain's failure, else drains; fails the test when nothing throws.
+     */
+    private WorkerException submitUntilThrown(TxnChain chain, int from, int to, long offset)
+            throws InterruptedException {
         try {
+            for (int i = from; i < to; i++) {
+                chain.submit(etcd.client(), put(i, offset + i));
+            }
             chain.drain();
         } catch (WorkerException e) {
             return e;
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
         }
         throw new AssertionError("the chain did not fail");
     }
