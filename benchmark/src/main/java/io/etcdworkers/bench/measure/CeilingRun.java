@@ -70,7 +70,8 @@ public final class CeilingRun {
             // The limits EngineInput gives the worker's scratch etcd.
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
                     EngineSettings.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
-                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0);
+                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0,
+                    false);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
                     EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), EngineSettings.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);

@@ -11,6 +11,7 @@ import io.etcdworkers.restore.snapshot.StopAt;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -25,6 +26,8 @@ import java.util.Optional;
  * @param dataDir the scratch etcd's data dir (must not exist yet)
  * @param walDir the scratch etcd's WAL dir, when not inside the data dir
  * @param phases where each stage records its wall time
+ * @param placement where the restore places the verified database, when this rebuild is a
+ *     restore's (see {@link Placement}); empty for a compaction
  */
 public record EngineInput(
         EtcdBinaries binaries,
@@ -35,7 +38,8 @@ public record EngineInput(
         Path scratch,
         Path dataDir,
         Optional<Path> walDir,
-        Phases phases) {
+        Phases phases,
+        Optional<Placement> placement) {
 
     /**
      * etcd keeps every raft entry since its last raft snapshot in memory (plus 5,000 for followers
@@ -45,6 +49,11 @@ public record EngineInput(
      */
     static final long SCRATCH_SNAPSHOT_COUNT = 10_000;
 
+    public EngineInput {
+        Objects.requireNonNull(walDir, "walDir");
+        Objects.requireNonNull(placement, "placement");
+    }
+
     /**
      * The scratch etcd on {@link #dataDir}, with the settings' quota and the replay's starting
      * limits; its start may take longer the larger the database it opens there.
@@ -52,7 +61,8 @@ public record EngineInput(
     public EmbeddedEtcdConfig etcdConfig(EngineSettings settings) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
                 ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
-                EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0);
+                EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0,
+                false);
     }
 
     /** The size of the database a data dir holds ({@code member/snap/db}), 0 when there is none yet. */

@@ -21,15 +21,29 @@ public final class VerifiedDatabase implements AutoCloseable {
     private final RebuildOutcome outcome;
     private final Optional<Path> file;
     private final EngineInput input;
+    private final boolean placed;
 
     /**
      * @param file the database file the verifying etcd was restored from, when there is one
      */
     public VerifiedDatabase(ScratchEtcd etcd, RebuildOutcome outcome, Optional<Path> file, EngineInput input) {
+        this(etcd, outcome, file, input, false);
+    }
+
+    /**
+     * @param placed the input's {@link Placement} holds this very database already: a copy of the
+     *     dir the verifying etcd ran on, taken before it started
+     */
+    public VerifiedDatabase(ScratchEtcd etcd, RebuildOutcome outcome, Optional<Path> file, EngineInput input,
+            boolean placed) {
         this.etcd = etcd;
         this.outcome = outcome;
         this.file = file;
         this.input = input;
+        this.placed = placed;
+        if (placed && input.placement().isEmpty()) {
+            throw new IllegalArgumentException("placed, but the rebuild has no placement");
+        }
     }
 
     /** The verifying etcd, running. */
@@ -43,7 +57,16 @@ public final class VerifiedDatabase implements AutoCloseable {
 
     /** The same database, with the reason the offline engine was passed over. */
     public VerifiedDatabase withNote(String engineNote) {
-        return new VerifiedDatabase(etcd, outcome.withNote(engineNote), file, input);
+        return new VerifiedDatabase(etcd, outcome.withNote(engineNote), file, input, placed);
+    }
+
+    /**
+     * Whether the placement's data dir ({@link EngineInput#placement()}) already holds this database,
+     * with the member's identity (copied before the verifying etcd started); else the caller places
+     * it (from {@link #databaseFile}).
+     */
+    public boolean placed() {
+        return placed;
     }
 
     /**

@@ -158,6 +158,9 @@ public final class EmbeddedEtcd implements AutoCloseable {
                 "--log-level=warn",
                 "--log-outputs=stderr",
                 "--enable-pprof=false"));
+        if (c.forceNewCluster()) {
+            argv.add("--force-new-cluster=true");
+        }
         if (c.binaries().version().supportsUnsafeNoFsync()) {
             // The scratch copy is rebuilt from the bucket if anything dies; the caller syncs
             // the final data dir before placing it.

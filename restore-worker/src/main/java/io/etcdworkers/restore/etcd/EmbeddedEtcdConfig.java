@@ -23,10 +23,13 @@ import java.util.Optional;
  * @param stopTimeout how long a SIGTERM stop may take before SIGKILL
  * @param goGc the Go runtime's {@code GOGC} for etcd (how far its heap grows past the live data
  *     before a collection: 100 = double); 0 keeps Go's default
+ * @param forceNewCluster {@code --force-new-cluster}: the data dir records a multi-member cluster
+ *     (a copy of a placed dir) and this etcd must run as its member alone, without the others
  */
 public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path dataDir, Optional<Path> walDir,
                                  Path scratchDir, long quotaBackendBytes, long maxRequestBytes, int maxTxnOps,
-                                 long snapshotCount, Duration startTimeout, Duration stopTimeout, int goGc) {
+                                 long snapshotCount, Duration startTimeout, Duration stopTimeout, int goGc,
+                                 boolean forceNewCluster) {
 
     /** etcd's recommended maximum database size. */
     public static final long DEFAULT_QUOTA_BACKEND_BYTES = 8L * 1024 * 1024 * 1024;
@@ -78,26 +81,32 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
                                               Path scratchDir) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.empty(), scratchDir,
                 DEFAULT_QUOTA_BACKEND_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TXN_OPS,
-                DEFAULT_SNAPSHOT_COUNT, DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, 0);
+                DEFAULT_SNAPSHOT_COUNT, DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, 0, false);
     }
 
     public EmbeddedEtcdConfig withWalDir(Path wal) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.of(wal), scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc);
+                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc, forceNewCluster);
     }
 
     public EmbeddedEtcdConfig withRequestLimits(long requestBytes, int txnOps) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                requestBytes, txnOps, snapshotCount, startTimeout, stopTimeout, goGc);
+                requestBytes, txnOps, snapshotCount, startTimeout, stopTimeout, goGc, forceNewCluster);
     }
 
     public EmbeddedEtcdConfig withStartTimeout(Duration timeout) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, timeout, stopTimeout, goGc);
+                maxRequestBytes, maxTxnOps, snapshotCount, timeout, stopTimeout, goGc, forceNewCluster);
     }
 
     public EmbeddedEtcdConfig withGoGc(int gc) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, gc);
+                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, gc, forceNewCluster);
+    }
+
+    /** The same etcd, started with {@code --force-new-cluster} (see the record's parameter). */
+    public EmbeddedEtcdConfig withForceNewCluster() {
+        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
+                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc, true);
     }
 }

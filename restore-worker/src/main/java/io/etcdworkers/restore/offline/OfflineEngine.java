@@ -9,15 +9,20 @@ import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.restore.engine.Placement;
 import io.etcdworkers.restore.engine.RebuildOutcome;
 import io.etcdworkers.restore.engine.RebuildStats;
 import io.etcdworkers.restore.engine.ServedKeyspace;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.engine.WrittenDatabase;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.etcd.DataDirCopy;
+import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
+import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.KeyspaceRead;
 import io.etcdworkers.restore.verify.WrittenKeys;
@@ -38,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * The offline engine: fold the deltas into a compacted database without etcd ({@link
  * FoldWriter}); to verify it, turn it into the scratch data dir with etcd's own {@code snapshot
  * restore}, start a real etcd on it and require that it serves exactly the keyspace the fold
- * computed, at the expected revision. The verified database is that very file.
+ * computed, at the expected revision. The verified database is that very file. For a restore
+ * ({@link EngineInput#placement()}) the file is restored once, with the member's identity, and
+ * copied into the placed dir before the verifying etcd starts on the restored one.
  *
  * <p>When the base's layout is not understood, or etcd cannot restore or open the database, or
  * serves anything else, this throws {@link EngineRefused}: {@code --engine=auto} then replays.
@@ -123,16 +130,9 @@ public final class OfflineEngine implements DatabaseEngine {
             reader.setDaemon(true);
             reader.start();
             try {
-                Instant t = in.phases().start();
-                try {
-                    new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                            new SnapshotRestorer.Request(folded.database(), in.member(), in.dataDir(), in.walDir(),
-                                    false));
-                } catch (WorkerException e) {
-                    throw refusedOn(e, "etcd could not restore the offline engine's database: ");
-                }
-                in.phases().done("restoreOffline", t);
-                ScratchEtcd etcd = start();
+                EmbeddedEtcdConfig config = in.placement().isPresent() ? restoreAndCopy(in.placement().get())
+                        : restoreForVerify();
+                ScratchEtcd etcd = start(config);
                 try {
                     return check(etcd, fileRead);
                 } catch (EngineRefused | RuntimeException | Error e) {
@@ -141,6 +141,64 @@ public final class OfflineEngine implements DatabaseEngine {
                 }
             } finally {
                 fileRead.cancel(true);
+            }
+        }
+
+        /** The database restored into the scratch etcd's data dir, as a member alone (phase {@code restoreOffline}). */
+        private EmbeddedEtcdConfig restoreForVerify() throws EngineRefused {
+            Instant t = in.phases().start();
+            restore(in.member(), in.dataDir(), in.walDir());
+            in.phases().done("restoreOffline", t);
+            return in.etcdConfig(settings);
+        }
+
+        /**
+         * The database restored into the scratch etcd's data dir with the member's identity (phase
+         * {@code restoreOffline}), and that dir copied into the placement before etcd starts on it
+         * (phase {@code copyPlaced}); the copy is synced in the background while etcd starts and
+         * serves, the placement's own sync before the rename then finds little left to write. The
+         * etcd forms a cluster of its own when the dir records several members.
+         */
+        private EmbeddedEtcdConfig restoreAndCopy(Placement placement) throws EngineRefused {
+            Instant t = in.phases().start();
+            restore(placement.member(), in.dataDir(), in.walDir());
+            in.phases().done("restoreOffline", t);
+            t = in.phases().start();
+            long bytes;
+            try {
+                bytes = DataDirCopy.copy(in.dataDir(), in.walDir(), placement.dataDir());
+            } catch (IOException e) {
+                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot copy the restored data dir into "
+                        + placement.dataDir() + ": " + DiskFull.explain(e, placement.dataDir()), e);
+            }
+            in.phases().done("copyPlaced", t);
+            LOG.info("restored data dir copied to be placed from={} to={} bytes={} newCluster={}", in.dataDir(),
+                    placement.dataDir(), bytes, placement.needsNewCluster());
+            syncInBackground(placement.dataDir());
+            EmbeddedEtcdConfig config = in.etcdConfig(settings);
+            return placement.needsNewCluster() ? config.withForceNewCluster() : config;
+        }
+
+        private static void syncInBackground(Path dir) {
+            Thread sync = new Thread(() -> {
+                try {
+                    FileTree.fsync(dir);
+                } catch (IOException e) {
+                    // the placement syncs again before its rename and reports a failure there; a
+                    // refused database's copy may be removed while this runs
+                    LOG.debug("background sync of {}: {}", dir, e.toString());
+                }
+            }, "sync-placed-data-dir");
+            sync.setDaemon(true);
+            sync.start();
+        }
+
+        private void restore(EtcdMember member, Path dataDir, Optional<Path> walDir) throws EngineRefused {
+            try {
+                new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
+                        new SnapshotRestorer.Request(folded.database(), member, dataDir, walDir, false));
+            } catch (WorkerException e) {
+                throw refusedOn(e, "etcd could not restore the offline engine's database: ");
             }
         }
 
@@ -172,9 +230,9 @@ public final class OfflineEngine implements DatabaseEngine {
             }
         }
 
-        private ScratchEtcd start() throws EngineRefused {
+        private ScratchEtcd start(EmbeddedEtcdConfig config) throws EngineRefused {
             try {
-                return ScratchEtcd.start(in.etcdConfig(settings).withGoGc(VERIFY_GOGC), settings.callTimeout());
+                return ScratchEtcd.start(config.withGoGc(VERIFY_GOGC), settings.callTimeout());
             } catch (WorkerException e) {
                 throw refusedOn(e, "etcd could not start on the offline engine's database: ");
             }
@@ -203,7 +261,7 @@ public final class OfflineEngine implements DatabaseEngine {
             RebuildStats stats = new RebuildStats(folded.sequence(), folded.leasesGranted(), folded.databaseBytes(),
                     folded.duration(), Optional.empty(), Optional.of(folded.fold()));
             return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.OFFLINE, "",
-                    folded.baseRevision(), stats, read), Optional.of(folded.database()), in);
+                    folded.baseRevision(), stats, read), Optional.of(folded.database()), in, in.placement().isPresent());
         }
 
         @Override

@@ -47,6 +47,10 @@ final class FallbackEngine implements DatabaseEngine {
             if (in.walDir().isPresent()) {
                 FileTree.delete(in.walDir().get());
             }
+            // the first engine may have placed its database already; the replay's is placed after it
+            if (in.placement().isPresent()) {
+                FileTree.delete(in.placement().get().dataDir());
+            }
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot clear " + in.dataDir() + " for the replay: "
                     + e.getMessage(), e);

@@ -6,6 +6,8 @@ import io.etcdworkers.restore.engine.DatabaseEngine;
 import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.Phases;
+import io.etcdworkers.restore.engine.Placement;
+import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.files.ScratchDir;
@@ -87,8 +89,19 @@ public final class Rebuilder {
      * before it (see {@link BaseBeyondTarget}).
      */
     public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
+        return start(binaries, selection, Optional.empty());
+    }
+
+    /**
+     * The same, for a restore that places the database in {@code placeInto} ({@code <data-dir>.part},
+     * absent or empty) with the configured member's identity: an engine that writes its database
+     * as a file restores it there before verifying it, and verifies a copy of that dir (see {@link
+     * Placement}); the {@link VerifiedDatabase} then says it is placed already.
+     */
+    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeInto)
+            throws InterruptedException {
         try {
-            return startOnce(binaries, selection);
+            return startOnce(binaries, selection, placeInto.map(dir -> new Placement(config.member(), dir)));
         } catch (BaseBeyondTarget e) {
             Optional<SnapshotSelection> earlier = catalog == null ? Optional.empty()
                     : catalog.selectBefore(selection.point(), e.base());
@@ -96,11 +109,12 @@ public final class Rebuilder {
                 throw e;
             }
             LOG.warn("{}; starting again from the full snapshot before it", e.getMessage().split(":")[0]);
-            return start(binaries, usable(earlier.get()));
+            return start(binaries, usable(earlier.get()), placeInto);
         }
     }
 
-    private Rebuild startOnce(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
+    private Rebuild startOnce(EtcdBinaries binaries, SnapshotSelection selection, Optional<Placement> placement)
+            throws InterruptedException {
         ScratchDir scratchDir = createScratch();
         Path scratch = scratchDir.path();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
@@ -114,7 +128,7 @@ public final class Rebuilder {
             ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
             // the scratch etcd is the member alone; only the placed data dir records the whole initial cluster
             EngineInput input = new EngineInput(binaries, config.member().alone(), selection, baseFile, config.skipHashCheck(),
-                    scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases);
+                    scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases, placement);
             rebuild.built(build(input));
             return rebuild;
         } catch (IOException e) {

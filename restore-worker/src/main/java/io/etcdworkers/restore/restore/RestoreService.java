@@ -22,11 +22,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The restore, top to bottom: take the target ({@code <data-dir>.part}, locked), select the base
- * and deltas (refusing gaps up front), rebuild and verify the database in a scratch etcd, take the
- * verified database as a file, stop that etcd, {@code snapshot restore} the file into the part
- * with the member's identity, and rename it into place. The placed dir is never one an etcd ran
- * on, so no etcd version is stamped into it (see {@link PlacedDataDir}). On any failure the target
- * is left as it was and the scratch dir is removed.
+ * and deltas (refusing gaps up front), rebuild and verify the database in a scratch etcd, and
+ * rename the part into place. The part is a {@code snapshot restore} of the verified database with
+ * the member's identity: the offline engine writes it before its verification, which runs on a copy
+ * of it (one restore, and the bytes verified are the bytes placed); after the replay's verification,
+ * the running etcd's database is taken as a file, that etcd stopped, and the file restored into
+ * the part. The placed dir is never one an etcd ran on, so no etcd version is stamped into it (see
+ * {@link PlacedDataDir}). On any failure the target is left as it was and the scratch dir is removed.
  */
 public final class RestoreService {
     private static final Logger LOG = LoggerFactory.getLogger(RestoreService.class);
@@ -49,12 +51,17 @@ public final class RestoreService {
             SnapshotSelection selection = rebuilder.plan();
             PlacedDataDir placed;
             VerifiedDatabase verified;
-            try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+            try (Rebuild rebuild = rebuilder.start(binaries, selection, Optional.of(target.part()))) {
                 verified = rebuild.verify();
-                Path database = verified.databaseFile(rebuild.scratch().resolve("verified.db"),
-                        MaintenanceSnapshot.DEFAULT_TIMEOUT);
-                verified.stopEtcd();
-                placed = restoreInto(binaries, database, target.part(), rebuild.scratch(), phases);
+                if (verified.placed()) {
+                    verified.stopEtcd();
+                    placed = PlacedDataDir.of(binaries);
+                } else {
+                    Path database = verified.databaseFile(rebuild.scratch().resolve("verified.db"),
+                            MaintenanceSnapshot.DEFAULT_TIMEOUT);
+                    verified.stopEtcd();
+                    placed = restoreInto(binaries, database, target.part(), rebuild.scratch(), phases);
+                }
             }
             Instant t = phases.start();
             target.place();

@@ -89,6 +89,16 @@ class EtcdArgvTest {
     }
 
     @Test
+    void aCopyOfAMultiMemberDirRunsAsANewClusterOnlyWhenTold() {
+        EmbeddedEtcdConfig config = EmbeddedEtcdConfig.defaults(V35, MEMBER, DATA, Path.of("/scratch"));
+
+        assertThat(EmbeddedEtcd.etcdArgv(config, 41000, 42000)).noneMatch(a -> a.startsWith("--force-new-cluster"));
+        assertThat(EmbeddedEtcd.etcdArgv(config.withForceNewCluster(), 41000, 42000))
+                .containsOnlyOnce("--force-new-cluster=true")
+                .contains("--initial-cluster=restore=http://127.0.0.1:40001");
+    }
+
+    @Test
     void guardExecsTheCommandUnchanged() {
         List<String> wrapped = OrphanGuard.wrap(List.of("/opt/etcd/etcd", "--name=a b"));
 
