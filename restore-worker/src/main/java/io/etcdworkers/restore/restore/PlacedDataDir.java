@@ -7,7 +7,8 @@ import java.util.Objects;
 
 /**
  * What the placed data dir is good for. It is always a fresh {@code snapshot restore} of the
- * verified database with the target member's identity, never a dir an etcd ran on: its WAL and
+ * verified database with the target member's identity (offline: a copy of one, taken before the
+ * verifying etcd started on the original), never a dir an etcd ran on: its WAL and
  * snap files carry no cluster version, so the member's etcd decides it on its first start (a
  * dir a 3.5 etcd ran on is refused by 3.4: "cluster cannot be downgraded").
  *
