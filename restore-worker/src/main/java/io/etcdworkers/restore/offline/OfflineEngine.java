@@ -25,7 +25,6 @@ import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.KeyspaceRead;
-import io.etcdworkers.restore.verify.WrittenKeys;
 import io.etcdworkers.restore.verify.WrittenKeyspaceCheck;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,8 +33,6 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Random;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,14 +121,19 @@ public final class OfflineEngine implements DatabaseEngine {
 
         @Override
         public VerifiedDatabase verify() throws EngineRefused, InterruptedException {
-            // the file is read back on the other core while etcd restores and opens it
-            FutureTask<WrittenKeys> fileRead = new FutureTask<>(() -> readBack(folded.database()));
-            Thread reader = new Thread(fileRead, "read-written-database");
-            reader.setDaemon(true);
-            reader.start();
+            DatabaseReadBack fileRead = null;
             try {
-                EmbeddedEtcdConfig config = in.placement().isPresent() ? restoreAndCopy(in.placement().get())
-                        : restoreForVerify();
+                EmbeddedEtcdConfig config;
+                if (in.placement().isPresent()) {
+                    config = restoreAndCopy(in.placement().get());
+                    // the placed bytes themselves, read back on the other core while etcd starts
+                    // on the dir they were copied from
+                    fileRead = DatabaseReadBack.start(placedDatabase(in.placement().get()), "the placed database");
+                } else {
+                    // the file etcd is restored from, read back on the other core meanwhile
+                    fileRead = DatabaseReadBack.start(folded.database(), "the offline engine's database");
+                    config = restoreForVerify();
+                }
                 ScratchEtcd etcd = start(config);
                 try {
                     return check(etcd, fileRead);
@@ -140,8 +142,14 @@ public final class OfflineEngine implements DatabaseEngine {
                     throw e;
                 }
             } finally {
-                fileRead.cancel(true);
+                if (fileRead != null) {
+                    fileRead.cancel();
+                }
             }
+        }
+
+        private static Path placedDatabase(Placement placement) {
+            return placement.dataDir().resolve("member").resolve("snap").resolve("db");
         }
 
         /** The database restored into the scratch etcd's data dir, as a member alone (phase {@code restoreOffline}). */
@@ -202,34 +210,6 @@ public final class OfflineEngine implements DatabaseEngine {
             }
         }
 
-        private WrittenKeys readBack(Path database) throws IOException {
-            long started = System.nanoTime();
-            WrittenKeys keys = WrittenKeys.read(database);
-            LOG.info("offline database read back entries={} hashKv={} ms={}", keys.entries(), keys.hashKvUnsigned(),
-                    (System.nanoTime() - started) / 1_000_000);
-            return keys;
-        }
-
-        private WrittenKeys written(FutureTask<WrittenKeys> fileRead) throws EngineRefused, InterruptedException {
-            try {
-                return fileRead.get();
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof Error error) {
-                    throw error;
-                }
-                // a page or an entry that is not what bbolt or etcd would write: the writer's
-                // fault, not the disk's
-                if (cause instanceof BoltFormatException
-                        || cause instanceof com.google.protobuf.InvalidProtocolBufferException) {
-                    throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database does not read back "
-                            + "as it was written: " + cause.getMessage(), cause);
-                }
-                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read back the offline engine's database "
-                        + folded.database() + ": " + cause.getMessage(), cause);
-            }
-        }
-
         private ScratchEtcd start(EmbeddedEtcdConfig config) throws EngineRefused {
             try {
                 return ScratchEtcd.start(config.withGoGc(VERIFY_GOGC), settings.callTimeout());
@@ -238,7 +218,7 @@ public final class OfflineEngine implements DatabaseEngine {
             }
         }
 
-        private VerifiedDatabase check(ScratchEtcd etcd, FutureTask<WrittenKeys> fileRead)
+        private VerifiedDatabase check(ScratchEtcd etcd, DatabaseReadBack fileRead)
                 throws EngineRefused, InterruptedException {
             Instant t = in.phases().start();
             long revision = etcd.client().status().getHeader().getRevision();
@@ -251,7 +231,7 @@ public final class OfflineEngine implements DatabaseEngine {
             KeyspaceRead read;
             try {
                 read = WrittenKeyspaceCheck.check(etcd.client(), revision, folded.expected(), folded.sums(),
-                        folded.bounds(), written(fileRead), settings.verifyScope(), new Random());
+                        folded.bounds(), fileRead.get(), settings.verifyScope(), new Random());
             } catch (WrittenKeyspaceCheck.Mismatch e) {
                 throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database fails its "
                         + "verification: " + e.getMessage(), e);
