@@ -26,6 +26,12 @@ final class EtcdSchema {
         return ByteBuffer.allocate(REV_BYTES).putLong(main).put(SEPARATOR).putLong(sub).array();
     }
 
+    /** The key bucket's order of two entries: by main revision, then by sub revision. */
+    static int compareRevisions(long mainA, int subA, long mainB, int subB) {
+        int c = Long.compare(mainA, mainB);
+        return c != 0 ? c : Integer.compare(subA, subB);
+    }
+
     /** @return {main, sub} of a key bucket key, or null when it is not one */
     static long[] parseRevision(byte[] bucketKey) {
         if ((bucketKey.length != REV_BYTES && bucketKey.length != REV_BYTES + 1) || bucketKey[8] != SEPARATOR) {

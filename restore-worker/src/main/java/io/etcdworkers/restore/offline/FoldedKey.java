@@ -7,10 +7,7 @@ import java.util.Comparator;
 record FoldedKey(byte[] key, byte[] value, long create, long mod, int sub, long version, long lease) {
 
     /** etcd's key bucket order: main, then sub revision. */
-    static final Comparator<FoldedKey> BY_REVISION = (a, b) -> {
-        int c = Long.compare(a.mod, b.mod);
-        return c != 0 ? c : Integer.compare(a.sub, b.sub);
-    };
+    static final Comparator<FoldedKey> BY_REVISION = (a, b) -> EtcdSchema.compareRevisions(a.mod, a.sub, b.mod, b.sub);
 
     /** The keyspace's order, as etcd serves a range. */
     static final Comparator<FoldedKey> BY_KEY = (a, b) -> Arrays.compareUnsigned(a.key, b.key);

@@ -21,7 +21,6 @@ record LiveKey(byte[] key, long create, long mod, int sub, long version, long le
 
     /** Orders entries as etcd's key bucket does: by main then sub revision. */
     static int byRevision(LiveKey a, LiveKey b) {
-        int c = Long.compare(a.mod, b.mod);
-        return c != 0 ? c : Integer.compare(a.sub, b.sub);
+        return EtcdSchema.compareRevisions(a.mod, a.sub, b.mod, b.sub);
     }
 }
