@@ -23,8 +23,9 @@ import java.util.Optional;
  * @param stopTimeout how long a SIGTERM stop may take before SIGKILL
  * @param goGc the Go runtime's {@code GOGC} for etcd (how far its heap grows past the live data
  *     before a collection: 100 = double); 0 keeps Go's default
- * @param forceNewCluster {@code --force-new-cluster}: the data dir records a multi-member cluster
- *     (a copy of a placed dir) and this etcd must run as its member alone, without the others
+ * @param forceNewCluster {@code --force-new-cluster}: the data dir was restored with a multi-member
+ *     initial cluster (the one the placed dir must record) and this etcd must run as its member
+ *     alone, without the others
  */
 public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path dataDir, Optional<Path> walDir,
                                  Path scratchDir, long quotaBackendBytes, long maxRequestBytes, int maxTxnOps,
