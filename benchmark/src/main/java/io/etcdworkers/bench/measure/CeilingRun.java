@@ -71,7 +71,7 @@ public final class CeilingRun {
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
                     EngineSettings.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
                     spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0,
-                    false);
+                    false, false);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
                     EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), EngineSettings.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);

@@ -62,7 +62,7 @@ public record EngineInput(
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
                 ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
                 EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0,
-                false);
+                false, false);
     }
 
     /** The size of the database a data dir holds ({@code member/snap/db}), 0 when there is none yet. */

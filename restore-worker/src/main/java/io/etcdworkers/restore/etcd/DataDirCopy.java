@@ -41,7 +41,8 @@ public final class DataDirCopy {
                     + wal + ")");
         }
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
-            throw new FileAlreadyExistsException(target.toString(), null, "the copy's data dir exists and is not empty");
+            throw new FileAlreadyExistsException(target.toString(), null,
+                    "the copy's data dir exists and is not empty");
         }
         long bytes = copyTree(dataDir, target);
         if (walDir.isPresent()) {

@@ -212,7 +212,8 @@ public final class OfflineEngine implements DatabaseEngine {
 
         private ScratchEtcd start(EmbeddedEtcdConfig config) throws EngineRefused {
             try {
-                return ScratchEtcd.start(config.withGoGc(VERIFY_GOGC), settings.callTimeout());
+                return ScratchEtcd.start(config.withGoGc(VERIFY_GOGC).withFastElection(),
+                        settings.callTimeout());
             } catch (WorkerException e) {
                 throw refusedOn(e, "etcd could not start on the offline engine's database: ");
             }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,7 +61,7 @@ class DataDirCopyTest {
                 .isEqualTo(snap);
         assertThat(Files.readAllBytes(copy.resolve("member/wal/0000000000000000-0000000000000000.wal")))
                 .isEqualTo(wal);
-        for (Path d : new Path[] {copy, copy.resolve("member"), copy.resolve("member/snap"), copy.resolve("member/wal")}) {
+        for (Path d : List.of(copy, copy.resolve("member"), copy.resolve("member/snap"), copy.resolve("member/wal"))) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d)
                     .isEqualTo("rwx------");
         }

@@ -89,7 +89,17 @@ class EtcdArgvTest {
     }
 
     @Test
-    void aCopyOfAMultiMemberDirRunsAsANewClusterOnlyWhenTold() {
+    void onlyAVerifyingEtcdTicksFast() {
+        EmbeddedEtcdConfig config = EmbeddedEtcdConfig.defaults(V34, MEMBER, DATA, Path.of("/scratch"));
+
+        assertThat(EmbeddedEtcd.etcdArgv(config, 41000, 42000))
+                .noneMatch(a -> a.startsWith("--heartbeat-interval") || a.startsWith("--election-timeout"));
+        assertThat(EmbeddedEtcd.etcdArgv(config.withFastElection(), 41000, 42000))
+                .contains("--heartbeat-interval=10", "--election-timeout=100");
+    }
+
+    @Test
+    void aDirRestoredForSeveralMembersRunsAsANewClusterOnlyWhenTold() {
         EmbeddedEtcdConfig config = EmbeddedEtcdConfig.defaults(V35, MEMBER, DATA, Path.of("/scratch"));
 
         assertThat(EmbeddedEtcd.etcdArgv(config, 41000, 42000)).noneMatch(a -> a.startsWith("--force-new-cluster"));
