@@ -140,7 +140,7 @@ final class EventReader {
         }
         String text = parser.getText();
         try {
-            return OffsetDateTime.parse(text);
+            return GoTimeFormat.parse(text);
         } catch (DateTimeParseException e) {
             throw corrupt("time \"" + text + "\" is not an RFC 3339 timestamp", e);
         }
