@@ -143,6 +143,47 @@ class DeltaDecoderTest {
     }
 
     @Test
+    void valuesOfEverySizeDecodeExactlyFromTheParsersOwnText() throws Exception {
+        // sizes around the base64 buffer's first 4096 bytes and the parser's 8000-byte input
+        // buffer, and far past both; a JSON escape inside the base64 text too
+        int[] sizes = {0, 1, 2, 3, 4, 3071, 3072, 3073, 5999, 6000, 6001, 20_000, 100_000, 7};
+        java.util.Random random = new java.util.Random(42);
+        List<byte[]> values = new ArrayList<>();
+        StringBuilder json = new StringBuilder("[");
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] value = new byte[sizes[i]];
+            random.nextBytes(value);
+            values.add(value);
+            String b64 = java.util.Base64.getEncoder().encodeToString(value);
+            if (i == sizes.length - 1) {
+                b64 = "\\u00" + Integer.toHexString(b64.charAt(0)) + b64.substring(1);
+            }
+            json.append(i == 0 ? "" : ",").append("{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":1,")
+                    .append("\"mod_revision\":").append(i + 1).append(",\"version\":").append(i + 1)
+                    .append(",\"value\":\"").append(b64).append("\"}},\"time\":\"2024-05-01T10:20:30Z\"}");
+        }
+        json.append("]");
+
+        List<RevisionGroup> groups = decode(DeltaBytes.withHash(json.toString()));
+
+        assertThat(groups).hasSize(sizes.length);
+        for (int i = 0; i < sizes.length; i++) {
+            assertThat(groups.get(i).events().get(0).value()).as("value of %d bytes", sizes[i]).isEqualTo(values.get(i));
+        }
+    }
+
+    @Test
+    void aBase64ValueWithACharacterOutsideLatin1IsCorrupt() {
+        String json = "[{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":1,\"mod_revision\":1,"
+                + "\"version\":1,\"value\":\"ZG\u0100=\"}},\"time\":\"2024-05-01T10:20:30Z\"}]";
+
+        assertThatThrownBy(() -> decode(DeltaBytes.withHash(json))).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.CORRUPT_OBJECT);
+            assertThat(e.getMessage()).contains("kv.value is not valid base64");
+        });
+    }
+
+    @Test
     void emptyArrayIsValid() throws Exception {
         assertThat(decode(DeltaBytes.withHash("[]"))).isEmpty();
     }
