@@ -97,7 +97,7 @@ public final class FoldWriter {
             }
             try (FoldedKeys keysOut = folded) {
                 if (baseIsTheFold(selection, summary, keysOut, sequence, baseFile)) {
-                    return baseAsIs(baseFile, summary, sequence, keysOut, fold, live, started);
+                    return baseAsIs(baseFile, summary, sequence, keysOut, fold, started);
                 }
                 CompactedDatabase.Written written = CompactedDatabase.write(base, keysOut, summary.leaseIds(),
                         sequence.finalRevision(), settings.leaseTtlSeconds(), output);
@@ -107,7 +107,7 @@ public final class FoldWriter {
                         + "partitioned={} ms={}", output, written.bytes(), sequence.finalRevision(), written.keys(),
                         written.leasesGranted(), fold.partitioned(), took.toMillis());
                 return new OfflineResult(output, written.bytes(), summary.revision(), sequence,
-                        written.leasesGranted(), live.spillRewrites(), fold.work(), written.digest(), written.bounds(),
+                        written.leasesGranted(), fold.work(), written.digest(), written.bounds(),
                         written.sums(), took);
             }
         }
@@ -129,14 +129,14 @@ public final class FoldWriter {
     }
 
     private OfflineResult baseAsIs(Path baseFile, BaseDatabase.Summary summary, SequenceStats sequence,
-            FoldedKeys folded, KeyspaceFold fold, LiveKeys live, Instant started) throws IOException {
+            FoldedKeys folded, KeyspaceFold fold, Instant started) throws IOException {
         CompactedDatabase.Expected expected = CompactedDatabase.expected(folded, sequence.finalRevision());
         long bytes = Files.size(baseFile) - BoltFiles.TRAILER_BYTES;
         Duration took = Duration.between(started, clock.instant());
         LOG.info("offline fold: no delta, and the base holds one live entry per key ({}): the base's database is "
                 + "restored and verified as it is file={} bytes={} revision={} ms={}", summary.entries(), baseFile,
                 bytes, sequence.finalRevision(), took.toMillis());
-        return new OfflineResult(baseFile, bytes, summary.revision(), sequence, 0, live.spillRewrites(),
+        return new OfflineResult(baseFile, bytes, summary.revision(), sequence, 0,
                 fold.work().withBaseAsIs(), expected.digest(), expected.bounds(), expected.sums(), took);
     }
 }

@@ -17,7 +17,6 @@ import java.time.Duration;
  * @param baseRevision the base database's revision
  * @param sequence the revisions folded (its final revision is the one the database opens at)
  * @param leasesGranted leases written because live keys name them and the base lacked them
- * @param spillRewrites times the value spill file was rewritten to drop overwritten values
  * @param fold the fold's memory budget and whether it went to disk partitions
  * @param expected the digest of the folded keyspace, to compare with what etcd serves
  * @param bounds keys a page apart in the folded keyspace, so reading it back costs each key once
@@ -30,7 +29,6 @@ public record OfflineResult(
         long baseRevision,
         SequenceStats sequence,
         int leasesGranted,
-        int spillRewrites,
         FoldWork fold,
         KeyspaceDigest expected,
         KeyBounds bounds,
