@@ -65,10 +65,15 @@ public record EngineInput(
                 false, false);
     }
 
+    /** A data dir's database file, {@code member/snap/db}, as etcd lays it out. */
+    static Path databaseFile(Path dataDir) {
+        return dataDir.resolve("member").resolve("snap").resolve("db");
+    }
+
     /** The size of the database a data dir holds ({@code member/snap/db}), 0 when there is none yet. */
     static long databaseBytes(Path dataDir) {
         try {
-            return Files.size(dataDir.resolve("member").resolve("snap").resolve("db"));
+            return Files.size(databaseFile(dataDir));
         } catch (IOException e) {
             return 0;
         }

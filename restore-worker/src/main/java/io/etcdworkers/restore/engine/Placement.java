@@ -25,4 +25,9 @@ public record Placement(EtcdMember member, Path dataDir) {
     public boolean needsNewCluster() {
         return member.cluster().size() > 1;
     }
+
+    /** The placed dir's database file, {@code member/snap/db}. */
+    public Path databaseFile() {
+        return EngineInput.databaseFile(dataDir);
+    }
 }

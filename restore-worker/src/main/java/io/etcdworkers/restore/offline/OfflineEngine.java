@@ -128,7 +128,7 @@ public final class OfflineEngine implements DatabaseEngine {
                     config = restoreAndCopy(in.placement().get());
                     // the placed bytes themselves, read back on the other core while etcd starts
                     // on the dir they were copied from
-                    fileRead = DatabaseReadBack.start(placedDatabase(in.placement().get()), "the placed database");
+                    fileRead = DatabaseReadBack.start(in.placement().get().databaseFile(), "the placed database");
                 } else {
                     // the file etcd is restored from, read back on the other core meanwhile
                     fileRead = DatabaseReadBack.start(folded.database(), "the offline engine's database");
@@ -146,10 +146,6 @@ public final class OfflineEngine implements DatabaseEngine {
                     fileRead.cancel();
                 }
             }
-        }
-
-        private static Path placedDatabase(Placement placement) {
-            return placement.dataDir().resolve("member").resolve("snap").resolve("db");
         }
 
         /** The database restored into the scratch etcd's data dir, as a member alone (phase {@code restoreOffline}). */

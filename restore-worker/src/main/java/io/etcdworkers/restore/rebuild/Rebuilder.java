@@ -95,8 +95,9 @@ public final class Rebuilder {
     /**
      * The same, for a restore that places the database in {@code placeInto} ({@code <data-dir>.part},
      * absent or empty) with the configured member's identity: an engine that writes its database
-     * as a file restores it there before verifying it, and verifies a copy of that dir (see {@link
-     * Placement}); the {@link VerifiedDatabase} then says it is placed already.
+     * as a file restores it once with that identity and copies the restored dir there before its
+     * verifying etcd starts on it (see {@link Placement}); the {@link VerifiedDatabase} then says
+     * it is placed already.
      */
     public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeInto)
             throws InterruptedException {
@@ -126,7 +127,8 @@ public final class Rebuilder {
             download(selection, baseFile);
             phases.done("fetchBase", t);
             ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
-            // the scratch etcd is the member alone; only the placed data dir records the whole initial cluster
+            // the scratch etcd runs as the member alone; a restore's placement keeps the whole initial
+            // cluster (the offline engine restores with it and starts etcd with --force-new-cluster)
             EngineInput input = new EngineInput(binaries, config.member().alone(), selection, baseFile, config.skipHashCheck(),
                     scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases, placement);
             rebuild.built(build(input));

@@ -23,12 +23,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The restore, top to bottom: take the target ({@code <data-dir>.part}, locked), select the base
  * and deltas (refusing gaps up front), rebuild and verify the database in a scratch etcd, and
- * rename the part into place. The part is a {@code snapshot restore} of the verified database with
- * the member's identity: the offline engine writes it before its verification, which runs on a copy
- * of it (one restore, and the bytes verified are the bytes placed); after the replay's verification,
- * the running etcd's database is taken as a file, that etcd stopped, and the file restored into
- * the part. The placed dir is never one an etcd ran on, so no etcd version is stamped into it (see
- * {@link PlacedDataDir}). On any failure the target is left as it was and the scratch dir is removed.
+ * rename the part into place. The part holds the verified database with the member's identity:
+ * the offline engine restores its database once with that identity and copies the restored dir
+ * into the part before the verifying etcd starts on the original (the bytes placed are the bytes
+ * verified); after the replay's verification, the running etcd's database is taken as a file, that
+ * etcd stopped, and the file restored into the part. The placed dir is never one an etcd ran on, so
+ * no etcd version is stamped into it (see {@link PlacedDataDir}). On any failure the target is
+ * left as it was and the scratch dir is removed.
  */
 public final class RestoreService {
     private static final Logger LOG = LoggerFactory.getLogger(RestoreService.class);
