@@ -81,6 +81,33 @@ class EtcdEmbeddedIT {
         etcd.close();
     }
 
+    /**
+     * The worker's client runs on an event loop of its own and ends it on close. gRPC's shared
+     * loop outlives its last channel by a second with its thread in {@code epoll_wait}, native
+     * code, and the JVM's exit then waited 300 ms for that thread on every run.
+     */
+    @Test
+    void theGrpcClientEndsItsEventLoopThreadOnClose() throws Exception {
+        EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config)) {
+            EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), java.time.Duration.ofSeconds(30));
+            assertThat(client.status().getHeader().getRevision()).isEqualTo(601);
+            assertThat(clientLoopThreads()).isNotEmpty();
+
+            client.close();
+
+            for (Thread thread : clientLoopThreads()) {
+                thread.join(5_000);
+            }
+            assertThat(clientLoopThreads()).isEmpty();
+        }
+    }
+
+    private static java.util.List<Thread> clientLoopThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("etcd-grpc-") && t.isAlive()).toList();
+    }
+
     @Test
     void etcdGetsAnEmptyEnvironmentExceptTheGoGcItWasGiven() throws Exception {
         EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
