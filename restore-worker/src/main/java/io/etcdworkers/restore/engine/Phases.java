@@ -9,7 +9,10 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The wall time of each phase of one run, in order; every stage adds its own. */
+/**
+ * The wall time of each phase of one run, in the order they ended; every stage adds its own, from
+ * any thread (phases may overlap).
+ */
 public final class Phases {
     private static final Logger LOG = LoggerFactory.getLogger(Phases.class);
 
@@ -29,14 +32,14 @@ public final class Phases {
         return clock.instant();
     }
 
-    public void done(String phase, Instant started) {
+    public synchronized void done(String phase, Instant started) {
         Duration d = Duration.between(started, clock.instant());
         took.put(phase, d);
         LOG.info("phase done phase={} ms={}", phase, d.toMillis());
     }
 
     /** The phases so far. */
-    public Map<String, Duration> snapshot() {
+    public synchronized Map<String, Duration> snapshot() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(took));
     }
 }

@@ -5,6 +5,7 @@ import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.bolt.BoltReader;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
@@ -71,6 +72,23 @@ final class BaseDatabase {
         }
         return new BaseKeyEntry(rev[0], (int) rev[1], tombstone, kv.getKey().toByteArray(),
                 kv.getValue().toByteArray(), kv.getCreateRevision(), kv.getVersion(), kv.getLease());
+    }
+
+    /**
+     * Whether {@code file}'s meta records a finished compaction at {@code revision} and none
+     * scheduled past it: then etcd kept one entry per live key, the layout the fold would write.
+     * Reads the meta bucket only; a file that is not an etcd database is simply not.
+     */
+    static boolean compactedAt(Path file, long revision) throws IOException {
+        try (BoltReader base = BoltReader.open(file)) {
+            if (!base.hasBucket(EtcdSchema.META_BUCKET)) {
+                return false;
+            }
+            long[] compaction = compaction(base);
+            return compaction[0] == revision && compaction[1] <= revision;
+        } catch (BoltFormatException e) {
+            return false;
+        }
     }
 
     /** @return {finished, scheduled} compaction revisions of meta, 0 where absent */

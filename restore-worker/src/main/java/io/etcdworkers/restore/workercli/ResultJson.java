@@ -83,6 +83,7 @@ public final class ResultJson {
             fold.put("partitions", f.partitions());
             fold.put("partitionedBytes", f.partitionedBytes());
             fold.put("baseAsIs", f.baseAsIs());
+            fold.put("earlyStart", f.earlyStart().json());
         });
         // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
         ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
