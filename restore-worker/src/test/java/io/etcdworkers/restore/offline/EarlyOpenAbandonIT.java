@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.offline;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineSettings;
@@ -69,6 +70,21 @@ class EarlyOpenAbandonIT {
 
         early.abandon();
 
+        Processes.awaitNoneMentioning(dir);
+        assertThat(in.dataDir()).doesNotExist();
+        assertThat(in.placement().orElseThrow().dataDir()).doesNotExist();
+    }
+
+    /** A stop signal interrupts the worker's thread while it waits for the early etcd. */
+    @Test
+    void interruptedWhileWaitingItAbandonsAndLeavesNothing() throws Exception {
+        EngineInput in = input();
+        EarlyOpen early = EarlyOpen.start(in, EngineSettings.defaults());
+
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(early::get).isInstanceOf(InterruptedException.class);
+
+        assertThat(Thread.interrupted()).as("the interrupt is not swallowed twice").isFalse();
         Processes.awaitNoneMentioning(dir);
         assertThat(in.dataDir()).doesNotExist();
         assertThat(in.placement().orElseThrow().dataDir()).doesNotExist();
