@@ -4,6 +4,7 @@ import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
+import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.sequence.PointReached;
 import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
@@ -63,6 +64,21 @@ public record EngineInput(
                 ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
                 EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0,
                 false, false);
+    }
+
+    /**
+     * Removes what an engine wrote for this input: the scratch etcd's data dir, its WAL dir, and
+     * the placement (which the offline engine fills before its verification), so that another
+     * engine, or another database, can be built there.
+     */
+    public void clearBuiltDirs() throws IOException {
+        FileTree.delete(dataDir);
+        if (walDir.isPresent()) {
+            FileTree.delete(walDir.get());
+        }
+        if (placement.isPresent()) {
+            FileTree.delete(placement.get().dataDir());
+        }
     }
 
     /** A data dir's database file, {@code member/snap/db}, as etcd lays it out. */

@@ -5,7 +5,6 @@ import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.EngineSettings;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,13 +104,7 @@ final class EarlyOpen {
             running.close();
         }
         try {
-            FileTree.delete(in.dataDir());
-            if (in.walDir().isPresent()) {
-                FileTree.delete(in.walDir().get());
-            }
-            if (in.placement().isPresent()) {
-                FileTree.delete(in.placement().get().dataDir());
-            }
+            in.clearBuiltDirs();
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove the base's early restore under "
                     + in.dataDir() + ": " + e.getMessage(), e);

@@ -9,7 +9,6 @@ import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.engine.WrittenDatabase;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -43,14 +42,8 @@ final class FallbackEngine implements DatabaseEngine {
     private BuiltDatabase fallBack(EngineInput in, EngineRefused refused) throws EngineRefused, InterruptedException {
         LOG.warn("offline engine refused, falling back to the replay: {}", refused.getMessage());
         try {
-            FileTree.delete(in.dataDir());
-            if (in.walDir().isPresent()) {
-                FileTree.delete(in.walDir().get());
-            }
             // the first engine may have placed its database already; the replay's is placed after it
-            if (in.placement().isPresent()) {
-                FileTree.delete(in.placement().get().dataDir());
-            }
+            in.clearBuiltDirs();
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot clear " + in.dataDir() + " for the replay: "
                     + e.getMessage(), e);

@@ -2,7 +2,6 @@ package io.etcdworkers.restore.restore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.bolt.BoltFiles;
 import io.etcdworkers.restore.bolt.BoltReader;
@@ -35,35 +34,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A compacted base with no delta after it is restored and opened by etcd while the fold still
- * reads it. When the fold then finds it is not the result after all, or refuses it, that early
- * etcd is stopped and what it wrote removed before anything else is built: the outcome is the one
- * without the early start, and nothing is left running or on disk.
+ * reads it (used: {@code OfflineRestoreIT}, etcdbrctl's compacted snapshot). When the fold then
+ * finds it is not the result after all, or refuses it, that early etcd is stopped and what it
+ * wrote removed before anything else is built: the outcome is the one without the early start,
+ * and nothing is left running or on disk.
  */
 @Timeout(300)
 class EarlyOpenIT {
     @TempDir
     Path dir;
-
-    @Test
-    void aCompactedBaseIsOpenedWhileTheFoldReadsItAndServesTheSourceState() {
-        Path dataDir = dir.resolve("data/new.etcd");
-
-        CommandRun run = restore(Fixtures.bucket("compacted"), dataDir, "--engine=offline");
-
-        assertThat(run.exitCode()).as(run.stderr()).isZero();
-        JsonNode result = run.result();
-        assertThat(result.get("fold").get("earlyStart").asText()).isEqualTo("used");
-        assertThat(result.get("fold").get("baseAsIs").asBoolean()).isTrue();
-        assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
-        assertThat(result.get("verifyRead").get("hashKv").asLong()).isEqualTo(3421576064L);
-        assertThat(result.get("phaseSeconds").has("restoreOffline")).isTrue();
-        assertThat(result.get("phaseSeconds").has("copyPlaced")).isTrue();
-        ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
-        assertThat(served.revision()).isEqualTo(3656);
-        assertThat(served.keys()).containsExactlyElementsOf(
-                ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
-        Processes.awaitNoneMentioning(dir);
-    }
 
     @Test
     void aBaseWhoseMetaOnlyClaimsTheCompactionIsSetAsideAndTheFoldsDatabaseRestored() throws Exception {

@@ -78,6 +78,8 @@ class OfflineRestoreIT {
         // etcdbrctl's compacted snapshot holds one entry per live key: nothing to fold, so etcd
         // restores and serves that database itself instead of a rewritten one
         assertThat(result.get("fold").get("baseAsIs").asBoolean()).isTrue();
+        // its meta says compacted at 3656, the name's revision: etcd opened it during the fold
+        assertThat(result.get("fold").get("earlyStart").asText()).isEqualTo("used");
         assertThat(result.get("leasesGranted").asInt()).isZero();
         assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
         // the HashKV the fixture's README gives for etcd on that very database, at the head
