@@ -113,6 +113,8 @@ final class EarlyOpen {
                 Thread.currentThread().interrupt();
             }
         }
-        LOG.info("offline engine: the base's early restore was set aside dataDir={}", in.dataDir());
+        Throwable failed = failure;
+        LOG.info("offline engine: the base's early restore was set aside dataDir={}{}", in.dataDir(),
+                failed == null ? "" : " (it had failed: " + failed.getMessage() + ")");
     }
 }
