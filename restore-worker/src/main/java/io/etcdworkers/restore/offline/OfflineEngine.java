@@ -5,10 +5,10 @@ import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.engine.BuiltDatabase;
 import io.etcdworkers.restore.engine.DatabaseEngine;
 import io.etcdworkers.restore.engine.Engine;
-import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.engine.EngineInput;
 import io.etcdworkers.restore.engine.EngineRefused;
 import io.etcdworkers.restore.engine.EngineSettings;
+import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.engine.RebuildOutcome;
 import io.etcdworkers.restore.engine.RebuildStats;
@@ -75,7 +75,13 @@ public final class OfflineEngine implements DatabaseEngine {
             in.phases().done("offlineFold", t);
         } catch (EngineRefused | InterruptedException | RuntimeException | Error e) {
             if (early != null) {
-                early.abandon();
+                try {
+                    early.abandon();
+                } catch (RuntimeException cleanup) {
+                    // the fold's failure is the one to report; a dir left behind goes with the run's
+                    // scratch, and the restore removes its unplaced part on the way out
+                    e.addSuppressed(cleanup);
+                }
             }
             throw e;
         }
