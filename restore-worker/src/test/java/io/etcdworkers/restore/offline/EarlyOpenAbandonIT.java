@@ -17,7 +17,9 @@ import io.etcdworkers.testsupport.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,16 +53,12 @@ class EarlyOpenAbandonIT {
     void abandonedOnceEtcdRunsItStopsItAndRemovesItsDirs() throws Exception {
         EngineInput in = input();
         EarlyOpen early = EarlyOpen.start(in, EngineSettings.defaults());
-        while (!early.finished()) {
-            Thread.sleep(20);
-        }
+        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(early::finished);
         assertThat(Processes.mentioning(in.dataDir())).as("etcd runs on the early dir").isNotEmpty();
 
         early.abandon();
 
-        Processes.awaitNoneMentioning(dir);
-        assertThat(in.dataDir()).doesNotExist();
-        assertThat(in.placement().orElseThrow().dataDir()).doesNotExist();
+        assertNothingLeft(in);
     }
 
     @Test
@@ -70,9 +68,7 @@ class EarlyOpenAbandonIT {
 
         early.abandon();
 
-        Processes.awaitNoneMentioning(dir);
-        assertThat(in.dataDir()).doesNotExist();
-        assertThat(in.placement().orElseThrow().dataDir()).doesNotExist();
+        assertNothingLeft(in);
     }
 
     /** A stop signal interrupts the worker's thread while it waits for the early etcd. */
@@ -85,6 +81,10 @@ class EarlyOpenAbandonIT {
         assertThatThrownBy(early::get).isInstanceOf(InterruptedException.class);
 
         assertThat(Thread.interrupted()).as("the interrupt is not swallowed twice").isFalse();
+        assertNothingLeft(in);
+    }
+
+    private void assertNothingLeft(EngineInput in) {
         Processes.awaitNoneMentioning(dir);
         assertThat(in.dataDir()).doesNotExist();
         assertThat(in.placement().orElseThrow().dataDir()).doesNotExist();
