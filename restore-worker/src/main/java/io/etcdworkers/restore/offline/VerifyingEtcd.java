@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * own {@code snapshot restore} (phase {@code restoreOffline}), and etcd started on it. For a
  * restore ({@link EngineInput#placement()}) the dir is restored with the member's identity and
  * copied into the placement before etcd starts (phase {@code copyPlaced}), and the placed copy is
- * what is read back; for a compaction the file itself is. The read-back ({@link
- * DatabaseReadBack}) runs on a thread of its own while etcd starts.
+ * what is read back; for a compaction the file itself is. etcd's start, until it answers, is phase
+ * {@code startEtcd} (at millions of keys it is etcd building its index, the longest step after the
+ * fold). The read-back ({@link DatabaseReadBack}) runs on a thread of its own while etcd starts.
  */
 final class VerifyingEtcd implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(VerifyingEtcd.class);
@@ -71,12 +72,14 @@ final class VerifyingEtcd implements AutoCloseable {
             } else {
                 // the file etcd is restored from, read back on the other core meanwhile
                 fileRead = DatabaseReadBack.start(database, "the offline engine's database");
-                Instant t = in.phases().start();
+                Instant restoring = in.phases().start();
                 restore(in, database, in.member(), in.dataDir(), in.walDir());
-                in.phases().done("restoreOffline", t);
+                in.phases().done("restoreOffline", restoring);
                 config = in.etcdConfig(settings);
             }
+            Instant t = in.phases().start();
             ScratchEtcd etcd = start(config, settings);
+            in.phases().done("startEtcd", t);
             return new VerifyingEtcd(etcd, fileRead);
         } catch (EngineRefused | RuntimeException | Error e) {
             if (fileRead != null) {
