@@ -2,6 +2,7 @@ package io.etcdworkers.restore.fetch;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.ValueFile;
 import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
 import io.etcdworkers.restore.snapshot.RevisionGroup;
 import java.io.IOException;
@@ -9,13 +10,15 @@ import java.io.IOException;
 /**
  * Deltas decoded by the fetch threads themselves ({@link DeltaPrefetcher.Mode#DECODED}), in
  * parallel, and read back here in order on the consumer's thread: the offline fold's stream,
- * whose consumer is CPU-bound and must not wait for a decoder. A delta's decoded copy is
- * removed once its end was handed over.
+ * whose consumer is CPU-bound and must not wait for a decoder. A delta's decoded events are
+ * removed once its end was handed over; its values stay in their {@link ValueFile}, sealed then,
+ * which goes once no value the consumer kept points into it.
  */
 public final class DecodedFileStream implements DeltaStream {
     private final DeltaPrefetcher prefetcher;
     private FetchedDelta current;
     private DecodedDeltaFile.Reader reader;
+    private ValueFile values;
 
     public DecodedFileStream(DeltaPrefetcher prefetcher) {
         this.prefetcher = prefetcher;
@@ -28,7 +31,7 @@ public final class DecodedFileStream implements DeltaStream {
                 return new DeltaItem.Done();
             }
             current = prefetcher.next();
-            reader = open(current);
+            open(current);
             return new DeltaItem.DeltaStart(current);
         }
         RevisionGroup group = read();
@@ -42,9 +45,10 @@ public final class DecodedFileStream implements DeltaStream {
         return new DeltaItem.DeltaEnd(ended);
     }
 
-    private static DecodedDeltaFile.Reader open(FetchedDelta delta) {
+    private void open(FetchedDelta delta) {
         try {
-            return new DecodedDeltaFile.Reader(delta.file());
+            values = ValueFile.open(DecodedDeltaFile.valuesOf(delta.file()));
+            reader = new DecodedDeltaFile.Reader(delta.file(), values);
         } catch (IOException e) {
             throw readFailed(delta, e);
         }
@@ -63,15 +67,20 @@ public final class DecodedFileStream implements DeltaStream {
                 + delta.object().key() + ": " + e.getMessage(), e);
     }
 
+    /** Ends the current delta: its events are read, and no further value will point into its value file. */
     private void closeReader() {
         try {
             if (reader != null) {
                 reader.close();
             }
+            if (values != null) {
+                values.seal();
+            }
         } catch (IOException e) {
             throw readFailed(current, e);
         } finally {
             reader = null;
+            values = null;
         }
     }
 

@@ -142,12 +142,20 @@ public final class DeltaPrefetcher implements AutoCloseable {
             DeltaSummary summary = mode == Mode.RAW_COPY ? fetchRawCopy(delta, file) : fetchDecoded(delta, file);
             return new FetchedDelta(index, delta, file, summary);
         } catch (IOException e) {
-            Files.deleteIfExists(file);
+            deleteCopy(file);
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
                     + ": " + DiskFull.explain(e, dir), e);
         } catch (RuntimeException | Error | InterruptedException e) {
-            Files.deleteIfExists(file);
+            deleteCopy(file);
             throw e;
+        }
+    }
+
+    /** Removes what a failed fetch wrote: the copy, and a decoded copy's value file. */
+    private void deleteCopy(Path file) throws IOException {
+        Files.deleteIfExists(file);
+        if (mode == Mode.DECODED) {
+            Files.deleteIfExists(DecodedDeltaFile.valuesOf(file));
         }
     }
 

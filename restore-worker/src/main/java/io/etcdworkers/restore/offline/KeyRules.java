@@ -2,6 +2,7 @@ package io.etcdworkers.restore.offline;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.ValueRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -18,16 +19,16 @@ final class KeyRules {
     /** A base entry that is no tombstone: the key's state at that revision. */
     static void set(LiveKeys live, byte[] key, byte[] value, long create, long mod, int sub, long version, long lease)
             throws IOException {
-        live.put(key, value, create, mod, sub, version, lease);
+        live.put(key, live.store(value), create, mod, sub, version, lease);
     }
 
     /** A base tombstone. */
-    static void unset(LiveKeys live, byte[] key) {
+    static void unset(LiveKeys live, byte[] key) throws IOException {
         live.remove(key);
     }
 
-    /** A delta's PUT, which must continue the key. */
-    static void put(LiveKeys live, String objectName, byte[] key, byte[] value, long create, long mod, int sub,
+    /** A delta's PUT, which must continue the key; its value is where it already is ({@code value}). */
+    static void put(LiveKeys live, String objectName, byte[] key, ValueRef value, long create, long mod, int sub,
             long version, long lease) throws IOException {
         LiveKey previous = live.get(key);
         long expectedCreate = previous == null ? mod : previous.create();
@@ -42,7 +43,7 @@ final class KeyRules {
     }
 
     /** A delta's DELETE, which must hit a live key. */
-    static void delete(LiveKeys live, String objectName, byte[] key, long mod) {
+    static void delete(LiveKeys live, String objectName, byte[] key, long mod) throws IOException {
         if (live.remove(key) == null) {
             throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
                     "%s: revision %d deletes key %s, which does not exist in the restored state: the delta does "

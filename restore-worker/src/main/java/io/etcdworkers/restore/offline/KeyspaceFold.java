@@ -3,6 +3,7 @@ package io.etcdworkers.restore.offline;
 import io.etcdworkers.restore.engine.FoldWork;
 import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.files.ValueRef;
 import io.etcdworkers.restore.sequence.RevisionSink;
 import io.etcdworkers.restore.snapshot.DeltaEvent;
 import io.etcdworkers.restore.snapshot.EventType;
@@ -124,10 +125,12 @@ final class KeyspaceFold implements RevisionSink {
             if (keys.matches(event.key())) {
                 if (partitions != null) {
                     partitions.add(event.type() == EventType.PUT ? EventPartitions.Kind.PUT
-                            : EventPartitions.Kind.DELETE, objectIndex(objectName), event.key(), event.value(),
+                            : EventPartitions.Kind.DELETE, objectIndex(objectName), event.key(), valueOf(event),
                             event.createRevision(), event.modRevision(), sub, event.version(), event.lease());
                 } else if (event.type() == EventType.PUT) {
-                    KeyRules.put(live, objectName, event.key(), event.value(), event.createRevision(),
+                    // a decoded delta's value stays in its file; the key only points at it
+                    ValueRef value = event.stored() != null ? event.stored() : live.store(event.value());
+                    KeyRules.put(live, objectName, event.key(), value, event.createRevision(),
                             event.modRevision(), sub, event.version(), event.lease());
                 } else {
                     KeyRules.delete(live, objectName, event.key(), event.modRevision());
@@ -138,6 +141,10 @@ final class KeyspaceFold implements RevisionSink {
         if (partitions == null) {
             partitionIfOverBudget();
         }
+    }
+
+    private static byte[] valueOf(DeltaEvent event) throws IOException {
+        return event.stored() != null ? event.stored().read() : event.value();
     }
 
     /**
@@ -165,7 +172,8 @@ final class KeyspaceFold implements RevisionSink {
         if (partitions != null) {
             return "partitionedChanges=" + partitions.changes() + " partitionedBytes=" + partitions.bytes();
         }
-        return "liveKeys=" + live.size() + " liveValueBytes=" + live.liveValueBytes();
+        return "liveKeys=" + live.size() + " liveValueBytes=" + live.liveValueBytes() + " valueFileBytes="
+                + live.valueFileBytes() + " deltaValueFiles=" + live.deltaFiles();
     }
 
     private int objectIndex(String objectName) {
@@ -184,7 +192,7 @@ final class KeyspaceFold implements RevisionSink {
         EventPartitions out = new EventPartitions(partitionDir.resolve("partitions"), partitionCount);
         long moved = live.size();
         long estimate = live.heapEstimate();
-        live.inSpillOrder(k -> out.add(EventPartitions.Kind.SET, -1, k.key(), k.value(), k.create(), k.mod(), k.sub(),
+        live.inValueOrder(k -> out.add(EventPartitions.Kind.SET, -1, k.key(), k.value(), k.create(), k.mod(), k.sub(),
                 k.version(), k.lease()));
         live.release();
         partitions = out;

@@ -178,8 +178,8 @@ final class PartitionFold {
         switch (c.kind()) {
             case SET -> KeyRules.set(live, k.key(), k.value(), k.create(), k.mod(), k.sub(), k.version(), k.lease());
             case UNSET -> KeyRules.unset(live, k.key());
-            case PUT -> KeyRules.put(live, objects.get(c.object()), k.key(), k.value(), k.create(), k.mod(), k.sub(),
-                    k.version(), k.lease());
+            case PUT -> KeyRules.put(live, objects.get(c.object()), k.key(), live.store(k.value()), k.create(), k.mod(),
+                    k.sub(), k.version(), k.lease());
             case DELETE -> KeyRules.delete(live, objects.get(c.object()), k.key(), k.mod());
         }
     }

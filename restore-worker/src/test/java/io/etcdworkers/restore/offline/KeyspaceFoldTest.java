@@ -114,7 +114,7 @@ class KeyspaceFoldTest {
             long rev = 6 + i;
             apply("d", group(rev, DeltaEvent.put(b("a"), big.clone(), 1, rev, 3 + i, 0, T)));
         }
-        assertThat(live.spillRewrites()).isPositive();
+        assertThat(live.compactions()).isPositive();
         assertThat(live.value(live.get(b("a")))[0]).isEqualTo((byte) 299);
         assertThat(new String(live.value(live.get(b("b"))), StandardCharsets.UTF_8)).isEqualTo("b1");
         assertThat(live.liveValueBytes()).isEqualTo(big.length + 2);
