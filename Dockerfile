@@ -50,9 +50,10 @@ COPY --from=etcd /out/etcd /out/etcdctl /out/etcdutl /usr/local/bin/
 COPY --from=build /src/restore-worker/target/restore-worker.jar \
                   /src/compaction-worker/target/compaction-worker.jar \
                   /src/job-launcher/target/job-launcher.jar /app/
-# The same JVM sizing the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
-# a share of the container's memory limit, the rest left for the worker's child etcd.
-ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
+# The same JVM options the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
+# a share of the container's memory limit, the rest left for the worker's child etcd; C2 for what
+# is hot, not warm (WorkerJvm.JIT).
+ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:Tier4InvocationThreshold=20000 -XX:Tier4CompileThreshold=30000 -XX:Tier4BackEdgeThreshold=120000 -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
 USER 65532:65532
 WORKDIR /scratch
 # The launcher by default; the Jobs replace the whole entrypoint with their command:

@@ -37,8 +37,9 @@ say "building (mvn package, tests skipped: run .ci/run for those)"
 mvn -B -q -ntp -Pbenchmark -DskipTests package
 RESTORE_JAR=$ROOT/restore-worker/target/restore-worker.jar
 COMPACT_JAR=$ROOT/compaction-worker/target/compaction-worker.jar
-# the workers' JVM as the README starts it: a small serial-collected heap (the fold spills past it)
-WORKER_JVM=(-XX:+UseSerialGC -Xms16m -Xmx256m)
+# the workers' JVM as the README starts it (a small serial-collected heap, the fold spills past
+# it; C2 for what is hot): the argument file at the checkout's root
+WORKER_JVM=("@$ROOT/worker-jvm.options")
 BENCH_JAR=$ROOT/benchmark/target/benchmark.jar
 
 # --- 3. a sample backup -------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.etcdworkers.launcher.job;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
+import io.etcdworkers.contract.WorkerJvm;
 import io.fabric8.kubernetes.api.model.Capabilities;
 import io.fabric8.kubernetes.api.model.CapabilitiesBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -209,6 +210,8 @@ public final class JobFactory {
         // not -XX:+ExitOnOutOfMemoryError: it exits 3 where the heap ran out, before any cleanup;
         // the worker unwinds, removes its scratch and exits 35 (OUT_OF_MEMORY) with a result
         return "-XX:+UseSerialGC -XX:MaxRAMPercentage=" + resources.heapPercent() + ".0"
+                // C2 for what is hot, not warm: the fold is CPU-bound (WorkerJvm)
+                + " " + String.join(" ", WorkerJvm.JIT)
                 // no /tmp/hsperfdata_<user>/<pid>: the worker writes only its data, scratch and temp
                 // dirs (WritesOnlyUnderItsDirsIT), and nobody runs jstat against a Job
                 + " -XX:-UsePerfData"

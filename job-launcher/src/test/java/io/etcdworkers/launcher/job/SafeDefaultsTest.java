@@ -53,7 +53,8 @@ class SafeDefaultsTest {
         assertThat(pod.getVolumes()).filteredOn(v -> v.getEmptyDir() != null)
                 .isNotEmpty().allMatch(v -> v.getEmptyDir().getSizeLimit() != null);
         assertThat(c.getArgs()).contains("--scratch-dir=/scratch");
-        assertThat(env(c, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=").contains("-Djava.io.tmpdir=/tmp");
+        assertThat(env(c, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=").contains("-Djava.io.tmpdir=/tmp")
+                .contains(io.etcdworkers.contract.WorkerJvm.JIT);
 
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
         assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");

@@ -1,0 +1,24 @@
+package io.etcdworkers.contract;
+
+import java.util.List;
+
+/**
+ * JVM options every way of starting a worker shares: the launcher's Jobs (their {@code
+ * JAVA_TOOL_OPTIONS}), the image's default, and {@code worker-jvm.options}, the argument file the
+ * README and {@code demo.sh} start the workers with ({@code java @worker-jvm.options -jar ...}).
+ */
+public final class WorkerJvm {
+    /**
+     * C2, the optimizing compiler, takes a method once it ran four times as often as HotSpot's
+     * defaults ask (which suit a server that runs for days). On two cores a fold is CPU-bound, and
+     * at the defaults C2 spent 5-7 s of CPU compiling methods that were warm, not hot, during a
+     * 9-10 s fold; at these thresholds 3-4.5 s, and the fold and the whole restore ended 1-1.5 s
+     * sooner; a restore with nothing to fold was not slower (docs/benchmarks.md, session 13).
+     */
+    public static final List<String> JIT = List.of(
+            "-XX:Tier4InvocationThreshold=20000",
+            "-XX:Tier4CompileThreshold=30000",
+            "-XX:Tier4BackEdgeThreshold=120000");
+
+    private WorkerJvm() {}
+}
