@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -110,9 +111,14 @@ final class LiveKeys implements FoldedKeys {
         file.retain(length);
     }
 
-    /** The key no longer points at its value: its file goes once nothing does. */
+    /** The key's value is no longer live. */
     private void drop(LiveKey k) throws IOException {
         liveValueBytes -= k.valueLength();
+        unhold(k);
+    }
+
+    /** The key no longer points into its value's file: the file goes once nothing does. */
+    private void unhold(LiveKey k) throws IOException {
         ValueFile file = k.values();
         if (file == null) {
             return;
@@ -186,7 +192,7 @@ final class LiveKeys implements FoldedKeys {
 
     /** Every live key, values loaded, file by file in the order of their values (the cheapest to read). */
     void inValueOrder(Visitor visitor) throws IOException {
-        visit(inFileOrder(keys.values(), f -> true), visitor);
+        visit(inFileOrder(keys.values()), visitor);
     }
 
     private void visit(List<LiveKey> order, Visitor visitor) throws IOException {
@@ -195,20 +201,16 @@ final class LiveKeys implements FoldedKeys {
         }
     }
 
-    /** The keys whose value is in a file {@code from} accepts, grouped by file, each file's in offset order. */
-    private static List<LiveKey> inFileOrder(Iterable<LiveKey> keys, java.util.function.Predicate<ValueFile> from) {
+    /** {@code keys} grouped by the file of their value, each file's in offset order; empty values first. */
+    private static List<LiveKey> inFileOrder(Collection<LiveKey> keys) {
         Map<ValueFile, List<LiveKey>> byFile = new LinkedHashMap<>();
-        List<LiveKey> empty = new ArrayList<>();
+        List<LiveKey> out = new ArrayList<>(keys.size());
         for (LiveKey k : keys) {
             if (k.values() == null) {
-                empty.add(k);
-            } else if (from.test(k.values())) {
+                out.add(k);
+            } else {
                 byFile.computeIfAbsent(k.values(), f -> new ArrayList<>()).add(k);
             }
-        }
-        List<LiveKey> out = new ArrayList<>(empty.size());
-        if (from.test(null)) {
-            out.addAll(empty);
         }
         for (List<LiveKey> ofFile : byFile.values()) {
             ofFile.sort(Comparator.comparingLong(LiveKey::valueOffset));
@@ -260,12 +262,17 @@ final class LiveKeys implements FoldedKeys {
         if (freshSpill) {
             spill = newSpill();
         }
-        for (LiveKey k : inFileOrder(keys.values(), f -> f != null && evacuate.contains(f))) {
+        List<LiveKey> moving = new ArrayList<>();
+        for (LiveKey k : keys.values()) {
+            if (k.values() != null && evacuate.contains(k.values())) {
+                moving.add(k);
+            }
+        }
+        for (LiveKey k : inFileOrder(moving)) {
             ValueRef moved = spill.append(k.values().read(k.valueOffset(), k.valueLength()));
-            spill.retain(k.valueLength());
+            hold(spill, k.valueLength());
             keys.put(new KeyBytes(k.key()), k.movedTo(spill, moved.offset()));
-            drop(k);
-            liveValueBytes += k.valueLength();
+            unhold(k);
         }
         if (freshSpill) {
             old.seal();
