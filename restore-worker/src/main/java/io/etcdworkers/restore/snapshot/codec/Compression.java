@@ -6,8 +6,6 @@ import java.io.OutputStream;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.zip.Deflater;
-import java.util.zip.DeflaterOutputStream;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * The compressions of etcd-backup-restore snapshot objects, named by the suffix that follows
@@ -24,8 +22,9 @@ import java.util.zip.GZIPOutputStream;
  * trailer is what catches a cut there.
  *
  * <p>{@link #compress} writes what etcd-backup-restore's Go writers produce: the same bytes for
- * {@link #LZW}, and for {@link #GZIP} and {@link #ZLIB} the JDK's deflate at the default level
- * (Go's default is the same level 6; the bytes differ, both sides read each other's).
+ * {@link #LZW}, and for {@link #GZIP} and {@link #ZLIB} one ordinary stream of that format, deflated
+ * in 1 MiB chunks on the machine's processors ({@link ChunkedDeflateOutputStream}) at the level and
+ * strategy below (the bytes differ from Go's, both sides read each other's).
  *
  * <p>Closing either returned stream closes the given stream; closing the compressing stream
  * first finishes the compressed stream, without which it is incomplete.
@@ -94,15 +93,11 @@ public enum Compression {
         Objects.requireNonNull(sink, "sink");
         return switch (this) {
             case NONE -> sink;
-            case GZIP -> gzipOutputStream(sink);
-            case ZLIB -> zlibOutputStream(sink);
+            case GZIP -> chunked(sink, ChunkedDeflateOutputStream.Format.GZIP);
+            case ZLIB -> chunked(sink, ChunkedDeflateOutputStream.Format.ZLIB);
             case LZW -> new LzwOutputStream(sink);
         };
     }
-
-    // The JDK streams do not close the sink when finishing fails, and leave ending a Deflater
-    // passed in to the caller: both overrides finish, end the Deflater and close the sink, come
-    // what may, once.
 
     /**
      * Level and strategy of the gzip and zlib snapshots this project writes. Go's {@code
@@ -116,47 +111,8 @@ public enum Compression {
 
     static final int DEFLATE_STRATEGY = Deflater.FILTERED;
 
-    private static OutputStream gzipOutputStream(OutputStream sink) throws IOException {
-        return new GZIPOutputStream(sink, BUFFER_SIZE) {
-            {
-                def.setLevel(DEFLATE_LEVEL);
-                def.setStrategy(DEFLATE_STRATEGY);
-            }
-
-            private boolean closed;
-
-            @Override
-            public void close() throws IOException {
-                if (!closed) {
-                    closed = true;
-                    finishAndClose(this, def, out);
-                }
-            }
-        };
-    }
-
-    private static OutputStream zlibOutputStream(OutputStream sink) {
-        Deflater deflater = new Deflater(DEFLATE_LEVEL);
-        deflater.setStrategy(DEFLATE_STRATEGY);
-        return new DeflaterOutputStream(sink, deflater, BUFFER_SIZE) {
-            private boolean closed;
-
-            @Override
-            public void close() throws IOException {
-                if (!closed) {
-                    closed = true;
-                    finishAndClose(this, def, out);
-                }
-            }
-        };
-    }
-
-    private static void finishAndClose(DeflaterOutputStream stream, Deflater deflater, OutputStream sink)
-            throws IOException {
-        try (sink) {
-            stream.finish();
-        } finally {
-            deflater.end();
-        }
+    private static OutputStream chunked(OutputStream sink, ChunkedDeflateOutputStream.Format format) {
+        return new ChunkedDeflateOutputStream(sink, format, DEFLATE_LEVEL, DEFLATE_STRATEGY,
+                ChunkedDeflateOutputStream.defaultThreads());
     }
 }
