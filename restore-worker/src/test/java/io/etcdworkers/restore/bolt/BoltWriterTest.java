@@ -60,6 +60,46 @@ class BoltWriterTest {
     }
 
     @Test
+    void branchPagesAreWrittenInGroupsAsEtcdsDefragmentationLeavesThem() throws Exception {
+        // 512-byte pages: about 1,000 branch pages on three levels among 10,000 leaves
+        Path file = tmp.resolve("grouped.db");
+        int pageSize = 512;
+        try (BoltWriter writer = BoltWriter.create(file, pageSize)) {
+            try (BucketWriter b = writer.bucket(bytes("key"))) {
+                for (int i = 0; i < 200_000; i++) {
+                    b.put(ByteBuffer.allocate(8).putLong(i).array(), bytes("value-" + i));
+                }
+            }
+            writer.finish();
+        }
+        byte[] db = Files.readAllBytes(file);
+        int branches = 0;
+        int runs = 0;
+        boolean inRun = false;
+        for (int page = 0; (page + 1) * pageSize <= db.length; page++) {
+            int flags = ByteBuffer.wrap(db, page * pageSize + 8, 2).order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort();
+            boolean branch = flags == 0x01;
+            if (branch) {
+                branches++;
+                runs += inRun ? 0 : 1;
+            }
+            inRun = branch;
+        }
+        assertThat(branches).isGreaterThan(4 * TreeBuilder.BRANCH_GROUP);
+        // one run per group, and the last (partial) group with the root
+        assertThat(runs).isLessThanOrEqualTo(branches / TreeBuilder.BRANCH_GROUP + 1);
+        try (BoltReader reader = BoltReader.open(file)) {
+            long[] next = {0};
+            reader.forEach(bytes("key"), (k, v, isBucket) -> {
+                assertThat(ByteBuffer.wrap(k).getLong()).isEqualTo(next[0]);
+                next[0]++;
+            });
+            assertThat(next[0]).isEqualTo(200_000);
+            assertThat(reader.checkPages().unaccounted()).isZero();
+        }
+    }
+
+    @Test
     void misuseIsRefused() throws Exception {
         Path file = tmp.resolve("misuse.db");
         try (BoltWriter writer = BoltWriter.create(file, 4096)) {
