@@ -2,14 +2,21 @@ package io.etcdworkers.restore.verify;
 
 import io.etcd.jetcd.api.HashKVResponse;
 import io.etcd.jetcd.api.RangeRequest;
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
 import io.etcdworkers.restore.verify.KeyBounds.KeyRange;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Verifies a database this project wrote, as a running etcd opened it, without asking etcd for
@@ -33,6 +40,9 @@ import java.util.TreeSet;
 public final class WrittenKeyspaceCheck {
     /** Ranges read back with {@link VerifyScope#SAMPLE}, the first and the last among them. */
     public static final int SAMPLED_RANGES = 16;
+
+    /** Ranges walked at once. */
+    private static final int SAMPLE_THREADS = 4;
 
     private WrittenKeyspaceCheck() {}
 
@@ -93,34 +103,77 @@ public final class WrittenKeyspaceCheck {
         return new KeyspaceRead(expected, cost, bounds, VerifyScope.SAMPLE, OptionalLong.of(written.hashKvUnsigned()));
     }
 
+    /**
+     * Walks the picked ranges on a few threads at once (etcd serves them concurrently, and
+     * decoding 16 ranges of values is most of the check's time on one thread); compares them in
+     * range order, so the mismatch reported is the first one.
+     */
     private static RangeWalk.Cost sample(EtcdGrpcClient client, long revision, RangeSums sums, KeyBounds bounds,
             Random random) throws Mismatch {
         List<KeyRange> ranges = bounds.ranges();
-        long requests = 0;
-        long keys = 0;
-        long counted = 0;
-        KeyHasher hasher = new KeyHasher();
         TreeSet<Integer> picked = pick(ranges.size(), random);
-        for (int index : picked) {
-            KeyRange range = ranges.get(index);
-            KeySum served = new KeySum();
-            RangeWalk.Cost cost;
-            try {
-                cost = RangeWalk.walk(client, revision, KeyBounds.none(), range.from(), range.end(),
-                        kv -> hasher.addTo(served, kv.getKey(), kv.getValue(), kv.getCreateRevision(),
-                                kv.getModRevision(), kv.getVersion(), kv.getLease()));
-            } catch (IOException e) {
-                throw new UncheckedIOException("hashing does no I/O", e);
+        ExecutorService walkers = Executors.newFixedThreadPool(Math.min(picked.size(), SAMPLE_THREADS), r -> {
+            Thread t = new Thread(r, "verify-sampled-range");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Served>> walks = new ArrayList<>();
+            for (int index : picked) {
+                KeyRange range = ranges.get(index);
+                walks.add(walkers.submit(() -> walk(client, revision, index, range)));
             }
-            if (!served.equals(sums.range(index))) {
-                throw new Mismatch(String.format("etcd serves range %d of %d (from %s) as %s, the fold computed %s",
-                        index + 1, ranges.size(), range.from().toStringUtf8(), served, sums.range(index)));
+            long requests = 0;
+            long keys = 0;
+            long counted = 0;
+            for (Future<Served> walk : walks) {
+                Served served = result(walk);
+                if (!served.sum().equals(sums.range(served.index()))) {
+                    throw new Mismatch(String.format("etcd serves range %d of %d (from %s) as %s, the fold computed %s",
+                            served.index() + 1, ranges.size(), ranges.get(served.index()).from().toStringUtf8(),
+                            served.sum(), sums.range(served.index())));
+                }
+                requests += served.cost().rangeRequests();
+                keys += served.cost().keysRead();
+                counted += served.cost().keysCounted();
             }
-            requests += cost.rangeRequests();
-            keys += cost.keysRead();
-            counted += cost.keysCounted();
+            return new RangeWalk.Cost(requests, keys, counted, picked.size());
+        } finally {
+            walkers.shutdownNow();
         }
-        return new RangeWalk.Cost(requests, keys, counted, picked.size());
+    }
+
+    private record Served(int index, KeySum sum, RangeWalk.Cost cost) {}
+
+    private static Served walk(EtcdGrpcClient client, long revision, int index, KeyRange range) {
+        KeyHasher hasher = new KeyHasher();
+        KeySum served = new KeySum();
+        try {
+            RangeWalk.Cost cost = RangeWalk.walk(client, revision, KeyBounds.none(), range.from(), range.end(),
+                    kv -> hasher.addTo(served, kv.getKey(), kv.getValue(), kv.getCreateRevision(),
+                            kv.getModRevision(), kv.getVersion(), kv.getLease()));
+            return new Served(index, served, cost);
+        } catch (IOException e) {
+            throw new UncheckedIOException("hashing does no I/O", e);
+        }
+    }
+
+    /** The walk's result; its failure (etcd's, as a {@code WorkerException}) is rethrown as it was. */
+    private static Served result(Future<Served> walk) {
+        try {
+            return walk.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted while etcd served the sampled ranges", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     /** The first and last range, and others at random: {@link #SAMPLED_RANGES} in all, or every one. */
