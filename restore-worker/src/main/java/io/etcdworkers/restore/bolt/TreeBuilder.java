@@ -21,11 +21,11 @@ final class TreeBuilder {
     /** etcd's defragmentation copies buckets with FillPercent 0.9. */
     static final double FILL_PERCENT = 0.9;
 
-    private final PageSink sink;
-    private final int pageSize;
     /** Branch pages written side by side (512 KiB at 4 KiB pages). */
     static final int BRANCH_GROUP = 128;
 
+    private final PageSink sink;
+    private final int pageSize;
     private final List<Level> levels = new ArrayList<>();
     /** Completed branch pages not written yet, under provisional (negative) ids, in completion order. */
     private final List<Pending> pending = new ArrayList<>();

@@ -38,6 +38,7 @@ final class ChunkedDeflateOutputStream extends OutputStream {
 
     static final int CHUNK_SIZE = 1 << 20;
     private static final int WINDOW = 32 * 1024;
+    private static final int FIRST_BUFFER = 64 * 1024;
 
     private final OutputStream sink;
     private final Format format;
@@ -51,7 +52,8 @@ final class ChunkedDeflateOutputStream extends OutputStream {
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
     private final ThreadLocal<ByteBuffer> output = ThreadLocal.withInitial(
             () -> ByteBuffer.allocateDirect(CHUNK_SIZE + CHUNK_SIZE / 8));
-    private ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK_SIZE);
+    /** Starts small (most deltas a generator or a test writes are), grows to a chunk when filled. */
+    private ByteBuffer chunk = ByteBuffer.allocateDirect(FIRST_BUFFER);
     private byte[] dictionary;
     private long totalIn;
     private boolean headerWritten;
@@ -93,7 +95,11 @@ final class ChunkedDeflateOutputStream extends OutputStream {
         ensureOpen();
         while (len > 0) {
             if (!chunk.hasRemaining()) {
-                submit(false);
+                if (chunk.capacity() < CHUNK_SIZE) {
+                    chunk = ByteBuffer.allocateDirect(CHUNK_SIZE).put(chunk.flip());
+                } else {
+                    submit(false);
+                }
             }
             int n = Math.min(len, chunk.remaining());
             chunk.put(b, off, n);
