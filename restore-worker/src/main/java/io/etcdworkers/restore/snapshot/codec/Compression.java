@@ -35,8 +35,6 @@ public enum Compression {
     ZLIB(".zlib", "zlib"),
     LZW(".Z", "lzw");
 
-    private static final int BUFFER_SIZE = 1 << 16;
-
     private final String suffix;
     private final String policyName;
 
