@@ -54,9 +54,25 @@ COPY --from=build /src/restore-worker/target/restore-worker.jar \
 # a share of the container's memory limit, the rest left for the worker's child etcd; C2 for what
 # is hot, not warm (WorkerJvm.JIT).
 ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:Tier4InvocationThreshold=20000 -XX:Tier4CompileThreshold=30000 -XX:Tier4BackEdgeThreshold=120000 -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
+# The class archives the Jobs start with (-XX:SharedArchiveFile=/app/<worker>.jsa, WorkerJvm): one
+# restore and one compaction of a real etcdbrctl v0.41.2 bucket from testdata/, with this image's
+# JVM and etcd, each writing the classes it loaded to its archive at exit. A JVM without them
+# starts as before, only slower (docs/image.md).
+COPY --from=build /src/testdata/etcdbr-v0.41.2/gzip /tmp/train/bucket
+RUN set -eu; cd /tmp/train; \
+    java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/restore-worker.jsa -jar /app/restore-worker.jar restore \
+      --storage-provider Local --store-container /tmp/train/bucket --data-dir /tmp/train/data.etcd \
+      --scratch-dir /tmp/train/scratch-restore > /tmp/train/restore.json; \
+    cp -r /tmp/train/bucket /tmp/train/bucket-compact; \
+    java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/compaction-worker.jsa -jar /app/compaction-worker.jar \
+      compact --storage-provider Local --store-container /tmp/train/bucket-compact \
+      --scratch-dir /tmp/train/scratch-compact > /tmp/train/compact.json; \
+    chmod 0444 /app/restore-worker.jsa /app/compaction-worker.jsa; \
+    cd /; rm -rf /tmp/train
 USER 65532:65532
 WORKDIR /scratch
 # The launcher by default; the Jobs replace the whole entrypoint with their command:
-# java -jar /app/restore-worker.jar restore ... / java -jar /app/compaction-worker.jar compact ...
+# java -XX:SharedArchiveFile=/app/restore-worker.jsa -jar /app/restore-worker.jar restore ... (and
+# the same for /app/compaction-worker.jar compact)
 ENTRYPOINT ["java", "-jar", "/app/job-launcher.jar"]
 CMD ["--help"]

@@ -1,6 +1,7 @@
 package io.etcdworkers.launcher.job;
 
 import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerJvm;
 import java.util.List;
 
 /**
@@ -37,9 +38,12 @@ public enum WorkerKind {
         this.jar = jar;
     }
 
-    /** The container command: the JVM, the worker's jar and its subcommand; flags follow as args. */
+    /**
+     * The container command: the JVM with the image's class archive for the jar (WorkerJvm), the
+     * worker's jar and its subcommand; flags follow as args.
+     */
     public List<String> command() {
-        return List.of("java", "-jar", jar, subcommand);
+        return List.of("java", WorkerJvm.classArchiveOption(jar), "-jar", jar, subcommand);
     }
 
     /** The worker's subcommand and the value of the {@code kind} field in its result JSON. */

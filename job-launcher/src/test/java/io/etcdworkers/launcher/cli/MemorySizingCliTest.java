@@ -84,7 +84,8 @@ class MemorySizingCliTest {
 
         assertThat(exit.get(20, TimeUnit.SECONDS)).isZero();
         Container sizing = job(SIZING).getSpec().getTemplate().getSpec().getContainers().get(0);
-        assertThat(sizing.getCommand()).containsExactly("java", "-jar", "/app/restore-worker.jar", "verify-backup");
+        assertThat(sizing.getCommand()).containsExactly("java", "-XX:SharedArchiveFile=/app/restore-worker.jsa", "-jar",
+                "/app/restore-worker.jar", "verify-backup");
         assertThat(sizing.getArgs()).contains("--estimate-memory", "--scratch-dir=/scratch");
         assertThat(sizing.getResources().getLimits().get("memory")).isEqualTo(new Quantity("512Mi"));
 

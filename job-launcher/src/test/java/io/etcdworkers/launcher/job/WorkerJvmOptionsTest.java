@@ -30,6 +30,19 @@ class WorkerJvmOptionsTest {
     }
 
     @Test
+    void theImageWritesTheClassArchiveEveryJobStartsWith() throws IOException {
+        String dockerfile = Files.readString(ROOT.resolve("Dockerfile"), StandardCharsets.UTF_8);
+        for (WorkerKind kind : WorkerKind.values()) {
+            String jar = kind.command().get(kind.command().indexOf("-jar") + 1);
+            assertThat(kind.command()).as(kind.name()).contains(WorkerJvm.classArchiveOption(jar));
+            // a training run of that jar that writes the archive the command names
+            assertThat(dockerfile).as(kind.name()).containsPattern("-XX:ArchiveClassesAtExit="
+                    + java.util.regex.Pattern.quote(WorkerJvm.classArchiveFor(jar)) + " -jar "
+                    + java.util.regex.Pattern.quote(jar) + " ");
+        }
+    }
+
+    @Test
     void theArgumentFileTheReadmeUsesSetsThemForTheJvm() throws IOException, InterruptedException {
         Path file = ROOT.resolve("worker-jvm.options");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
