@@ -26,9 +26,10 @@ public final class WorkerJvm {
      * compaction loads, already parsed, verified and laid out, written by a run of each worker at
      * image build time ({@code -XX:ArchiveClassesAtExit}). Loading the worker's classes (gRPC,
      * Netty, Jackson, the store clients) took about a second of CPU per start; with the archive a
-     * 300k-event restore took 0.3-0.9 s less and a full-snapshot-only restore 0.2-0.6 s
-     * (docs/benchmarks.md, session 15). A JVM that finds no archive there, or one written for
-     * other jars, starts without it (the latter with one warning line).
+     * 300k-event restore took 0.1-0.9 s less and a full-snapshot-only restore up to 0.7 s; a
+     * compaction did not measurably change (docs/benchmarks.md, session 15). A JVM that finds no
+     * archive there, or one written for other jars, starts without it (the latter with one
+     * warning line).
      */
     public static String classArchiveFor(String jar) {
         if (!jar.endsWith(".jar")) {
