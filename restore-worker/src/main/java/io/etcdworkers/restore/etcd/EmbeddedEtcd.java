@@ -43,6 +43,12 @@ public final class EmbeddedEtcd implements AutoCloseable {
     /** etcd requires at least five heartbeats. */
     static final int ELECTION_TIMEOUT_MS = 10 * HEARTBEAT_MS;
     private static final int HEALTH_TIMEOUT_MS = 1000;
+    /**
+     * How often a start that has not answered yet is reported: etcd reads its whole database and
+     * builds its key index before it serves (27-39 s at 3,000,000 keys), and a log that says
+     * nothing for that long looks like a hang.
+     */
+    static final Duration STILL_STARTING_EVERY = Duration.ofSeconds(10);
     // The errno text of EADDRINUSE in Go's net errors: etcd exits 1 for every startup failure,
     // so its log is the only way to tell a lost port race (retry) from a real failure.
     private static final String ADDRESS_IN_USE = "address already in use";
@@ -183,6 +189,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
     private void awaitHealthy(long startedNanos) {
         long deadline = startedNanos + config.startTimeout().toNanos();
         URI health = clientEndpoint.resolve("/health");
+        long reported = 0;
         while (true) {
             if (!process.isAlive()) {
                 String tail = LogTail.excerpt(logFile, ERROR_LINES);
@@ -197,9 +204,18 @@ public final class EmbeddedEtcd implements AutoCloseable {
             if (isHealthy(health)) {
                 return;
             }
-            if (System.nanoTime() - deadline > 0) {
+            long now = System.nanoTime();
+            if (now - deadline > 0) {
                 throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd on " + config.dataDir() + " not healthy within "
                         + config.startTimeout() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
+            }
+            long due = stillStartingReports(now - startedNanos);
+            if (due > reported) {
+                reported = due;
+                log.info("etcd is still starting (it reads its database and builds its key index before it answers) "
+                        + "pid={} dataDir={} databaseBytes={} elapsedSeconds={} timeoutSeconds={}", process.pid(),
+                        config.dataDir(), databaseBytes(config.dataDir()), (now - startedNanos) / 1_000_000_000L,
+                        config.startTimeout().toSeconds());
             }
             try {
                 // Doubles as the poll pause and returns at once if etcd exits.
@@ -208,6 +224,20 @@ public final class EmbeddedEtcd implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted while etcd was starting", e);
             }
+        }
+    }
+
+    /** How many {@link #STILL_STARTING_EVERY} reports a start that has waited {@code elapsedNanos} is due. */
+    static long stillStartingReports(long elapsedNanos) {
+        return Math.max(0, elapsedNanos) / STILL_STARTING_EVERY.toNanos();
+    }
+
+    /** The size of the database etcd opens in {@code dataDir}, or -1 when there is none yet. */
+    private static long databaseBytes(Path dataDir) {
+        try {
+            return Files.size(dataDir.resolve("member/snap/db"));
+        } catch (IOException e) {
+            return -1;
         }
     }
 

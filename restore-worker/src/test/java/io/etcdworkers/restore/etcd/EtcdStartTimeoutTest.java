@@ -23,4 +23,12 @@ class EtcdStartTimeoutTest {
         assertThat(EmbeddedEtcdConfig.startTimeoutFor(8192 * MIB)).isBetween(Duration.ofMinutes(80),
                 Duration.ofMinutes(90));
     }
+
+    @Test
+    void aLongStartIsReportedEveryTenSeconds() {
+        assertThat(EmbeddedEtcd.stillStartingReports(-1)).isZero();
+        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofMillis(9_999).toNanos())).isZero();
+        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofSeconds(10).toNanos())).isEqualTo(1);
+        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofSeconds(35).toNanos())).isEqualTo(3);
+    }
 }
