@@ -2,6 +2,7 @@ package io.etcdworkers.restore.engine;
 
 import io.etcdworkers.restore.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.etcd.EtcdDataDir;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.files.FileTree;
@@ -10,7 +11,6 @@ import io.etcdworkers.restore.sequence.SequenceStats;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.StopAt;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -62,8 +62,8 @@ public record EngineInput(
     public EmbeddedEtcdConfig etcdConfig(EngineSettings settings) {
         return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
                 ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
-                EmbeddedEtcdConfig.startTimeoutFor(databaseBytes(dataDir)), EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0,
-                false, false);
+                EmbeddedEtcdConfig.startTimeoutFor(EtcdDataDir.databaseBytes(dataDir)),
+                EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0, false, false);
     }
 
     /**
@@ -78,20 +78,6 @@ public record EngineInput(
         }
         if (placement.isPresent()) {
             FileTree.delete(placement.get().dataDir());
-        }
-    }
-
-    /** A data dir's database file, {@code member/snap/db}, as etcd lays it out. */
-    static Path databaseFile(Path dataDir) {
-        return dataDir.resolve("member").resolve("snap").resolve("db");
-    }
-
-    /** The size of the database a data dir holds ({@code member/snap/db}), 0 when there is none yet. */
-    static long databaseBytes(Path dataDir) {
-        try {
-            return Files.size(databaseFile(dataDir));
-        } catch (IOException e) {
-            return 0;
         }
     }
 

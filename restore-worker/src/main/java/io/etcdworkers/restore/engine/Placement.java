@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.engine;
 
+import io.etcdworkers.restore.etcd.EtcdDataDir;
 import io.etcdworkers.restore.etcd.EtcdMember;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -28,6 +29,6 @@ public record Placement(EtcdMember member, Path dataDir) {
 
     /** The placed dir's database file, {@code member/snap/db}. */
     public Path databaseFile() {
-        return EngineInput.databaseFile(dataDir);
+        return EtcdDataDir.databaseFile(dataDir);
     }
 }

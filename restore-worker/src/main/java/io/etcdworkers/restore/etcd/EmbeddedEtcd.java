@@ -2,13 +2,9 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,18 +33,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedEtcd implements AutoCloseable {
     static final int BIND_ATTEMPTS = 3;
-    private static final int ERROR_LINES = 12;
-    private static final Duration POLL = Duration.ofMillis(50);
     static final int HEARTBEAT_MS = 10;
     /** etcd requires at least five heartbeats. */
     static final int ELECTION_TIMEOUT_MS = 10 * HEARTBEAT_MS;
-    private static final int HEALTH_TIMEOUT_MS = 1000;
-    /**
-     * How often a start that has not answered yet is reported: etcd reads its whole database and
-     * builds its key index before it serves (27-39 s at 3,000,000 keys), and a log that says
-     * nothing for that long looks like a hang.
-     */
-    static final Duration STILL_STARTING_EVERY = Duration.ofSeconds(10);
     // The errno text of EADDRINUSE in Go's net errors: etcd exits 1 for every startup failure,
     // so its log is the only way to tell a lost port race (retry) from a real failure.
     private static final String ADDRESS_IN_USE = "address already in use";
@@ -104,7 +91,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
             EmbeddedEtcd etcd = launch(config, logDir, clientPort, peerPort);
             long started = System.nanoTime();
             try {
-                etcd.awaitHealthy(started);
+                EtcdStartWait.untilHealthy(etcd.process, etcd.clientEndpoint, config, etcd.logFile, started);
                 log.info("etcd started endpoint={} pid={} version={} dataDir={} ms={}", etcd.clientEndpoint,
                         etcd.pid(), etcd.version(), config.dataDir(), (System.nanoTime() - started) / 1_000_000);
                 return etcd;
@@ -184,83 +171,6 @@ public final class EmbeddedEtcd implements AutoCloseable {
             argv.add("--unsafe-no-fsync=true");
         }
         return argv;
-    }
-
-    private void awaitHealthy(long startedNanos) {
-        long deadline = startedNanos + config.startTimeout().toNanos();
-        URI health = clientEndpoint.resolve("/health");
-        long reported = 0;
-        while (true) {
-            if (!process.isAlive()) {
-                String tail = LogTail.excerpt(logFile, ERROR_LINES);
-                if (DiskFull.says(tail)) {
-                    throw new WorkerException(ErrorCode.LOCAL_IO, "etcd exited with code " + process.exitValue()
-                            + " while starting on " + config.dataDir() + ": " + DiskFull.describe(config.dataDir())
-                            + "; etcd said: " + tail);
-                }
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd exited with code " + process.exitValue()
-                        + " while starting on " + config.dataDir() + ": " + tail);
-            }
-            if (isHealthy(health)) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (now - deadline > 0) {
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd on " + config.dataDir() + " not healthy within "
-                        + config.startTimeout() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
-            }
-            long due = stillStartingReports(now - startedNanos);
-            if (due > reported) {
-                reported = due;
-                log.info("etcd is still starting (it reads its database and builds its key index before it answers) "
-                        + "pid={} dataDir={} databaseBytes={} elapsedSeconds={} timeoutSeconds={}", process.pid(),
-                        config.dataDir(), databaseBytes(config.dataDir()), (now - startedNanos) / 1_000_000_000L,
-                        config.startTimeout().toSeconds());
-            }
-            try {
-                // Doubles as the poll pause and returns at once if etcd exits.
-                process.waitFor(POLL.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted while etcd was starting", e);
-            }
-        }
-    }
-
-    /** How many {@link #STILL_STARTING_EVERY} reports a start that has waited {@code elapsedNanos} is due. */
-    static long stillStartingReports(long elapsedNanos) {
-        return Math.max(0, elapsedNanos) / STILL_STARTING_EVERY.toNanos();
-    }
-
-    /** The size of the database etcd opens in {@code dataDir}, or -1 when there is none yet. */
-    private static long databaseBytes(Path dataDir) {
-        try {
-            return Files.size(dataDir.resolve("member/snap/db"));
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
-    private static boolean isHealthy(URI health) {
-        HttpURLConnection c = null;
-        try {
-            c = (HttpURLConnection) health.toURL().openConnection();
-            c.setConnectTimeout(HEALTH_TIMEOUT_MS);
-            c.setReadTimeout(HEALTH_TIMEOUT_MS);
-            if (c.getResponseCode() != 200) {
-                return false;
-            }
-            try (InputStream in = c.getInputStream()) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8).contains("\"health\":\"true\"");
-            }
-        } catch (IOException notYet) {
-            // Connection refused until etcd listens: that is what we are waiting for.
-            return false;
-        } finally {
-            if (c != null) {
-                c.disconnect();
-            }
-        }
     }
 
     /** {@code http://127.0.0.1:PORT}, the form jetcd's endpoints need. */

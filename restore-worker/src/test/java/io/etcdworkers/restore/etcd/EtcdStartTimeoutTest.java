@@ -26,9 +26,9 @@ class EtcdStartTimeoutTest {
 
     @Test
     void aLongStartIsReportedEveryTenSeconds() {
-        assertThat(EmbeddedEtcd.stillStartingReports(-1)).isZero();
-        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofMillis(9_999).toNanos())).isZero();
-        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofSeconds(10).toNanos())).isEqualTo(1);
-        assertThat(EmbeddedEtcd.stillStartingReports(Duration.ofSeconds(35).toNanos())).isEqualTo(3);
+        assertThat(EtcdStartWait.stillStartingReports(-1)).isZero();
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofMillis(9_999).toNanos())).isZero();
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(10).toNanos())).isEqualTo(1);
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(35).toNanos())).isEqualTo(3);
     }
 }
