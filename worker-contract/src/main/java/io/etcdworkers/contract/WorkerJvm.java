@@ -14,11 +14,21 @@ public final class WorkerJvm {
      * at the defaults C2 spent 5-7 s of CPU compiling methods that were warm, not hot, during a
      * 9-10 s fold; at these thresholds 3-4.5 s, and the fold and the whole restore ended 1-1.5 s
      * sooner; a restore with nothing to fold was not slower (docs/benchmarks.md, session 13).
+     *
+     * <p>And C2 inlines less: hot callees up to 150 bytecodes instead of 325, others up to 20
+     * instead of 35, none whose compiled code is over 1,000 bytes. The fold's loops had grown to
+     * 40-70 KB of machine code each (the bolt reader's walk took 0.6 s to compile), and C2's loop
+     * optimizer and register allocator spent most of their time on them: C2's CPU went from 4-6 s
+     * to 2.6-3 s at 300k events, the restore ended 0.5-1 s sooner, and at 3,000,000 keys the fold
+     * was not slower (docs/benchmarks.md, session 16).
      */
     public static final List<String> JIT = List.of(
             "-XX:Tier4InvocationThreshold=20000",
             "-XX:Tier4CompileThreshold=30000",
-            "-XX:Tier4BackEdgeThreshold=120000");
+            "-XX:Tier4BackEdgeThreshold=120000",
+            "-XX:FreqInlineSize=150",
+            "-XX:MaxInlineSize=20",
+            "-XX:InlineSmallCode=1000");
 
     /**
      * The class data archive the image holds beside each worker's jar ({@code
