@@ -226,9 +226,19 @@ class RestoreFailuresIT {
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
     }
 
+    /**
+     * Whether a delta has been downloaded yet. The walk races with etcd, which creates and removes
+     * files under the scratch dir as it starts (its WAL dir's {@code .touch}): a file gone mid-walk
+     * means "not yet", and the next poll walks again.
+     */
     private static boolean hasDeltaDownloads(Path scratch) throws IOException {
         try (Stream<Path> files = Files.walk(scratch)) {
             return files.anyMatch(p -> p.getParent() != null && p.getParent().getFileName().toString().equals("deltas"));
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof java.nio.file.NoSuchFileException) {
+                return false;
+            }
+            throw e;
         }
     }
 
