@@ -52,7 +52,7 @@ COPY --from=build /src/restore-worker/target/restore-worker.jar \
                   /src/job-launcher/target/job-launcher.jar /app/
 # The same JVM options the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
 # a share of the container's memory limit, the rest left for the worker's child etcd; C2 for what
-# is hot, not warm (WorkerJvm.JIT).
+# is hot, not warm, and with small inlining limits (WorkerJvm.JIT).
 ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:Tier4InvocationThreshold=20000 -XX:Tier4CompileThreshold=30000 -XX:Tier4BackEdgeThreshold=120000 -XX:FreqInlineSize=150 -XX:MaxInlineSize=20 -XX:InlineSmallCode=1000 -XX:-UsePerfData -Djava.io.tmpdir=/tmp"
 # The class archives the Jobs start with (-XX:SharedArchiveFile=/app/<worker>.jsa, WorkerJvm): one
 # restore and one compaction of a real etcdbrctl v0.41.2 bucket from testdata/, with this image's
