@@ -1,11 +1,5 @@
 package io.etcdworkers.restore.snapshot;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.exc.StreamReadException;
-import com.fasterxml.jackson.core.io.JsonEOFException;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.snapshot.codec.CorruptStreamException;
@@ -36,17 +30,6 @@ public final class DeltaDecoder {
         void accept(RevisionGroup group) throws InterruptedException;
     }
 
-    private static final JsonFactory JSON = JsonFactory.builder()
-            // one revision can carry tens of MB of base64 (etcd-backup-restore issue #963)
-            .streamReadConstraints(StreamReadConstraints.builder()
-                    .maxStringLength(Integer.MAX_VALUE)
-                    .maxNumberLength(32)
-                    .maxNestingDepth(16)
-                    .build())
-            // the trailer is read after the parser is done: the parser must not close the stream
-            .disable(com.fasterxml.jackson.core.StreamReadFeature.AUTO_CLOSE_SOURCE)
-            .build();
-
     private DeltaDecoder() {}
 
     /** Verifies and counts without keeping anything. */
@@ -67,28 +50,30 @@ public final class DeltaDecoder {
         EventReader reader = new EventReader(objectName);
         GroupCollector groups = new GroupCollector(objectName, sink);
         WorkerException decodeFailure = null;
-        try (JsonParser parser = JSON.createParser(content)) {
-            reader.expectArrayStart(parser);
+        // the trailer is read after the JSON: the reader does not close the stream
+        JsonBytes json = new JsonBytes(content);
+        try {
+            reader.expectArrayStart(json);
             DeltaEvent event;
-            while ((event = reader.next(parser)) != null) {
+            while ((event = reader.next(json)) != null) {
                 groups.add(event);
             }
             groups.finish();
-            if (parser.nextToken() != null) {
+            if (json.peekOrEnd() >= 0) {
                 throw reader.corrupt("content after the end of the event array", null);
             }
-        } catch (JsonEOFException e) {
+        } catch (JsonBytes.EndOfInputException e) {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
                     objectName + ": content ends before the event array does (object cut short?): "
-                            + e.getOriginalMessage(), e);
+                            + e.getMessage(), e);
         } catch (TruncatedStreamException e) {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
                     objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
         } catch (CorruptStreamException e) {
             throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
                     objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
-        } catch (StreamReadException e) {
-            decodeFailure = reader.corrupt("invalid JSON: " + e.getOriginalMessage(), e);
+        } catch (JsonBytes.SyntaxException e) {
+            decodeFailure = reader.corrupt("invalid JSON: " + e.getMessage(), e);
         } catch (WorkerException e) {
             decodeFailure = e;
         } catch (IOException e) {

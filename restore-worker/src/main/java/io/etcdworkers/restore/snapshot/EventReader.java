@@ -1,23 +1,31 @@
 package io.etcdworkers.restore.snapshot;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.JsonEOFException;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Base64;
 
 /**
- * Reads the events of a delta one at a time from a streaming JSON parser, strictly: the type
- * must be the number 0 or 1, {@code kv} must be present with a key and a mod revision, byte
- * fields must be base64, and {@code time} must be an RFC 3339 timestamp. Unknown fields are
- * skipped (a newer sidecar may add some); {@code prev_kv} is ignored.
+ * Reads the events of a delta one at a time from {@link JsonBytes}, strictly: the type must be
+ * the number 0 or 1, {@code kv} must be present with a key and a mod revision, byte fields must
+ * be base64, and {@code time} must be an RFC 3339 timestamp. Unknown fields are skipped (a newer
+ * sidecar may add some); {@code prev_kv} is ignored.
  */
 final class EventReader {
-    private static final Base64.Decoder BASE64 = Base64.getDecoder();
+    private static final byte[] ETCD_EVENT = ascii("etcdEvent");
+    private static final byte[] TIME = ascii("time");
+    private static final byte[] TYPE = ascii("type");
+    private static final byte[] KV = ascii("kv");
+    private static final byte[] KEY = ascii("key");
+    private static final byte[] VALUE = ascii("value");
+    private static final byte[] CREATE_REVISION = ascii("create_revision");
+    private static final byte[] MOD_REVISION = ascii("mod_revision");
+    private static final byte[] VERSION = ascii("version");
+    private static final byte[] LEASE = ascii("lease");
+    /** The array, the event, {@code etcdEvent}, {@code kv}: how deep a field of each sits. */
+    private static final int EVENT_DEPTH = 2;
 
     private final String objectName;
     private long index;
@@ -26,36 +34,46 @@ final class EventReader {
         this.objectName = objectName;
     }
 
-    void expectArrayStart(JsonParser parser) throws IOException {
-        JsonToken token = parser.nextToken();
-        if (token != JsonToken.START_ARRAY) {
-            throw corrupt("expected a JSON array of events, found " + describe(token), null);
+    void expectArrayStart(JsonBytes json) throws IOException {
+        int c = json.peekOrEnd();
+        if (c != '[') {
+            throw corrupt("expected a JSON array of events, found " + JsonBytes.describe(c), null);
         }
+        json.skipPeeked();
     }
 
-    /** The next event, or null at the end of the array. */
-    DeltaEvent next(JsonParser parser) throws IOException {
-        JsonToken token = parser.nextToken();
-        if (token == JsonToken.END_ARRAY) {
-            return null;
+    /** The next event, or null at the end of the array (consumed). */
+    DeltaEvent next(JsonBytes json) throws IOException {
+        if (index > 0 || json.peek() == ']') {
+            if (json.consumeIf(']')) {
+                return null;
+            }
+            if (index > 0) {
+                json.consume(',');
+            }
         }
-        if (token != JsonToken.START_OBJECT) {
-            throw corrupt("expected an event object, found " + describe(token), null);
+        int c = json.peek();
+        if (c != '{') {
+            throw corrupt("expected an event object, found " + JsonBytes.describe(c), null);
         }
+        json.skipPeeked();
         Fields event = new Fields();
         OffsetDateTime time = null;
         boolean sawEvent = false;
-        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
-            String field = parser.currentName();
-            parser.nextToken();
-            switch (field) {
-                case "etcdEvent" -> {
-                    readEtcdEvent(parser, event);
+        if (!json.consumeIf('}')) {
+            do {
+                json.readString();
+                json.consume(':');
+                if (json.textIs(ETCD_EVENT)) {
+                    readEtcdEvent(json, event);
                     sawEvent = true;
+                } else if (json.textIs(TIME)) {
+                    time = readTime(json);
+                } else {
+                    json.skipValue(EVENT_DEPTH);
                 }
-                case "time" -> time = readTime(parser);
-                default -> parser.skipChildren();
-            }
+            } while (json.consumeIf(','));
+            json.consume('}');
         }
         if (!sawEvent) {
             throw corrupt("event has no etcdEvent", null);
@@ -68,77 +86,105 @@ final class EventReader {
         return result;
     }
 
-    private void readEtcdEvent(JsonParser parser, Fields event) throws IOException {
-        requireObject(parser, "etcdEvent");
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String field = parser.currentName();
-            JsonToken value = parser.nextToken();
-            switch (field) {
-                case "type" -> {
-                    if (value != JsonToken.VALUE_NUMBER_INT) {
-                        throw corrupt("etcdEvent.type must be the number 0 or 1, found " + describe(value), null);
-                    }
-                    long number = parser.getLongValue();
-                    if (number != 0 && number != 1) {
-                        throw corrupt("etcdEvent.type " + number + " is neither 0 (PUT) nor 1 (DELETE)", null);
-                    }
-                    event.type = number == 0 ? EventType.PUT : EventType.DELETE;
-                }
-                case "kv" -> {
-                    readKeyValue(parser, event);
-                    event.sawKv = true;
-                }
-                default -> parser.skipChildren();
-            }
+    private void readEtcdEvent(JsonBytes json, Fields event) throws IOException {
+        if (startObject(json, "etcdEvent")) {
+            return;
         }
+        do {
+            json.readString();
+            json.consume(':');
+            if (json.textIs(TYPE)) {
+                int c = json.peek();
+                if (!isNumber(c) || !json.readNumber()) {
+                    throw corrupt("etcdEvent.type must be the number 0 or 1, found "
+                            + (isNumber(c) ? "a fraction" : JsonBytes.describe(c)), null);
+                }
+                long number = json.number();
+                if (number != 0 && number != 1) {
+                    throw corrupt("etcdEvent.type " + number + " is neither 0 (PUT) nor 1 (DELETE)", null);
+                }
+                event.type = number == 0 ? EventType.PUT : EventType.DELETE;
+            } else if (json.textIs(KV)) {
+                readKeyValue(json, event);
+                event.sawKv = true;
+            } else {
+                json.skipValue(EVENT_DEPTH + 1);
+            }
+        } while (json.consumeIf(','));
+        json.consume('}');
     }
 
-    private void readKeyValue(JsonParser parser, Fields kv) throws IOException {
-        requireObject(parser, "kv");
-        while (parser.nextToken() == JsonToken.FIELD_NAME) {
-            String field = parser.currentName();
-            JsonToken value = parser.nextToken();
-            switch (field) {
-                case "key" -> kv.key = binary(parser, value, "kv.key");
-                case "value" -> kv.value = binary(parser, value, "kv.value");
-                case "create_revision" -> kv.createRevision = number(parser, value, "kv.create_revision");
-                case "mod_revision" -> kv.modRevision = number(parser, value, "kv.mod_revision");
-                case "version" -> kv.version = number(parser, value, "kv.version");
-                case "lease" -> kv.lease = number(parser, value, "kv.lease");
-                default -> parser.skipChildren();
-            }
+    private void readKeyValue(JsonBytes json, Fields kv) throws IOException {
+        if (startObject(json, "kv")) {
+            return;
         }
+        do {
+            json.readString();
+            json.consume(':');
+            if (json.textIs(KEY)) {
+                kv.key = binary(json, "kv.key");
+            } else if (json.textIs(VALUE)) {
+                kv.value = binary(json, "kv.value");
+            } else if (json.textIs(CREATE_REVISION)) {
+                kv.createRevision = number(json, "kv.create_revision");
+            } else if (json.textIs(MOD_REVISION)) {
+                kv.modRevision = number(json, "kv.mod_revision");
+            } else if (json.textIs(VERSION)) {
+                kv.version = number(json, "kv.version");
+            } else if (json.textIs(LEASE)) {
+                kv.lease = number(json, "kv.lease");
+            } else {
+                json.skipValue(EVENT_DEPTH + 2);
+            }
+        } while (json.consumeIf(','));
+        json.consume('}');
     }
 
-    private byte[] binary(JsonParser parser, JsonToken token, String field) throws IOException {
-        if (token != JsonToken.VALUE_STRING) {
-            throw corrupt(field + " must be a base64 string, found " + describe(token), null);
+    /** Consumes the object's '{'; true when it is empty (its '}' consumed too). */
+    private boolean startObject(JsonBytes json, String field) throws IOException {
+        int c = json.peek();
+        if (c != '{') {
+            throw corrupt(field + " must be an object, found " + JsonBytes.describe(c), null);
         }
+        json.skipPeeked();
+        return json.consumeIf('}');
+    }
+
+    private byte[] binary(JsonBytes json, String field) throws IOException {
+        int c = json.peek();
+        if (c != '"') {
+            throw corrupt(field + " must be a base64 string, found " + JsonBytes.describe(c), null);
+        }
+        json.readString();
         try {
-            // the JDK's decoder, not Jackson's getBinaryValue(): that one decodes char by char and
-            // was half of the fetch threads' CPU (measured at 300,000 events). Go writes standard
-            // base64 with padding and no line breaks, which both decode alike; the JDK's also takes
-            // it unpadded and refuses whitespace inside, which Go never writes
-            return BASE64.decode(parser.getText());
-        } catch (JsonEOFException e) {
-            throw e;
-        } catch (IOException | IllegalArgumentException e) {
+            // Go writes standard base64 with padding and no line breaks; the JDK's decoder also
+            // takes it unpadded and refuses whitespace inside, which Go never writes
+            return json.textBase64();
+        } catch (IllegalArgumentException e) {
             throw corrupt(field + " is not valid base64: " + e.getMessage(), e);
         }
     }
 
-    private long number(JsonParser parser, JsonToken token, String field) throws IOException {
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            throw corrupt(field + " must be an integer, found " + describe(token), null);
+    private long number(JsonBytes json, String field) throws IOException {
+        int c = json.peek();
+        if (!isNumber(c) || !json.readNumber()) {
+            throw corrupt(field + " must be an integer, found " + (isNumber(c) ? "a fraction" : JsonBytes.describe(c)),
+                    null);
         }
-        return parser.getLongValue();
+        return json.number();
     }
 
-    private OffsetDateTime readTime(JsonParser parser) throws IOException {
-        if (parser.currentToken() != JsonToken.VALUE_STRING) {
-            throw corrupt("time must be an RFC 3339 string, found " + describe(parser.currentToken()), null);
+    private static boolean isNumber(int c) {
+        return c == '-' || (c >= '0' && c <= '9');
+    }
+
+    private OffsetDateTime readTime(JsonBytes json) throws IOException {
+        int c = json.peek();
+        if (c != '"') {
+            throw corrupt("time must be an RFC 3339 string, found " + JsonBytes.describe(c), null);
         }
-        String text = parser.getText();
+        json.readString();
+        String text = json.textString();
         try {
             return GoTimeFormat.parse(text);
         } catch (DateTimeParseException e) {
@@ -146,18 +192,12 @@ final class EventReader {
         }
     }
 
-    private void requireObject(JsonParser parser, String field) {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw corrupt(field + " must be an object, found " + describe(parser.currentToken()), null);
-        }
-    }
-
     WorkerException corrupt(String what, Throwable cause) {
         return new WorkerException(ErrorCode.CORRUPT_OBJECT, objectName + ": event " + index + ": " + what, cause);
     }
 
-    private static String describe(JsonToken token) {
-        return token == null ? "end of input" : token.asString() == null ? token.name() : "'" + token.asString() + "'";
+    private static byte[] ascii(String name) {
+        return name.getBytes(StandardCharsets.US_ASCII);
     }
 
     /** The fields of one event as read so far. */
