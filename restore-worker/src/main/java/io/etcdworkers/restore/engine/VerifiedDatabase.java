@@ -71,7 +71,8 @@ public final class VerifiedDatabase implements AutoCloseable {
 
     /**
      * The verified database as a file with its SHA-256 trailer: the very file the verifying etcd
-     * was restored from (offline), else a maintenance snapshot of the running etcd streamed into
+     * was restored from (offline, for a compaction; a restore's is {@linkplain #placed placed}
+     * already and has none), else a maintenance snapshot of the running etcd streamed into
      * {@code snapshotFile} (replay; phase {@code snapshotVerified}).
      */
     public Path databaseFile(Path snapshotFile, Duration timeout) {

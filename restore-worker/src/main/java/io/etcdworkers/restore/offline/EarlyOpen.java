@@ -32,7 +32,7 @@ final class EarlyOpen {
         this.in = in;
         this.thread = new Thread(() -> {
             try {
-                opened = VerifyingEtcd.open(in, settings, in.baseFile());
+                opened = VerifyingEtcd.open(in, settings, in.baseFile(), false);
             } catch (EngineRefused | RuntimeException | Error e) {
                 failure = e;
             }

@@ -43,17 +43,25 @@ public final class FoldWriter {
     private final EngineSettings settings;
     private final Clock clock;
     private final KeyPrefix keys;
+    private final boolean hashTrailer;
 
     public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock) {
-        this(store, settings, clock, KeyPrefix.ALL);
+        this(store, settings, clock, KeyPrefix.ALL, true);
     }
 
-    /** A fold that keeps only {@code keys}: the database it writes holds nothing else. */
-    public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock, KeyPrefix keys) {
+    /**
+     * A fold that keeps only {@code keys}: the database it writes holds nothing else.
+     *
+     * @param hashTrailer whether the written database ends in its SHA-256, as a full snapshot
+     *     does: what is uploaded or handed out needs it; a database only restored here and read
+     *     back does not (its restore then skips the hash check)
+     */
+    public FoldWriter(ObjectStore store, EngineSettings settings, Clock clock, KeyPrefix keys, boolean hashTrailer) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
         this.keys = keys;
+        this.hashTrailer = hashTrailer;
     }
 
     /**
@@ -101,12 +109,14 @@ public final class FoldWriter {
                 }
                 CompactedDatabase.Written written = CompactedDatabase.write(base, keysOut, summary.leaseIds(),
                         sequence.finalRevision(), settings.leaseTtlSeconds(), output);
-                BoltFiles.appendSha256Trailer(output);
+                if (hashTrailer) {
+                    BoltFiles.appendSha256Trailer(output);
+                }
                 Duration took = Duration.between(started, clock.instant());
                 LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} "
                         + "partitioned={} ms={}", output, written.bytes(), sequence.finalRevision(), written.keys(),
                         written.leasesGranted(), fold.partitioned(), took.toMillis());
-                return new OfflineResult(output, written.bytes(), summary.revision(), sequence,
+                return new OfflineResult(output, written.bytes(), hashTrailer, summary.revision(), sequence,
                         written.leasesGranted(), fold.work(), written.digest(), written.bounds(),
                         written.sums(), took);
             }
@@ -136,7 +146,7 @@ public final class FoldWriter {
         LOG.info("offline fold: no delta, and the base holds one live entry per key ({}): the base's database is "
                 + "restored and verified as it is file={} bytes={} revision={} ms={}", summary.entries(), baseFile,
                 bytes, sequence.finalRevision(), took.toMillis());
-        return new OfflineResult(baseFile, bytes, summary.revision(), sequence, 0,
+        return new OfflineResult(baseFile, bytes, true, summary.revision(), sequence, 0,
                 fold.work().withBaseAsIs(), expected.digest(), expected.bounds(), expected.sums(), took);
     }
 }

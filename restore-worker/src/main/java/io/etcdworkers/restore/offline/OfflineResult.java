@@ -9,11 +9,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * What the fold produced: a compacted database file (with its SHA-256 trailer) and what it must
- * hold once a real etcd opens it.
+ * What the fold produced: a compacted database file (with its SHA-256 trailer, or without when it
+ * is only restored here) and what it must hold once a real etcd opens it.
  *
  * @param database the written database, trailer included
  * @param databaseBytes its size without the trailer
+ * @param hashTrailer whether {@code database} ends in its SHA-256 (else its restore skips the check)
  * @param baseRevision the base database's revision
  * @param sequence the revisions folded (its final revision is the one the database opens at)
  * @param leasesGranted leases written because live keys name them and the base lacked them
@@ -26,6 +27,7 @@ import java.time.Duration;
 public record OfflineResult(
         Path database,
         long databaseBytes,
+        boolean hashTrailer,
         long baseRevision,
         SequenceStats sequence,
         int leasesGranted,

@@ -58,14 +58,16 @@ final class VerifyingEtcd implements AutoCloseable {
      * Restores {@code database} into {@link EngineInput#dataDir()} (and, for a restore, copies it
      * into the placement) and starts etcd on it.
      *
+     * @param skipHashCheck the database has no SHA-256 trailer (the fold wrote it for this restore)
      * @throws EngineRefused when etcd cannot restore or open the database
      */
-    static VerifyingEtcd open(EngineInput in, EngineSettings settings, Path database) throws EngineRefused {
+    static VerifyingEtcd open(EngineInput in, EngineSettings settings, Path database, boolean skipHashCheck)
+            throws EngineRefused {
         DatabaseReadBack fileRead = null;
         try {
             EmbeddedEtcdConfig config;
             if (in.placement().isPresent()) {
-                config = restoreAndCopy(in, settings, database, in.placement().get());
+                config = restoreAndCopy(in, settings, database, skipHashCheck, in.placement().get());
                 // the placed bytes themselves, read back on the other core while etcd starts on
                 // the dir they were copied from
                 fileRead = DatabaseReadBack.start(in.placement().get().databaseFile(), "the placed database");
@@ -73,7 +75,7 @@ final class VerifyingEtcd implements AutoCloseable {
                 // the file etcd is restored from, read back on the other core meanwhile
                 fileRead = DatabaseReadBack.start(database, "the offline engine's database");
                 Instant restoring = in.phases().start();
-                restore(in, database, in.member(), in.dataDir(), in.walDir());
+                restore(in, database, skipHashCheck, in.member(), in.dataDir(), in.walDir());
                 in.phases().done("restoreOffline", restoring);
                 config = in.etcdConfig(settings);
             }
@@ -96,9 +98,9 @@ final class VerifyingEtcd implements AutoCloseable {
      * cluster of its own when the dir records several members.
      */
     private static EmbeddedEtcdConfig restoreAndCopy(EngineInput in, EngineSettings settings, Path database,
-            Placement placement) throws EngineRefused {
+            boolean skipHashCheck, Placement placement) throws EngineRefused {
         Instant t = in.phases().start();
-        restore(in, database, placement.member(), in.dataDir(), in.walDir());
+        restore(in, database, skipHashCheck, placement.member(), in.dataDir(), in.walDir());
         in.phases().done("restoreOffline", t);
         t = in.phases().start();
         long bytes;
@@ -130,11 +132,11 @@ final class VerifyingEtcd implements AutoCloseable {
         sync.start();
     }
 
-    private static void restore(EngineInput in, Path database, EtcdMember member, Path dataDir,
+    private static void restore(EngineInput in, Path database, boolean skipHashCheck, EtcdMember member, Path dataDir,
             Optional<Path> walDir) throws EngineRefused {
         try {
             new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                    new SnapshotRestorer.Request(database, member, dataDir, walDir, false));
+                    new SnapshotRestorer.Request(database, member, dataDir, walDir, skipHashCheck));
         } catch (WorkerException e) {
             throw refusedOn(e, "etcd could not restore the offline engine's database: ");
         }
