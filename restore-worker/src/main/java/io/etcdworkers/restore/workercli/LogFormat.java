@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
  * {@code --log-format text|json}: the log lines on stderr as text (the default) or as one JSON
  * object per line (logback's {@link JsonEncoder}: {@code timestamp}, {@code level},
  * {@code loggerName}, {@code formattedMessage}, {@code message} and {@code arguments}, {@code throwable}...), for log pipelines that index fields.
- * It swaps the encoder of logback's {@code STDERR} appender (logback.xml) as the flag is parsed, so
+ * It swaps the encoder of logback's {@code STDERR} appender ({@link LogSetup}) as the flag is parsed, so
  * every line after it is in the format asked for; {@code text} puts the configured one back.
  */
 public final class LogFormat {
