@@ -127,6 +127,15 @@ public final class ValueFile implements AutoCloseable {
         closeIfUnused();
     }
 
+    /**
+     * Writes the values still buffered. Until then a read of them writes them first, which only
+     * one thread may do; after it, with no value appended, reads from several threads at once are
+     * safe (positional reads of the channel).
+     */
+    public void flushPending() throws IOException {
+        flush();
+    }
+
     /** No new value will point into the file: it goes as soon as none does. */
     public void seal() throws IOException {
         if (!sealed) {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 /**
  * Writes the folded state as a fresh, compacted etcd database: the {@code key} bucket with one
@@ -51,6 +52,7 @@ final class CompactedDatabase {
         buckets.add(EtcdSchema.META_BUCKET);
         buckets.add(EtcdSchema.LEASE_BUCKET);
         int granted = 0;
+        ExpectedOnTheSide expected = ExpectedOnTheSide.start(live, revision);
         try (BoltWriter out = BoltWriter.create(file, PAGE_SIZE)) {
             for (byte[] name : buckets) {
                 try (BucketWriter bucket = out.bucket(name)) {
@@ -66,16 +68,24 @@ final class CompactedDatabase {
                 }
             }
             long bytes = out.finish();
-            Expected expected = expected(live, revision);
-            return new Written(bytes, live.size(), granted, expected.digest(), expected.bounds(), expected.sums());
+            Expected served = expected.get();
+            return new Written(bytes, live.size(), granted, served.digest(), served.bounds(), served.sums());
+        } catch (IOException | RuntimeException | Error e) {
+            expected.abandon();
+            throw e;
         }
     }
 
     /** The digest and range sums of {@code live} at {@code revision}, read in key order once. */
     static Expected expected(FoldedKeys live, long revision) throws IOException {
+        return expected(live, revision, () -> false);
+    }
+
+    /** {@link #expected(FoldedKeys, long)}, ending early (an exception) once {@code stop} says so. */
+    static Expected expected(FoldedKeys live, long revision, BooleanSupplier stop) throws IOException {
         KeyBounds.EveryPage bounds = new KeyBounds.EveryPage(KeyspaceRead.PAGE, VERIFY_PAGE_BYTES);
         RangeSums.Builder sums = new RangeSums.Builder();
-        KeyspaceDigest digest = digest(live, revision, bounds, sums);
+        KeyspaceDigest digest = digest(live, revision, bounds, sums, stop);
         KeyBounds built = bounds.build();
         return new Expected(digest, built, sums.build(built));
     }
@@ -144,9 +154,12 @@ final class CompactedDatabase {
     }
 
     private static KeyspaceDigest digest(FoldedKeys live, long revision, KeyBounds.EveryPage bounds,
-            RangeSums.Builder sums) throws IOException {
+            RangeSums.Builder sums, BooleanSupplier stop) throws IOException {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         live.byKey(k -> {
+            if (stop.getAsBoolean()) {
+                throw new IOException("the digest of the folded keys was abandoned (the write failed)");
+            }
             digest.add(k.key(), k.value(), k.create(), k.mod(), k.version(), k.lease());
             bounds.offer(k.key(), k.value().length);
             sums.add(bounds.taken(), k.key(), k.value(), k.create(), k.mod(), k.version(), k.lease());

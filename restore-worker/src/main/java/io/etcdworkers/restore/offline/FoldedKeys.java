@@ -25,6 +25,12 @@ interface FoldedKeys extends AutoCloseable {
 
     void byKey(Visitor visitor) throws IOException;
 
+    /**
+     * Makes {@link #byRevision} and {@link #byKey} safe to run at the same time on two threads (the
+     * database's key bucket on one, the digest on the other). Nothing may change the keys after it.
+     */
+    void settle() throws IOException;
+
     @Override
     void close() throws IOException;
 }

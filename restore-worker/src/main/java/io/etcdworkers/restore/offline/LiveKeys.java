@@ -190,6 +190,15 @@ final class LiveKeys implements FoldedKeys {
         visit(sorted((a, b) -> Arrays.compareUnsigned(a.key(), b.key())), visitor);
     }
 
+    /** Every value file's buffered bytes written: from now on reading a value writes nothing. */
+    @Override
+    public void settle() throws IOException {
+        spill.flushPending();
+        for (ValueFile f : files) {
+            f.flushPending();
+        }
+    }
+
     /** Every live key, values loaded, file by file in the order of their values (the cheapest to read). */
     void inValueOrder(Visitor visitor) throws IOException {
         visit(inFileOrder(keys.values()), visitor);

@@ -43,6 +43,10 @@ final class PartitionedKeys implements FoldedKeys {
         SortedRun.merge(byKey, FoldedKey.BY_KEY, visitor);
     }
 
+    /** Each walk opens cursors of its own over runs no one writes any more: nothing to do. */
+    @Override
+    public void settle() {}
+
     @Override
     public void close() throws IOException {
         for (Path p : byRevision) {
