@@ -34,6 +34,18 @@ public final class BucketWriter implements AutoCloseable {
      *     too large, or the value is too large
      */
     public void put(byte[] key, byte[] value) throws IOException {
+        add(key, value, true);
+    }
+
+    /**
+     * {@link #put}, taking both arrays over: the caller never touches them again, so they are not
+     * copied (the key bucket's values are most of a database's bytes).
+     */
+    public void putOwned(byte[] key, byte[] value) throws IOException {
+        add(key, value, false);
+    }
+
+    private void add(byte[] key, byte[] value, boolean copy) throws IOException {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         if (closed) {
@@ -48,8 +60,9 @@ public final class BucketWriter implements AutoCloseable {
             throw new IllegalArgumentException("keys must be strictly ascending in bucket " + Keys.show(name)
                     + ": " + Keys.show(key) + " after " + Keys.show(lastKey));
         }
-        byte[] k = key.clone();
-        owner.guard(() -> tree.add(NodeBuilder.Element.leaf(k, value.clone(), 0)));
+        byte[] k = copy ? key.clone() : key;
+        byte[] v = copy ? value.clone() : value;
+        owner.guard(() -> tree.add(NodeBuilder.Element.leaf(k, v, 0)));
         lastKey = k;
         entries++;
     }

@@ -1,8 +1,6 @@
 package io.etcdworkers.restore.offline;
 
-import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
-import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.bolt.BoltReader;
 import io.etcdworkers.restore.bolt.BoltWriter;
@@ -91,12 +89,8 @@ final class CompactedDatabase {
     }
 
     private static void writeKeys(FoldedKeys live, BucketWriter bucket) throws IOException {
-        live.byRevision(k -> {
-            KeyValue kv = KeyValue.newBuilder().setKey(ByteString.copyFrom(k.key())).setCreateRevision(k.create())
-                    .setModRevision(k.mod()).setVersion(k.version()).setValue(ByteString.copyFrom(k.value()))
-                    .setLease(k.lease()).build();
-            bucket.put(EtcdSchema.revision(k.mod(), k.sub()), kv.toByteArray());
-        });
+        live.byRevision(k -> bucket.putOwned(EtcdSchema.revision(k.mod(), k.sub()),
+                EtcdSchema.keyValue(k.key(), k.create(), k.mod(), k.version(), k.value(), k.lease())));
     }
 
     private static void writeMeta(BoltReader base, long revision, BucketWriter bucket) throws IOException {
