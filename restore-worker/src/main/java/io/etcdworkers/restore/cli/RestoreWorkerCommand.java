@@ -1,15 +1,16 @@
 package io.etcdworkers.restore.cli;
 
+import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.restore.workercli.ExitCodeHelp;
 import io.etcdworkers.restore.workercli.WorkerCli;
 import io.etcdworkers.restore.workercli.WorkerContext;
 import io.etcdworkers.restore.workercli.WorkerVersion;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /** The top command of {@code restore-worker.jar}; the work is in its subcommands. */
 @Command(name = "restore-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
@@ -17,21 +18,42 @@ import picocli.CommandLine;
         footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake "
                 + "case (--store-prefix: " + WorkerEnv.FLAG_TWIN_PREFIX + "STORE_PREFIX)."})
 public final class RestoreWorkerCommand implements Callable<Integer> {
+    static final String VERIFY_BACKUP = "verify-backup";
+
     @Spec
     CommandSpec spec;
 
     /** Runs the command line and returns the exit code. */
     public static int run(WorkerContext context, String[] args) {
-        return commandLine(context).execute(args);
+        return commandLine(context, args.length > 0 ? args[0] : null).execute(args);
     }
 
+    /** The command line with every subcommand. */
     public static CommandLine commandLine(WorkerContext context) {
+        return commandLine(context, null);
+    }
+
+    /**
+     * The command line with only the subcommand {@code first} names, when it names one (the
+     * usual start: {@code restore ...}), else with all of them. picocli reads a subcommand's
+     * options from its annotations as it is added: the two not run cost every start about 40 ms
+     * on the main thread before anything else happens.
+     */
+    static CommandLine commandLine(WorkerContext context, String first) {
+        boolean known = VERIFY_BACKUP.equals(first) || WorkerCommands.RESTORE.equals(first)
+                || WorkerCommands.EXTRACT.equals(first);
         CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(), context.env(), context.out(), context.err());
-        WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
-        CommandLine restore = WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
-        ExitCodeHelp.addTo(restore, "done", RestoreCommand.EXIT_CODES);
-        CommandLine extract = WorkerCli.addSubcommand(cli, new ExtractCommand(context), context);
-        ExitCodeHelp.addTo(extract, "done", RestoreCommand.EXIT_CODES);
+        if (!known || VERIFY_BACKUP.equals(first)) {
+            WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
+        }
+        if (!known || WorkerCommands.RESTORE.equals(first)) {
+            CommandLine restore = WorkerCli.addSubcommand(cli, new RestoreCommand(context), context);
+            ExitCodeHelp.addTo(restore, "done", RestoreCommand.EXIT_CODES);
+        }
+        if (!known || WorkerCommands.EXTRACT.equals(first)) {
+            CommandLine extract = WorkerCli.addSubcommand(cli, new ExtractCommand(context), context);
+            ExitCodeHelp.addTo(extract, "done", RestoreCommand.EXIT_CODES);
+        }
         return cli;
     }
 

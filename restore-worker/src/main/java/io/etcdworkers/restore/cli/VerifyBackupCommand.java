@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * {@code verify-backup}: reads everything a restore would use and reports whether it would
  * work, without an etcd and without writing anything.
  */
-@Command(name = "verify-backup", mixinStandardHelpOptions = true,
+@Command(name = RestoreWorkerCommand.VERIFY_BACKUP, mixinStandardHelpOptions = true,
         description = {"Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
                 + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."},
         footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
