@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.offline;
 
+import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
-import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.restore.bolt.BoltFormatException;
 import io.etcdworkers.restore.bolt.BoltReader;
 import java.io.IOException;
@@ -17,6 +17,15 @@ import java.util.Set;
  * refuses rather than guess.
  */
 final class BaseDatabase {
+    private static final byte[] EMPTY = new byte[0];
+    /** {@code mvccpb.KeyValue}'s fields: number << 3 | wire type (2 bytes, 0 varint). */
+    private static final int KEY_TAG = 1 << 3 | 2;
+    private static final int CREATE_TAG = 2 << 3;
+    private static final int MOD_TAG = 3 << 3;
+    private static final int VERSION_TAG = 4 << 3;
+    private static final int VALUE_TAG = 5 << 3 | 2;
+    private static final int LEASE_TAG = 6 << 3;
+
     private BaseDatabase() {}
 
     /**
@@ -58,20 +67,54 @@ final class BaseDatabase {
         if (isBucket || rev == null || rev[1] < 0 || rev[1] > Integer.MAX_VALUE) {
             throw new BoltFormatException("unexpected entry in the key bucket: " + Arrays.toString(bucketKey));
         }
-        KeyValue kv;
+        boolean tombstone = EtcdSchema.isTombstone(bucketKey);
         try {
-            kv = KeyValue.parseFrom(value);
+            return keyValue(rev[0], (int) rev[1], tombstone, value);
         } catch (InvalidProtocolBufferException e) {
             throw new BoltFormatException("key bucket entry at revision " + rev[0] + "_" + rev[1]
                     + " is not an mvccpb.KeyValue: " + e.getMessage());
         }
-        boolean tombstone = EtcdSchema.isTombstone(bucketKey);
-        if (!tombstone && kv.getModRevision() != rev[0]) {
-            throw new BoltFormatException("key bucket entry at revision " + rev[0] + " says mod revision "
-                    + kv.getModRevision());
+    }
+
+    /**
+     * An {@code mvccpb.KeyValue} decoded as protobuf-java decodes it (unknown fields skipped, the
+     * last of a repeated field kept), its key and value copied once: the generated message copied
+     * each into a {@code ByteString} and then out again, the whole base twice more.
+     */
+    private static BaseKeyEntry keyValue(long main, int sub, boolean tombstone, byte[] value)
+            throws InvalidProtocolBufferException, BoltFormatException {
+        CodedInputStream in = CodedInputStream.newInstance(value);
+        byte[] key = EMPTY;
+        byte[] data = EMPTY;
+        long create = 0;
+        long mod = 0;
+        long version = 0;
+        long lease = 0;
+        try {
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                switch (tag) {
+                    case KEY_TAG -> key = in.readByteArray();
+                    case CREATE_TAG -> create = in.readInt64();
+                    case MOD_TAG -> mod = in.readInt64();
+                    case VERSION_TAG -> version = in.readInt64();
+                    case VALUE_TAG -> data = in.readByteArray();
+                    case LEASE_TAG -> lease = in.readInt64();
+                    default -> {
+                        if (!in.skipField(tag)) {
+                            throw new InvalidProtocolBufferException("an end-group tag outside a group");
+                        }
+                    }
+                }
+            }
+        } catch (InvalidProtocolBufferException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new InvalidProtocolBufferException(e);
         }
-        return new BaseKeyEntry(rev[0], (int) rev[1], tombstone, kv.getKey().toByteArray(),
-                kv.getValue().toByteArray(), kv.getCreateRevision(), kv.getVersion(), kv.getLease());
+        if (!tombstone && mod != main) {
+            throw new BoltFormatException("key bucket entry at revision " + main + " says mod revision " + mod);
+        }
+        return new BaseKeyEntry(main, sub, tombstone, key, data, create, version, lease);
     }
 
     /**
