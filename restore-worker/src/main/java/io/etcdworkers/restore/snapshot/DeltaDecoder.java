@@ -62,7 +62,7 @@ public final class DeltaDecoder {
             if (json.peekOrEnd() >= 0) {
                 throw reader.corrupt("content after the end of the event array", null);
             }
-        } catch (JsonBytes.EndOfInputException e) {
+        } catch (JsonInput.EndOfInputException e) {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
                     objectName + ": content ends before the event array does (object cut short?): "
                             + e.getMessage(), e);
@@ -72,7 +72,7 @@ public final class DeltaDecoder {
         } catch (CorruptStreamException e) {
             throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
                     objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
-        } catch (JsonBytes.SyntaxException e) {
+        } catch (JsonInput.SyntaxException e) {
             decodeFailure = reader.corrupt("invalid JSON: " + e.getMessage(), e);
         } catch (WorkerException e) {
             decodeFailure = e;

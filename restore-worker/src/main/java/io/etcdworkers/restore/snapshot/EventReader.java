@@ -37,7 +37,7 @@ final class EventReader {
     void expectArrayStart(JsonBytes json) throws IOException {
         int c = json.peekOrEnd();
         if (c != '[') {
-            throw corrupt("expected a JSON array of events, found " + JsonBytes.describe(c), null);
+            throw corrupt("expected a JSON array of events, found " + JsonInput.describe(c), null);
         }
         json.skipPeeked();
     }
@@ -52,108 +52,84 @@ final class EventReader {
                 json.consume(',');
             }
         }
-        int c = json.peek();
-        if (c != '{') {
-            throw corrupt("expected an event object, found " + JsonBytes.describe(c), null);
-        }
-        json.skipPeeked();
         Fields event = new Fields();
-        OffsetDateTime time = null;
-        boolean sawEvent = false;
-        if (!json.consumeIf('}')) {
-            do {
-                json.readString();
-                json.consume(':');
-                if (json.textIs(ETCD_EVENT)) {
-                    readEtcdEvent(json, event);
-                    sawEvent = true;
-                } else if (json.textIs(TIME)) {
-                    time = readTime(json);
-                } else {
-                    json.skipValue(EVENT_DEPTH);
-                }
-            } while (json.consumeIf(','));
-            json.consume('}');
+        int c = json.peek();
+        if (!json.readObject(member -> {
+            if (member.textIs(ETCD_EVENT)) {
+                readEtcdEvent(member, event);
+                event.sawEvent = true;
+            } else if (member.textIs(TIME)) {
+                event.time = readTime(member);
+            } else {
+                member.skipValue(EVENT_DEPTH);
+            }
+        })) {
+            throw corrupt("expected an event object, found " + JsonInput.describe(c), null);
         }
-        if (!sawEvent) {
+        if (!event.sawEvent) {
             throw corrupt("event has no etcdEvent", null);
         }
-        if (time == null) {
+        if (event.time == null) {
             throw corrupt("event has no time", null);
         }
-        DeltaEvent result = event.toEvent(time);
+        DeltaEvent result = event.toEvent();
         index++;
         return result;
     }
 
     private void readEtcdEvent(JsonBytes json, Fields event) throws IOException {
-        if (startObject(json, "etcdEvent")) {
-            return;
-        }
-        do {
-            json.readString();
-            json.consume(':');
-            if (json.textIs(TYPE)) {
-                int c = json.peek();
-                if (!isNumber(c) || !json.readNumber()) {
+        requireObject(json, "etcdEvent", json.readObject(member -> {
+            if (member.textIs(TYPE)) {
+                int c = member.peek();
+                if (!isNumber(c) || !member.readNumber()) {
                     throw corrupt("etcdEvent.type must be the number 0 or 1, found "
-                            + (isNumber(c) ? "a fraction" : JsonBytes.describe(c)), null);
+                            + (isNumber(c) ? "a fraction" : JsonInput.describe(c)), null);
                 }
-                long number = json.number();
+                long number = member.number();
                 if (number != 0 && number != 1) {
                     throw corrupt("etcdEvent.type " + number + " is neither 0 (PUT) nor 1 (DELETE)", null);
                 }
                 event.type = number == 0 ? EventType.PUT : EventType.DELETE;
-            } else if (json.textIs(KV)) {
-                readKeyValue(json, event);
+            } else if (member.textIs(KV)) {
+                readKeyValue(member, event);
                 event.sawKv = true;
             } else {
-                json.skipValue(EVENT_DEPTH + 1);
+                member.skipValue(EVENT_DEPTH + 1);
             }
-        } while (json.consumeIf(','));
-        json.consume('}');
+        }));
     }
 
     private void readKeyValue(JsonBytes json, Fields kv) throws IOException {
-        if (startObject(json, "kv")) {
-            return;
-        }
-        do {
-            json.readString();
-            json.consume(':');
-            if (json.textIs(KEY)) {
-                kv.key = binary(json, "kv.key");
-            } else if (json.textIs(VALUE)) {
-                kv.value = binary(json, "kv.value");
-            } else if (json.textIs(CREATE_REVISION)) {
-                kv.createRevision = number(json, "kv.create_revision");
-            } else if (json.textIs(MOD_REVISION)) {
-                kv.modRevision = number(json, "kv.mod_revision");
-            } else if (json.textIs(VERSION)) {
-                kv.version = number(json, "kv.version");
-            } else if (json.textIs(LEASE)) {
-                kv.lease = number(json, "kv.lease");
+        requireObject(json, "kv", json.readObject(member -> {
+            if (member.textIs(KEY)) {
+                kv.key = binary(member, "kv.key");
+            } else if (member.textIs(VALUE)) {
+                kv.value = binary(member, "kv.value");
+            } else if (member.textIs(CREATE_REVISION)) {
+                kv.createRevision = number(member, "kv.create_revision");
+            } else if (member.textIs(MOD_REVISION)) {
+                kv.modRevision = number(member, "kv.mod_revision");
+            } else if (member.textIs(VERSION)) {
+                kv.version = number(member, "kv.version");
+            } else if (member.textIs(LEASE)) {
+                kv.lease = number(member, "kv.lease");
             } else {
-                json.skipValue(EVENT_DEPTH + 2);
+                member.skipValue(EVENT_DEPTH + 2);
             }
-        } while (json.consumeIf(','));
-        json.consume('}');
+        }));
     }
 
-    /** Consumes the object's '{'; true when it is empty (its '}' consumed too). */
-    private boolean startObject(JsonBytes json, String field) throws IOException {
-        int c = json.peek();
-        if (c != '{') {
-            throw corrupt(field + " must be an object, found " + JsonBytes.describe(c), null);
+    /** After {@link JsonBytes#readObject}: false means the value there is no object. */
+    private void requireObject(JsonBytes json, String field, boolean read) throws IOException {
+        if (!read) {
+            throw corrupt(field + " must be an object, found " + JsonInput.describe(json.peek()), null);
         }
-        json.skipPeeked();
-        return json.consumeIf('}');
     }
 
     private byte[] binary(JsonBytes json, String field) throws IOException {
         int c = json.peek();
         if (c != '"') {
-            throw corrupt(field + " must be a base64 string, found " + JsonBytes.describe(c), null);
+            throw corrupt(field + " must be a base64 string, found " + JsonInput.describe(c), null);
         }
         json.readString();
         try {
@@ -168,7 +144,7 @@ final class EventReader {
     private long number(JsonBytes json, String field) throws IOException {
         int c = json.peek();
         if (!isNumber(c) || !json.readNumber()) {
-            throw corrupt(field + " must be an integer, found " + (isNumber(c) ? "a fraction" : JsonBytes.describe(c)),
+            throw corrupt(field + " must be an integer, found " + (isNumber(c) ? "a fraction" : JsonInput.describe(c)),
                     null);
         }
         return json.number();
@@ -181,7 +157,7 @@ final class EventReader {
     private OffsetDateTime readTime(JsonBytes json) throws IOException {
         int c = json.peek();
         if (c != '"') {
-            throw corrupt("time must be an RFC 3339 string, found " + JsonBytes.describe(c), null);
+            throw corrupt("time must be an RFC 3339 string, found " + JsonInput.describe(c), null);
         }
         json.readString();
         String text = json.textString();
@@ -202,6 +178,8 @@ final class EventReader {
 
     /** The fields of one event as read so far. */
     private final class Fields {
+        boolean sawEvent;
+        OffsetDateTime time;
         EventType type = EventType.PUT;
         boolean sawKv;
         byte[] key;
@@ -211,7 +189,7 @@ final class EventReader {
         long version;
         long lease;
 
-        DeltaEvent toEvent(OffsetDateTime time) {
+        DeltaEvent toEvent() {
             if (!sawKv) {
                 throw corrupt("etcdEvent has no kv", null);
             }

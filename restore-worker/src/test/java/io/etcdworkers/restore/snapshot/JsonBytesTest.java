@@ -48,8 +48,8 @@ class JsonBytesTest {
             "123456789012345678901234567890123", "--1", "0x10"})
     void malformedNumbersAreSyntaxErrors(String text) {
         for (JsonBytes json : readers(text)) {
-            assertThatThrownBy(json::readNumber).as(text).isInstanceOfAny(JsonBytes.SyntaxException.class,
-                    JsonBytes.EndOfInputException.class);
+            assertThatThrownBy(json::readNumber).as(text).isInstanceOfAny(JsonInput.SyntaxException.class,
+                    JsonInput.EndOfInputException.class);
         }
     }
 
@@ -83,7 +83,7 @@ class JsonBytesTest {
             "\"\\ud83d\\u0041\""})
     void badEscapesAndControlBytesAreSyntaxErrors(String text) {
         for (JsonBytes json : readers(text)) {
-            assertThatThrownBy(json::readString).as(text).isInstanceOf(JsonBytes.SyntaxException.class);
+            assertThatThrownBy(json::readString).as(text).isInstanceOf(JsonInput.SyntaxException.class);
         }
     }
 
@@ -92,7 +92,7 @@ class JsonBytesTest {
     void invalidUtf8InsideAStringIsASyntaxError(String hex) {
         byte[] bytes = bytes("\"a", hex, "b\"");
         for (JsonBytes json : readers(bytes)) {
-            assertThatThrownBy(json::readString).as(hex).isInstanceOf(JsonBytes.SyntaxException.class);
+            assertThatThrownBy(json::readString).as(hex).isInstanceOf(JsonInput.SyntaxException.class);
         }
     }
 
@@ -100,7 +100,7 @@ class JsonBytesTest {
     @ValueSource(strings = {"\"abc", "\"ab\\", "\"\\u00", "tru", "[1,", "{\"a\":", "-"})
     void inputEndingInsideAValueIsEndOfInput(String text) {
         for (JsonBytes json : readers(text)) {
-            assertThatThrownBy(() -> json.skipValue(0)).as(text).isInstanceOf(JsonBytes.EndOfInputException.class);
+            assertThatThrownBy(() -> json.skipValue(0)).as(text).isInstanceOf(JsonInput.EndOfInputException.class);
         }
     }
 
@@ -119,7 +119,7 @@ class JsonBytesTest {
     @ValueSource(strings = {"{\"a\" 1}", "{\"a\":1,}", "[1 2]", "{1:2}", "[nul]", "truex", "[1,]", "{'a':1}"})
     void malformedContainersAreSyntaxErrors(String text) {
         for (JsonBytes json : readers(text)) {
-            assertThatThrownBy(() -> json.skipValue(0)).as(text).isInstanceOf(JsonBytes.SyntaxException.class);
+            assertThatThrownBy(() -> json.skipValue(0)).as(text).isInstanceOf(JsonInput.SyntaxException.class);
         }
     }
 
@@ -131,7 +131,7 @@ class JsonBytesTest {
         }
         String deep = "[".repeat(JsonBytes.MAX_DEPTH + 1) + "]".repeat(JsonBytes.MAX_DEPTH + 1);
         for (JsonBytes json : readers(deep)) {
-            assertThatThrownBy(() -> json.skipValue(0)).isInstanceOf(JsonBytes.SyntaxException.class)
+            assertThatThrownBy(() -> json.skipValue(0)).isInstanceOf(JsonInput.SyntaxException.class)
                     .hasMessageContaining("nesting");
         }
     }
