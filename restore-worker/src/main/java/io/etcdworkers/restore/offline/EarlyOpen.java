@@ -91,14 +91,7 @@ final class EarlyOpen {
         }
         taken = true;
         thread.interrupt();
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
+        boolean interrupted = Waits.joinUninterruptibly(thread);
         VerifyingEtcd running = opened;
         if (running != null) {
             running.close();

@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.offline;
 
 import java.io.IOException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -39,24 +38,12 @@ final class ExpectedOnTheSide {
         try {
             while (true) {
                 try {
-                    return task.get();
+                    return Waits.result(task);
                 } catch (InterruptedException e) {
                     // the digest ends on its own soon; the interrupt is kept for the caller
                     interrupted = true;
                 }
             }
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(cause);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -67,15 +54,7 @@ final class ExpectedOnTheSide {
     /** Stops the digest at its next key and waits until its thread reads nothing more. */
     void abandon() {
         stop.set(true);
-        boolean interrupted = false;
-        while (thread.isAlive()) {
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+        if (Waits.joinUninterruptibly(thread)) {
             Thread.currentThread().interrupt();
         }
     }

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -74,7 +73,7 @@ final class PartitionFold {
                 pending.add(pool.submit(() -> foldOne(index, partitions.get(index), objects, runDir)));
             }
             for (int i = 0; i < pending.size(); i++) {
-                Folded f = result(pending.get(i));
+                Folded f = Waits.result(pending.get(i));
                 if (f.byRevision() != null) {
                     byRevision.add(f.byRevision());
                     byKey.add(f.byKey());
@@ -111,24 +110,6 @@ final class PartitionFold {
                     Files.deleteIfExists(p);
                 }
             }
-        }
-    }
-
-    private static Folded result(Future<Folded> future) throws IOException, InterruptedException {
-        try {
-            return future.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IOException(cause);
         }
     }
 
