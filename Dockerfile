@@ -41,6 +41,10 @@ RUN set -eu; \
 # A full JRE image rather than distroless: the worker starts etcd through /bin/sh (OrphanGuard,
 # which also needs sleep), and this base has both; see docs/image.md for the trade-off.
 FROM eclipse-temurin:17-jre-noble
+# libdeflate0: the compaction's gzip snapshot is compressed by it (LibDeflate; the JDK's zlib without it)
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends libdeflate0 \
+ && rm -rf /var/lib/apt/lists/*
 # the uid/gid the launcher's pods run as (JobFactory.RUN_AS_USER); named so tools show a name
 RUN groupadd --system --gid 65532 nonroot \
  && useradd --system --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \

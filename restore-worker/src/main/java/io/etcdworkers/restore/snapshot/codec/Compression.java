@@ -21,10 +21,13 @@ import java.util.zip.Deflater;
  * {@link #NONE} has no end marker and passes the bytes through unchecked: the object's hash
  * trailer is what catches a cut there.
  *
- * <p>{@link #compress} writes what etcd-backup-restore's Go writers produce: the same bytes for
- * {@link #LZW}, and for {@link #GZIP} and {@link #ZLIB} one ordinary stream of that format, deflated
- * in 1 MiB chunks on the machine's processors ({@link ChunkedDeflateOutputStream}) at the level and
- * strategy below (the bytes differ from Go's, both sides read each other's).
+ * <p>{@link #compress} writes what etcd-backup-restore's Go writers read: the same bytes as theirs
+ * for {@link #LZW}; for {@link #GZIP} one gzip member per 1 MiB of input, compressed by the
+ * system's libdeflate on the machine's processors ({@link GzipMembersOutputStream}), or, where
+ * libdeflate cannot be loaded ({@link LibDeflate}), one gzip stream deflated by the JDK's zlib in
+ * 1 MiB chunks ({@link ChunkedDeflateOutputStream}) at the level and strategy below; for {@link
+ * #ZLIB}, which holds a single stream, always the latter. The bytes differ from Go's; both sides
+ * read each other's.
  *
  * <p>Closing either returned stream closes the given stream; closing the compressing stream
  * first finishes the compressed stream, without which it is incomplete.
@@ -91,14 +94,16 @@ public enum Compression {
         Objects.requireNonNull(sink, "sink");
         return switch (this) {
             case NONE -> sink;
-            case GZIP -> chunked(sink, ChunkedDeflateOutputStream.Format.GZIP);
+            case GZIP -> LibDeflate.get()
+                    .<OutputStream>map(lib -> new GzipMembersOutputStream(sink, lib, threads()))
+                    .orElseGet(() -> chunked(sink, ChunkedDeflateOutputStream.Format.GZIP));
             case ZLIB -> chunked(sink, ChunkedDeflateOutputStream.Format.ZLIB);
             case LZW -> new LzwOutputStream(sink);
         };
     }
 
     /**
-     * Level and strategy of the gzip and zlib snapshots this project writes. Go's {@code
+     * Level and strategy of the snapshots the JDK's zlib writes (zlib, and gzip without libdeflate). Go's {@code
      * compress/flate} at its default level (what etcdbrctl writes with) produces 1-3 % less than
      * zlib's default level 6 on etcd databases. zlib's {@code FILTERED} strategy, which drops
      * matches of up to five bytes in favour of literals, closes most of that; at level 9 it writes
@@ -113,7 +118,10 @@ public enum Compression {
     static final int DEFLATE_STRATEGY = Deflater.FILTERED;
 
     private static OutputStream chunked(OutputStream sink, ChunkedDeflateOutputStream.Format format) {
-        return new ChunkedDeflateOutputStream(sink, format, DEFLATE_LEVEL, DEFLATE_STRATEGY,
-                ChunkedDeflateOutputStream.defaultThreads());
+        return new ChunkedDeflateOutputStream(sink, format, DEFLATE_LEVEL, DEFLATE_STRATEGY, threads());
+    }
+
+    private static int threads() {
+        return ParallelChunksOutputStream.defaultThreads();
     }
 }

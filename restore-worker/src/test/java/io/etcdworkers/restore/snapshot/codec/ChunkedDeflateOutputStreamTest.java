@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.snapshot.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.restore.snapshot.codec.ChunkedDeflateOutputStream.Format;
 import java.io.ByteArrayInputStream;
@@ -9,10 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
 import java.util.zip.GZIPInputStream;
@@ -22,26 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ChunkedDeflateOutputStreamTest {
     private static final int CHUNK = ChunkedDeflateOutputStream.CHUNK_SIZE;
-
-    /** Bytes that compress about as an etcd database does: repeated keys, random and repeated values. */
-    private static byte[] databaseLike(int size, long seed) {
-        Random random = new Random(seed);
-        byte[] out = new byte[size];
-        int i = 0;
-        while (i < size) {
-            byte[] record = ("/registry/pods/ns-" + random.nextInt(50) + "/pod-" + random.nextInt(100_000) + "\0")
-                    .getBytes();
-            for (int j = 0; j < record.length && i < size; j++) {
-                out[i++] = record[j];
-            }
-            int value = 64 + random.nextInt(900);
-            boolean noise = random.nextInt(3) == 0;
-            for (int j = 0; j < value && i < size; j++) {
-                out[i++] = noise ? (byte) random.nextInt() : (byte) ('a' + j % 13);
-            }
-        }
-        return out;
-    }
 
     private static byte[] compress(Format format, int threads, byte[] data, int writeSize) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -63,7 +39,7 @@ class ChunkedDeflateOutputStreamTest {
 
     @Test
     void manyChunksReadBackAsOneStreamByTheJdkAndByOurReader() throws IOException {
-        byte[] data = databaseLike(5 * CHUNK + 12_345, 1);
+        byte[] data = ChunkStreams.databaseLike(5 * CHUNK + 12_345, 1);
         for (Format format : Format.values()) {
             byte[] compressed = compress(format, 3, data, 70_000);
             assertThat(jdkInflate(format, compressed)).as("%s, JDK", format).isEqualTo(data);
@@ -76,7 +52,7 @@ class ChunkedDeflateOutputStreamTest {
 
     @Test
     void theBytesDoNotDependOnThreadsOrWriteSizes() throws IOException {
-        byte[] data = databaseLike(3 * CHUNK + 77, 2);
+        byte[] data = ChunkStreams.databaseLike(3 * CHUNK + 77, 2);
         byte[] one = compress(Format.GZIP, 1, data, data.length);
         assertThat(compress(Format.GZIP, 2, data, 4096)).isEqualTo(one);
         assertThat(compress(Format.GZIP, 4, data, 1)).isEqualTo(one);
@@ -84,7 +60,7 @@ class ChunkedDeflateOutputStreamTest {
 
     @Test
     void chunkingCostsAlmostNothingAgainstOneDeflateStream() throws IOException {
-        byte[] data = databaseLike(8 * CHUNK, 3);
+        byte[] data = ChunkStreams.databaseLike(8 * CHUNK, 3);
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
         Deflater deflater = new Deflater(8);
         deflater.setStrategy(Deflater.FILTERED);
@@ -101,7 +77,7 @@ class ChunkedDeflateOutputStreamTest {
     @Test
     void edgesOfTheInput() throws IOException {
         for (int size : new int[] {0, 1, 32 * 1024 - 1, CHUNK, CHUNK + 1, 2 * CHUNK}) {
-            byte[] data = databaseLike(size, size);
+            byte[] data = ChunkStreams.databaseLike(size, size);
             for (Format format : Format.values()) {
                 assertThat(jdkInflate(format, compress(format, 2, data, 10_000))).as("%s %d bytes", format, size)
                         .isEqualTo(data);
@@ -119,43 +95,13 @@ class ChunkedDeflateOutputStreamTest {
 
     @Test
     void gnuGzipReadsIt(@TempDir Path dir) throws Exception {
-        byte[] data = databaseLike(2 * CHUNK + 999, 4);
-        Path gz = dir.resolve("snapshot.gz");
-        Files.write(gz, compress(Format.GZIP, 2, data, 65_536));
-        Path out = dir.resolve("snapshot");
-        Process gzip = new ProcessBuilder("gzip", "-dc", gz.toString()).redirectOutput(out.toFile())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        assertThat(gzip.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(gzip.exitValue()).isZero();
-        assertThat(Files.readAllBytes(out)).isEqualTo(data);
+        byte[] data = ChunkStreams.databaseLike(2 * CHUNK + 999, 4);
+        assertThat(ChunkStreams.gnuGunzip(compress(Format.GZIP, 2, data, 65_536), dir)).isEqualTo(data);
     }
 
     @Test
     void aFailingSinkFailsTheWriteAndIsStillClosed() {
-        class Failing extends OutputStream {
-            boolean closed;
-
-            @Override
-            public void write(int b) throws IOException {
-                throw new IOException("disk full");
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                throw new IOException("disk full");
-            }
-
-            @Override
-            public void close() {
-                closed = true;
-            }
-        }
-        Failing sink = new Failing();
-        OutputStream out = new ChunkedDeflateOutputStream(sink, Format.GZIP, 8, Deflater.FILTERED, 2);
-        byte[] data = databaseLike(3 * CHUNK, 5);
-        assertThatThrownBy(() -> out.write(data)).hasMessageContaining("disk full");
-        assertThatThrownBy(() -> out.write(1)).hasMessageContaining("disk full");
-        assertThatThrownBy(out::close).hasMessageContaining("disk full");
-        assertThat(sink.closed).isTrue();
+        ChunkStreams.failsWithItsSink(sink -> new ChunkedDeflateOutputStream(sink, Format.GZIP, 8, Deflater.FILTERED, 2),
+                ChunkStreams.databaseLike(3 * CHUNK, 5));
     }
 }
