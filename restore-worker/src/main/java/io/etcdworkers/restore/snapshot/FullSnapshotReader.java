@@ -6,6 +6,7 @@ import io.etcdworkers.restore.snapshot.codec.CorruptStreamException;
 import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 
 /**
@@ -40,6 +41,10 @@ public final class FullSnapshotReader {
         } catch (CorruptStreamException e) {
             throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
                     objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
+        } catch (InterruptedIOException e) {
+            // the run is stopping (SIGTERM) while the snapshot was read ahead (ReadAheadInputStream)
+            Thread.currentThread().interrupt();
+            throw new WorkerException(ErrorCode.INTERRUPTED, objectName + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, objectName + ": read failed: " + e.getMessage(), e);
         } catch (UncheckedSink e) {

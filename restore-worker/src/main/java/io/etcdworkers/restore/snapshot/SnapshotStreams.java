@@ -35,7 +35,13 @@ public final class SnapshotStreams {
      */
     public static InputStream openDecompressed(ObjectStore store, SnapshotObject object) {
         Compression codec = codecOf(object);
-        return codec.decompress(openRaw(store, object));
+        InputStream raw = openRaw(store, object);
+        if (!object.isFull()) {
+            return codec.decompress(raw);
+        }
+        // a full snapshot is large: downloaded and decompressed on a core of its own, ahead of the
+        // reader that hashes and writes it
+        return new ReadAheadInputStream(codec.decompressFull(raw), "full-snapshot-read");
     }
 
     /** Fails at end of stream when fewer bytes came than the listing promised. */

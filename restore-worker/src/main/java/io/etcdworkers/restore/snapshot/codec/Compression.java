@@ -89,6 +89,22 @@ public enum Compression {
         };
     }
 
+    /**
+     * As {@link #decompress}, for a full snapshot, which can be large: a gzip one is read member
+     * by member by libdeflate while its members are the size this project writes, about twice as
+     * fast ({@link MemberInflatingInputStream}); the same bytes, the same failures.
+     */
+    public InputStream decompressFull(InputStream raw) {
+        Objects.requireNonNull(raw, "raw");
+        if (this == GZIP) {
+            Optional<LibDeflate> lib = LibDeflate.get();
+            if (lib.isPresent()) {
+                return new MemberInflatingInputStream(raw, lib.get());
+            }
+        }
+        return decompress(raw);
+    }
+
     /** A stream that compresses into {@code sink}; its close() finishes the data and closes the sink. */
     public OutputStream compress(OutputStream sink) throws IOException {
         Objects.requireNonNull(sink, "sink");

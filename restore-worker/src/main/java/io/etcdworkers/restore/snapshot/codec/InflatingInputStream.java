@@ -63,6 +63,18 @@ final class InflatingInputStream extends InputStream {
         return new InflatingInputStream(in, true);
     }
 
+    /**
+     * The rest of a gzip file whose first {@code membersBefore} members, {@code bytesBefore}
+     * bytes of it, were read by another decoder: {@code in} starts at the next member, and the
+     * errors count members and bytes from the file's start.
+     */
+    static InflatingInputStream gzipAfter(InputStream in, int membersBefore, long bytesBefore) {
+        InflatingInputStream rest = new InflatingInputStream(in, true);
+        rest.members = membersBefore;
+        rest.consumed = bytesBefore;
+        return rest;
+    }
+
     static InflatingInputStream zlib(InputStream in) {
         return new InflatingInputStream(in, false);
     }

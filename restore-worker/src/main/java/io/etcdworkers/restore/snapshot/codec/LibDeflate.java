@@ -4,6 +4,7 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
+import com.sun.jna.ptr.LongByReference;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The system's libdeflate ({@code libdeflate.so.0}, Debian's and Ubuntu's {@code libdeflate0}),
  * called through JNA: whole-buffer gzip compression, about four times faster than zlib's level 9
- * for output as small (docs/benchmarks.md). Loaded once, on first use, and checked by compressing
+ * for output as small, and decompression of one whole gzip member at a time, about twice as fast
+ * as zlib's (docs/benchmarks.md). Loaded once, on first use, and checked by compressing
  * a buffer and reading it back with the JDK's inflater; when it cannot be loaded (not installed,
  * no JNA native support for the platform, a temp dir JNA cannot unpack into) or is turned off
  * with {@code -Detcdworkers.libdeflate=false}, {@link #get()} is empty and the log says why once.
@@ -42,7 +44,17 @@ final class LibDeflate {
         long libdeflate_gzip_compress_bound(Pointer compressor, long inBytes);
 
         void libdeflate_free_compressor(Pointer compressor);
+
+        Pointer libdeflate_alloc_decompressor();
+
+        int libdeflate_gzip_decompress_ex(Pointer decompressor, Pointer in, long inBytes, Pointer out, long outAvail,
+                LongByReference actualIn, LongByReference actualOut);
+
+        void libdeflate_free_decompressor(Pointer decompressor);
     }
+
+    /** {@code LIBDEFLATE_SUCCESS}. */
+    private static final int SUCCESS = 0;
 
     private final Api api;
 
@@ -101,6 +113,59 @@ final class LibDeflate {
         }
     }
 
+    /** A decompressor of its own for one reader (not for several threads at once); {@link Members#close} frees it. */
+    Members members() {
+        Pointer decompressor = api.libdeflate_alloc_decompressor();
+        if (decompressor == null) {
+            throw new IllegalStateException("libdeflate_alloc_decompressor failed (out of memory)");
+        }
+        return new Members(decompressor);
+    }
+
+    /** Decompresses gzip members one at a time, whole: each from a buffer that holds all of it. */
+    final class Members implements AutoCloseable {
+        private final LongByReference actualIn = new LongByReference();
+        private final LongByReference actualOut = new LongByReference();
+        private Pointer decompressor;
+
+        private Members(Pointer decompressor) {
+            this.decompressor = decompressor;
+        }
+
+        /**
+         * Decompresses the member that starts at {@code in}'s position into {@code out} (cleared
+         * first), checking its CRC-32 and length. On success {@code in}'s position is moved past
+         * the member and {@code out} is flipped for reading; otherwise both are left as they were
+         * (the member is not whole in {@code in}, decompresses to more than {@code out} holds, or
+         * is not valid: the caller hands it to a decoder that tells these apart).
+         */
+        synchronized boolean next(ByteBuffer in, ByteBuffer out) {
+            if (decompressor == null) {
+                throw new IllegalStateException("closed");
+            }
+            out.clear();
+            int result = api.libdeflate_gzip_decompress_ex(decompressor, address(in), in.remaining(), address(out),
+                    out.capacity(), actualIn, actualOut);
+            Reference.reachabilityFence(in);
+            Reference.reachabilityFence(out);
+            if (result != SUCCESS) {
+                return false;
+            }
+            in.position(in.position() + Math.toIntExact(actualIn.getValue()));
+            out.limit(Math.toIntExact(actualOut.getValue()));
+            return true;
+        }
+
+        /** Waits for a call in progress on another thread (a reader closed while it reads ahead). */
+        @Override
+        public synchronized void close() {
+            if (decompressor != null) {
+                api.libdeflate_free_decompressor(decompressor);
+                decompressor = null;
+            }
+        }
+    }
+
     private static Pointer address(ByteBuffer buffer) {
         return Native.getDirectBufferPointer(buffer).share(buffer.position());
     }
@@ -119,7 +184,7 @@ final class LibDeflate {
             if (failed != null) {
                 return note(failed);
             }
-            LOG.info("gzip snapshots are compressed by libdeflate file={}", library.getFile());
+            LOG.info("libdeflate compresses gzip snapshots and reads full ones file={}", library.getFile());
             return lib;
         } catch (LinkageError | RuntimeException e) {
             return note(e.toString());
@@ -136,7 +201,7 @@ final class LibDeflate {
     }
 
     private static String note(String reason) {
-        LOG.info("libdeflate is not used, gzip snapshots are compressed by the JDK's zlib (slower): {}", reason);
+        LOG.info("libdeflate is not used, the JDK's zlib compresses and reads gzip snapshots (slower): {}", reason);
         return reason;
     }
 

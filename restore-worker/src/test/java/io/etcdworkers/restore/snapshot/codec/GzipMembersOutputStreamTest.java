@@ -23,8 +23,13 @@ class GzipMembersOutputStreamTest {
 
     @BeforeAll
     static void libdeflate() {
-        lib = LibDeflate.get().orElse(null);
-        if (lib == null) {
+        lib = requireLibDeflate();
+    }
+
+    /** The system's libdeflate: in CI it must load (.ci/run installs it), elsewhere its tests are skipped with a message. */
+    static LibDeflate requireLibDeflate() {
+        LibDeflate loaded = LibDeflate.get().orElse(null);
+        if (loaded == null) {
             String message = "libdeflate cannot be loaded (" + LibDeflate.unavailableReason().orElse("?")
                     + "): install Debian's libdeflate0 (.ci/run does)";
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -33,6 +38,7 @@ class GzipMembersOutputStreamTest {
             System.err.println("SKIPPED (not in CI): " + message);
             Assumptions.abort(message);
         }
+        return loaded;
     }
 
     private static byte[] compress(byte[] data, int threads, int writeSize) throws IOException {

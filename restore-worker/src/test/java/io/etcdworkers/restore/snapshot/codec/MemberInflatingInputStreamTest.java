@@ -1,0 +1,164 @@
+package io.etcdworkers.restore.snapshot.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * libdeflate's member-by-member reading gives what the JDK zlib reader gives: the same bytes for
+ * every valid file, and for every damaged one the same bytes before the same exception with the
+ * same message.
+ */
+class MemberInflatingInputStreamTest {
+    private static final int CHUNK = ParallelChunksOutputStream.CHUNK_SIZE;
+    private static LibDeflate lib;
+
+    @BeforeAll
+    static void libdeflate() {
+        lib = GzipMembersOutputStreamTest.requireLibDeflate();
+    }
+
+    /** What a reader delivered before it ended, and how it ended: -1 (null) or an exception's class and message. */
+    private record Outcome(byte[] bytes, String end) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Outcome other && Arrays.equals(bytes, other.bytes)
+                    && java.util.Objects.equals(end, other.end);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public String toString() {
+            return bytes.length + " bytes, then " + (end == null ? "the end" : end);
+        }
+    }
+
+    private static Outcome read(InputStream in, int readSize) {
+        ByteArrayOutputStream got = new ByteArrayOutputStream();
+        byte[] buf = new byte[readSize];
+        try (in) {
+            int n;
+            while ((n = in.read(buf, 0, buf.length)) >= 0) {
+                got.write(buf, 0, n);
+            }
+            return new Outcome(got.toByteArray(), null);
+        } catch (IOException | RuntimeException e) {
+            return new Outcome(got.toByteArray(), e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+    }
+
+    private static Outcome members(byte[] gz, int readSize) {
+        return read(new MemberInflatingInputStream(new ByteArrayInputStream(gz), lib), readSize);
+    }
+
+    private static Outcome jdk(byte[] gz) {
+        return read(InflatingInputStream.gzip(new ByteArrayInputStream(gz)), 65_536);
+    }
+
+    private static byte[] ours(byte[] data) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream out = new GzipMembersOutputStream(bytes, lib, 2)) {
+            out.write(data);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static byte[] oneMember(byte[] data) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(data);
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void readsWhatOurWriterWroteAtEverySize() throws IOException {
+        for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 5 * CHUNK + 17}) {
+            byte[] data = ChunkStreams.databaseLike(size, size);
+            byte[] gz = ours(data);
+            assertThat(members(gz, 8192)).as("%d bytes", size).isEqualTo(new Outcome(data, null));
+        }
+    }
+
+    @Test
+    void aLargeMemberGoesToTheJdkReaderFromWhereItStarts() throws IOException {
+        byte[] small = ChunkStreams.databaseLike(3 * CHUNK + 5, 1);
+        byte[] large = ChunkStreams.databaseLike(3 * CHUNK, 2);
+        byte[] gz = CompressionTest.concat(ours(small), oneMember(large));
+        assertThat(members(gz, 100_000)).isEqualTo(new Outcome(CompressionTest.concat(small, large), null));
+        // a single large member, as etcdbrctl writes: all of it to the JDK reader
+        assertThat(members(oneMember(large), 3)).isEqualTo(new Outcome(large, null));
+    }
+
+    @Test
+    void etcdbrctlsFullSnapshotsReadAsTheJdkReaderReadsThem() throws IOException {
+        Path fixtures = Path.of(System.getProperty("fixtures.dir"));
+        for (String name : new String[] {"etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz",
+                "etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"}) {
+            byte[] gz = Files.readAllBytes(fixtures.resolve(name));
+            Outcome expected = jdk(gz);
+            assertThat(expected.end()).isNull();
+            assertThat(members(gz, 4096)).as(name).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void damageEndsExactlyAsWithTheJdkReader() throws IOException {
+        byte[] data = ChunkStreams.databaseLike(3 * CHUNK + 4321, 3);
+        byte[] valid = ours(data);
+        Random random = new Random(42);
+        for (int trial = 0; trial < 120; trial++) {
+            byte[] damaged;
+            String what;
+            switch (trial % 4) {
+                case 0 -> {
+                    int cut = random.nextInt(valid.length);
+                    damaged = Arrays.copyOf(valid, cut);
+                    what = "cut at " + cut;
+                }
+                case 1 -> {
+                    damaged = valid.clone();
+                    int at = random.nextInt(valid.length);
+                    damaged[at] ^= (byte) (1 << random.nextInt(8));
+                    what = "bit flipped at " + at;
+                }
+                case 2 -> {
+                    byte[] tail = new byte[1 + random.nextInt(40)];
+                    random.nextBytes(tail);
+                    tail[0] = (byte) (trial % 8 == 2 ? 0x1f : tail[0]);
+                    damaged = CompressionTest.concat(valid, tail);
+                    what = tail.length + " bytes after the end";
+                }
+                default -> {
+                    damaged = valid.clone();
+                    int at = random.nextInt(valid.length - 64);
+                    Arrays.fill(damaged, at, at + 1 + random.nextInt(63), (byte) 0);
+                    what = "zeros from " + at;
+                }
+            }
+            assertThat(members(damaged, 1 + random.nextInt(70_000))).as(what).isEqualTo(jdk(damaged));
+        }
+    }
+
+    @Test
+    void emptyInputIsTruncatedAsWithTheJdkReader() {
+        Outcome empty = members(new byte[0], 10);
+        assertThat(empty).isEqualTo(jdk(new byte[0]));
+        assertThat(empty.end()).startsWith("TruncatedStreamException");
+    }
+}
