@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.snapshot;
 
+import io.etcdworkers.restore.snapshot.codec.BulkInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -14,7 +15,7 @@ import java.util.concurrent.BlockingQueue;
  * as it was thrown) after every byte read before it; {@link #close} stops the thread and closes
  * the source. Memory: {@code blocks + 2} blocks.
  */
-public final class ReadAheadInputStream extends InputStream {
+public final class ReadAheadInputStream extends BulkInputStream {
     static final int BLOCK = 1 << 20;
     private static final int BLOCKS = 4;
 
@@ -25,7 +26,6 @@ public final class ReadAheadInputStream extends InputStream {
     private Block current;
     private int pos;
     private Object ended;
-    private boolean closed;
 
     /** A block of the source; {@code length < data.length} only for the last. */
     private record Block(byte[] data, int length) {}
@@ -77,24 +77,7 @@ public final class ReadAheadInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n;
-        do {
-            n = read(one, 0, 1);
-        } while (n == 0);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("Stream closed");
-        }
-        if (len == 0) {
-            return 0;
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         while (current == null || pos == current.length()) {
             if (current != null) {
                 empty.add(current.data());
@@ -142,10 +125,9 @@ public final class ReadAheadInputStream extends InputStream {
 
     @Override
     public void close() throws IOException {
-        if (closed) {
+        if (!markClosed()) {
             return;
         }
-        closed = true;
         reader.interrupt();
         try {
             // a read that ignores the interrupt (a socket's) ends when the source is closed below

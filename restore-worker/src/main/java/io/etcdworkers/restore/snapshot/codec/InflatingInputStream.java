@@ -20,7 +20,7 @@ import java.util.zip.Inflater;
  * the end is exact: -1 only when the input ends right after the last member (gzip) or the
  * Adler-32 trailer (zlib); anything else after it is corrupt, and any earlier end is truncated.
  */
-final class InflatingInputStream extends InputStream {
+final class InflatingInputStream extends BulkInputStream {
     private static final int FHCRC = 0x02;
     private static final int FEXTRA = 0x04;
     private static final int FNAME = 0x08;
@@ -47,9 +47,7 @@ final class InflatingInputStream extends InputStream {
     private int members;
     private boolean headerPending;
     private boolean ended;
-    private boolean closed;
     private IOException failure;
-    private final byte[] one = new byte[1];
 
     private InflatingInputStream(InputStream in, boolean gzip) {
         this.in = Objects.requireNonNull(in, "in");
@@ -80,25 +78,12 @@ final class InflatingInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        int n;
-        do {
-            n = read(one, 0, 1);
-        } while (n == 0);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("Stream closed");
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         if (failure != null) {
             throw failure;
         }
-        if (ended || len == 0) {
-            return ended ? -1 : 0;
+        if (ended) {
+            return -1;
         }
         try {
             return inflate(b, off, len);
@@ -110,8 +95,7 @@ final class InflatingInputStream extends InputStream {
 
     @Override
     public void close() throws IOException {
-        if (!closed) {
-            closed = true;
+        if (markClosed()) {
             inflater.end();
             in.close();
         }

@@ -19,7 +19,7 @@ import java.util.Objects;
  * gets is the same as from {@link InflatingInputStream}; only the speed differs (libdeflate
  * decompresses about twice as fast as the JDK's zlib).
  */
-final class MemberInflatingInputStream extends InputStream {
+final class MemberInflatingInputStream extends BulkInputStream {
     /** The largest member output decompressed here: this project's chunk. */
     static final int MEMBER_OUTPUT = ParallelChunksOutputStream.CHUNK_SIZE;
     /** Holds any member of at most {@link #MEMBER_OUTPUT} bytes, even stored uncompressed. */
@@ -35,7 +35,6 @@ final class MemberInflatingInputStream extends InputStream {
     /** Input bytes before the window's position. */
     private long consumed;
     private boolean rawEnded;
-    private boolean closed;
 
     MemberInflatingInputStream(InputStream raw, LibDeflate lib) {
         this.raw = Objects.requireNonNull(raw, "raw");
@@ -43,24 +42,7 @@ final class MemberInflatingInputStream extends InputStream {
     }
 
     @Override
-    public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n;
-        do {
-            n = read(one, 0, 1);
-        } while (n == 0);
-        return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
-    public int read(byte[] b, int off, int len) throws IOException {
-        Objects.checkFromIndexSize(off, len, b.length);
-        if (closed) {
-            throw new IOException("Stream closed");
-        }
-        if (len == 0) {
-            return 0;
-        }
+    protected int readSome(byte[] b, int off, int len) throws IOException {
         while (rest == null && !output.hasRemaining()) {
             fillWindow();
             if (!window.hasRemaining() && rawEnded && decoded > 0) {
@@ -110,8 +92,7 @@ final class MemberInflatingInputStream extends InputStream {
 
     @Override
     public void close() throws IOException {
-        if (!closed) {
-            closed = true;
+        if (markClosed()) {
             members.close();
             if (rest != null) {
                 rest.close();
