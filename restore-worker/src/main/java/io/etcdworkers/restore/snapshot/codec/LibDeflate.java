@@ -135,9 +135,10 @@ final class LibDeflate {
         /**
          * Decompresses the member that starts at {@code in}'s position into {@code out} (cleared
          * first), checking its CRC-32 and length. On success {@code in}'s position is moved past
-         * the member and {@code out} is flipped for reading; otherwise both are left as they were
-         * (the member is not whole in {@code in}, decompresses to more than {@code out} holds, or
-         * is not valid: the caller hands it to a decoder that tells these apart).
+         * the member and {@code out} is flipped for reading; otherwise {@code in} is left as it was
+         * and {@code out} is empty (the member is not whole in {@code in}, decompresses to more than
+         * {@code out} holds, or is not valid: the caller hands it to a decoder that tells these
+         * apart).
          */
         synchronized boolean next(ByteBuffer in, ByteBuffer out) {
             if (decompressor == null) {
@@ -149,6 +150,7 @@ final class LibDeflate {
             Reference.reachabilityFence(in);
             Reference.reachabilityFence(out);
             if (result != SUCCESS) {
+                out.limit(0);
                 return false;
             }
             in.position(in.position() + Math.toIntExact(actualIn.getValue()));

@@ -22,7 +22,8 @@ import java.util.Objects;
 final class MemberInflatingInputStream extends BulkInputStream {
     /** The largest member output decompressed here: this project's chunk. */
     static final int MEMBER_OUTPUT = ParallelChunksOutputStream.CHUNK_SIZE;
-    /** Holds any member of at most {@link #MEMBER_OUTPUT} bytes, even stored uncompressed. */
+    /** Any member of at most {@link #MEMBER_OUTPUT} bytes is shorter, even stored uncompressed. */
+    private static final int WHOLE_MEMBER = MEMBER_OUTPUT + 4096;
     private static final int WINDOW = 2 * MEMBER_OUTPUT;
 
     private final InputStream raw;
@@ -44,7 +45,9 @@ final class MemberInflatingInputStream extends BulkInputStream {
     @Override
     protected int readSome(byte[] b, int off, int len) throws IOException {
         while (rest == null && !output.hasRemaining()) {
-            fillWindow();
+            if (window.remaining() < WHOLE_MEMBER) {
+                fillWindow();
+            }
             if (!window.hasRemaining() && rawEnded && decoded > 0) {
                 return -1;
             }

@@ -101,7 +101,8 @@ class ChunkedDeflateOutputStreamTest {
 
     @Test
     void aFailingSinkFailsTheWriteAndIsStillClosed() {
-        ChunkStreams.failsWithItsSink(sink -> new ChunkedDeflateOutputStream(sink, Format.GZIP, 8, Deflater.FILTERED, 2),
+        ChunkStreams.failsWithItsSink(
+                sink -> new ChunkedDeflateOutputStream(sink, Format.GZIP, 8, Deflater.FILTERED, 2),
                 ChunkStreams.databaseLike(3 * CHUNK, 5));
     }
 }

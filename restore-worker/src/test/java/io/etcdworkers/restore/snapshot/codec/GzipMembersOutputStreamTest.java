@@ -26,7 +26,7 @@ class GzipMembersOutputStreamTest {
         lib = requireLibDeflate();
     }
 
-    /** The system's libdeflate: in CI it must load (.ci/run installs it), elsewhere its tests are skipped with a message. */
+    /** The system's libdeflate: CI must load it (.ci/run installs it); elsewhere its tests skip with a note. */
     static LibDeflate requireLibDeflate() {
         LibDeflate loaded = LibDeflate.get().orElse(null);
         if (loaded == null) {
@@ -111,7 +111,8 @@ class GzipMembersOutputStreamTest {
 
     @Test
     void aFailingSinkFailsTheWriteAndIsStillClosed() {
-        ChunkStreams.failsWithItsSink(sink -> new GzipMembersOutputStream(sink, lib, 2), ChunkStreams.databaseLike(8 * CHUNK, 5));
+        ChunkStreams.failsWithItsSink(sink -> new GzipMembersOutputStream(sink, lib, 2),
+                ChunkStreams.databaseLike(8 * CHUNK, 5));
     }
 
     @Test
