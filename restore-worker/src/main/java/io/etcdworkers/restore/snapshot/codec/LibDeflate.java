@@ -176,6 +176,11 @@ final class LibDeflate {
         if ("false".equalsIgnoreCase(System.getProperty(SWITCH, "true"))) {
             return note("turned off (-D" + SWITCH + "=false)");
         }
+        if (System.getProperty("jna.tmpdir") == null) {
+            // JNA unpacks its native part into ~/.cache/JNA otherwise: outside the dirs a worker
+            // writes to, and not writable where a Job runs as a user without a home
+            System.setProperty("jna.tmpdir", System.getProperty("java.io.tmpdir"));
+        }
         try {
             if (Native.SIZE_T_SIZE != 8) {
                 return note("size_t is " + Native.SIZE_T_SIZE + " bytes here, the binding assumes 8");
