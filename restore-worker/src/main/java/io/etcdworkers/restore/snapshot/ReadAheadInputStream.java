@@ -13,7 +13,7 @@ import java.util.concurrent.BlockingQueue;
  * downloaded and decompressed there while the reader hashes and writes what came before, on two
  * cores instead of one. The reader gets the same bytes, and the source's failure (its exception,
  * as it was thrown) after every byte read before it; {@link #close} stops the thread and closes
- * the source. Memory: {@code blocks + 2} blocks.
+ * the source. Memory: five blocks of 1 MiB.
  */
 public final class ReadAheadInputStream extends BulkInputStream {
     static final int BLOCK = 1 << 20;
@@ -27,7 +27,7 @@ public final class ReadAheadInputStream extends BulkInputStream {
     private int pos;
     private Object ended;
 
-    /** A block of the source; {@code length < data.length} only for the last. */
+    /** A block of the source; {@code length < data.length} only for the last, or the one before a failure. */
     private record Block(byte[] data, int length) {}
 
     /** The source ended normally. */
