@@ -2,6 +2,7 @@ package io.etcdworkers.restore.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
 import java.io.ByteArrayInputStream;
@@ -9,10 +10,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -132,11 +133,7 @@ class ReadAheadInputStreamTest {
         in.close();
         assertThat(closed).isTrue();
         assertThatThrownBy(in::read).hasMessageContaining("closed");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (threadAlive("read-ahead-under-test") && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(threadAlive("read-ahead-under-test")).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !threadAlive("read-ahead-under-test"));
     }
 
     private static boolean threadAlive(String name) {
@@ -168,7 +165,8 @@ class ReadAheadInputStreamTest {
             }
         });
         reader.start();
-        Thread.sleep(100);
+        // the reader waits for the read-ahead thread's first block, which never comes
+        await().atMost(Duration.ofSeconds(5)).until(() -> reader.getState() == Thread.State.WAITING);
         reader.interrupt();
         reader.join(5000);
         assertThat(thrown.get()).isInstanceOf(InterruptedIOException.class);
