@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real Azure Blob Storage server for tests: Azurite's {@code azurite-blob} (npm
@@ -123,12 +122,7 @@ public final class AzuriteServer implements AutoCloseable {
         if (!Files.isExecutable(bin)) {
             String message = "Azurite not found at " + bin + " (system property azurite.dir, AZURITE_DIR, or "
                     + "~/.cache/etcd-workers/azurite): run .ci/azurite.sh, which installs npm azurite@3 there";
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new IllegalStateException(message + " (CI=true: the ABS tests must run)");
-            }
-            // Surefire reports a class aborted in @BeforeAll as "Tests run: 0" without the reason: say it here.
-            System.err.println("SKIPPED (not in CI): " + message);
-            Assumptions.abort(message);
+            RequiredInCi.missing(message, "the ABS tests");
         }
         return bin;
     }

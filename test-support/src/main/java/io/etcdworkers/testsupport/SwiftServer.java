@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Assumptions;
 
 /**
  * A real OpenStack Swift with Keystone v3 for tests, from Debian's packages ({@code .ci/swift.sh}
@@ -228,12 +227,7 @@ public final class SwiftServer implements AutoCloseable {
 
     /** Skips (outside CI) or fails (CI) when the packages are missing. */
     static void missing(String message) {
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException(message + " (CI=true: the Swift tests must run)");
-        }
-        // Surefire reports a class aborted in @BeforeAll as "Tests run: 0" without the reason: say it here.
-        System.err.println("SKIPPED (not in CI): " + message);
-        Assumptions.abort(message);
+        RequiredInCi.missing(message, "the Swift tests");
     }
 
     /** The {@code X-Trans-Id}-free view of one object, for assertions. */
