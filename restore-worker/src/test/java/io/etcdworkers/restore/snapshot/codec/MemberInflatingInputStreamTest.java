@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,45 +28,12 @@ class MemberInflatingInputStreamTest {
         lib = GzipMembersOutputStreamTest.requireLibDeflate();
     }
 
-    /** What a reader delivered before it ended, and how it ended: -1 (null) or an exception's class and message. */
-    private record Outcome(byte[] bytes, String end) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Outcome other && Arrays.equals(bytes, other.bytes)
-                    && java.util.Objects.equals(end, other.end);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(bytes);
-        }
-
-        @Override
-        public String toString() {
-            return bytes.length + " bytes, then " + (end == null ? "the end" : end);
-        }
+    private static ReadOutcome members(byte[] gz, int readSize) {
+        return ReadOutcome.of(new MemberInflatingInputStream(new ByteArrayInputStream(gz), lib), readSize);
     }
 
-    private static Outcome read(InputStream in, int readSize) {
-        ByteArrayOutputStream got = new ByteArrayOutputStream();
-        byte[] buf = new byte[readSize];
-        try (in) {
-            int n;
-            while ((n = in.read(buf, 0, buf.length)) >= 0) {
-                got.write(buf, 0, n);
-            }
-            return new Outcome(got.toByteArray(), null);
-        } catch (IOException | RuntimeException e) {
-            return new Outcome(got.toByteArray(), e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-    }
-
-    private static Outcome members(byte[] gz, int readSize) {
-        return read(new MemberInflatingInputStream(new ByteArrayInputStream(gz), lib), readSize);
-    }
-
-    private static Outcome jdk(byte[] gz) {
-        return read(InflatingInputStream.gzip(new ByteArrayInputStream(gz)), 65_536);
+    private static ReadOutcome jdk(byte[] gz) {
+        return ReadOutcome.of(InflatingInputStream.gzip(new ByteArrayInputStream(gz)), 65_536);
     }
 
     private static byte[] ours(byte[] data) throws IOException {
@@ -91,7 +57,7 @@ class MemberInflatingInputStreamTest {
         for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 5 * CHUNK + 17}) {
             byte[] data = ChunkStreams.databaseLike(size, size);
             byte[] gz = ours(data);
-            assertThat(members(gz, 8192)).as("%d bytes", size).isEqualTo(new Outcome(data, null));
+            assertThat(members(gz, 8192)).as("%d bytes", size).isEqualTo(new ReadOutcome(data, null));
         }
     }
 
@@ -100,9 +66,9 @@ class MemberInflatingInputStreamTest {
         byte[] small = ChunkStreams.databaseLike(3 * CHUNK + 5, 1);
         byte[] large = ChunkStreams.databaseLike(3 * CHUNK, 2);
         byte[] gz = CompressionTest.concat(ours(small), oneMember(large));
-        assertThat(members(gz, 100_000)).isEqualTo(new Outcome(CompressionTest.concat(small, large), null));
+        assertThat(members(gz, 100_000)).isEqualTo(new ReadOutcome(CompressionTest.concat(small, large), null));
         // a single large member, as etcdbrctl writes: all of it to the JDK reader
-        assertThat(members(oneMember(large), 3)).isEqualTo(new Outcome(large, null));
+        assertThat(members(oneMember(large), 3)).isEqualTo(new ReadOutcome(large, null));
     }
 
     @Test
@@ -111,7 +77,7 @@ class MemberInflatingInputStreamTest {
         for (String name : new String[] {"etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz",
                 "etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"}) {
             byte[] gz = Files.readAllBytes(fixtures.resolve(name));
-            Outcome expected = jdk(gz);
+            ReadOutcome expected = jdk(gz);
             assertThat(expected.end()).isNull();
             assertThat(members(gz, 4096)).as(name).isEqualTo(expected);
         }
@@ -157,7 +123,7 @@ class MemberInflatingInputStreamTest {
 
     @Test
     void emptyInputIsTruncatedAsWithTheJdkReader() {
-        Outcome empty = members(new byte[0], 10);
+        ReadOutcome empty = members(new byte[0], 10);
         assertThat(empty).isEqualTo(jdk(new byte[0]));
         assertThat(empty.end()).startsWith("TruncatedStreamException");
     }
