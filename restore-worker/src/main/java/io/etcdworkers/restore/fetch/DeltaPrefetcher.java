@@ -9,6 +9,7 @@ import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
 import io.etcdworkers.restore.snapshot.codec.TruncatedStreamException;
+import io.etcdworkers.restore.snapshot.codec.WholeReads;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -53,6 +54,8 @@ public final class DeltaPrefetcher implements AutoCloseable {
     private final Mode mode;
     private final ExecutorService pool;
     private final List<Future<FetchedDelta>> futures = new ArrayList<>();
+    /** Each delta is read whole and decompressed at once, in memory reused from one to the next. */
+    private final WholeReads reads = new WholeReads();
     private int nextToHand;
 
     /** What a fetched delta's scratch file holds. */
@@ -163,7 +166,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
         try (DecodedDeltaFile.Writer out = new DecodedDeltaFile.Writer(file);
                 InputStream raw = SnapshotStreams.openRaw(store, delta)) {
             DeltaSummary summary;
-            try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
+            try (InputStream content = decompressed(delta, raw)) {
                 summary = DeltaDecoder.decode(delta.key(), content, group -> {
                     try {
                         out.write(group);
@@ -183,12 +186,17 @@ public final class DeltaPrefetcher implements AutoCloseable {
         try (OutputStream copy = Files.newOutputStream(file);
                 InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key())) {
             DeltaSummary summary;
-            try (InputStream content = SnapshotStreams.codecOf(delta).decompress(new NotClosing(raw))) {
+            try (InputStream content = decompressed(delta, raw)) {
                 summary = DeltaDecoder.verify(delta.key(), content);
             }
             drain(raw, delta.key());
             return summary;
         }
+    }
+
+    /** The delta's content; closing it leaves {@code raw} open. */
+    private InputStream decompressed(SnapshotObject delta, InputStream raw) throws InterruptedException {
+        return reads.decompress(SnapshotStreams.codecOf(delta), new NotClosing(raw), delta.size());
     }
 
     /**
@@ -220,6 +228,8 @@ public final class DeltaPrefetcher implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            reads.close(); // a buffer a stuck thread still reads is unmapped when it is done with it
         }
     }
 
