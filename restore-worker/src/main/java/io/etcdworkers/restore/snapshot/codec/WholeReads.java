@@ -26,9 +26,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory, native and mapped for itself ({@link MappedBuffer}): the compressed bytes (at most
  * {@link #MAX_INPUT}; a larger object streams) until they are decompressed, then the content (at
- * most {@link #MAX_OUTPUT}) until the reader closes its stream. At most {@link #CONTENTS} contents
- * are held at a time: a caller that would hold one more waits, after its download, for a reader
- * to close. The buffers are reused from one object to the next and given back by {@link #close()}.
+ * most {@link #MAX_OUTPUT}) until the reader closes its stream. The contents held at once stay
+ * within {@link #CONTENT_BUDGET} (one larger than the budget is held alone): a caller whose content
+ * does not fit waits, after its download, for readers to close. So the whole reads hold at most
+ * that budget plus one object per caller (the fetch threads), however large the deltas or many the
+ * cores. The buffers are reused from one object to the next and given back by {@link #close()}.
  */
 public final class WholeReads implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WholeReads.class);
@@ -38,22 +40,26 @@ public final class WholeReads implements AutoCloseable {
     static final long MAX_OUTPUT = 64L << 20;
     /** The smallest gzip member: a 10-byte header, an empty deflate block, an 8-byte trailer. */
     private static final long MIN_MEMBER = 20;
-    /** Contents held at once: one per core, at least two, at most four (the default fetch threads). */
-    static final int CONTENTS = Math.min(4, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    /** Bytes of content held at once: 64 MiB, six of the 300,000-event benchmark's deltas. */
+    static final long CONTENT_BUDGET = 64L << 20;
     private static final int TRANSFER = 64 * 1024;
 
     private final Optional<LibDeflate> lib;
-    private final Semaphore held = new Semaphore(CONTENTS);
+    /** The content budget, in KiB. */
+    private final Semaphore held;
+    private final int budgetKib;
     private final BufferPool buffers = new BufferPool();
     private volatile boolean mapFailureLogged;
 
     /** Reads with the system's libdeflate when it is loaded, else streaming. */
     public WholeReads() {
-        this(LibDeflate.get());
+        this(LibDeflate.get(), CONTENT_BUDGET);
     }
 
-    WholeReads(Optional<LibDeflate> lib) {
+    WholeReads(Optional<LibDeflate> lib, long contentBudget) {
         this.lib = lib;
+        this.budgetKib = (int) Math.max(1, contentBudget >> 10);
+        this.held = new Semaphore(budgetKib);
     }
 
     /**
@@ -110,21 +116,25 @@ public final class WholeReads implements AutoCloseable {
         if (declared > MAX_OUTPUT) {
             return null;
         }
-        held.acquire();
+        int units = (int) Math.min(budgetKib, Math.max(1, (declared + 1023) >> 10));
+        held.acquire(units);
         MappedBuffer output = null;
+        boolean handedOut = false;
         try {
             output = tryTake(Math.max(1, declared));
             if (output != null && lib.gunzipExactly(input.pointer(), length, output.pointer(), declared)) {
-                buffers.give(input);
-                InputStream content = new PooledBytes(output, declared, held::release);
-                output = null;
+                InputStream content = new PooledBytes(output, declared, () -> held.release(units));
+                handedOut = true;
+                buffers.give(input); // last: the caller gives it back itself when this throws
                 return content;
             }
             return null;
         } finally {
-            if (output != null) {
-                buffers.give(output);
-                held.release();
+            if (!handedOut) {
+                if (output != null) {
+                    buffers.give(output);
+                }
+                held.release(units);
             }
         }
     }
@@ -142,8 +152,8 @@ public final class WholeReads implements AutoCloseable {
         }
     }
 
-    /** Contents that could be held now without waiting (tests watch the accounting). */
-    int availableContents() {
+    /** KiB of content that could be held now without waiting (tests watch the accounting). */
+    int availableBudgetKib() {
         return held.availablePermits();
     }
 

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  */
 class WholeReadsTest {
     private static LibDeflate lib;
-    private final WholeReads reads = new WholeReads(Optional.of(lib));
+    private final WholeReads reads = new WholeReads(Optional.of(lib), WholeReads.CONTENT_BUDGET);
+    private static final int BUDGET_KIB = (int) (WholeReads.CONTENT_BUDGET >> 10);
 
     @BeforeAll
     static void libdeflate() {
@@ -43,7 +44,7 @@ class WholeReadsTest {
 
     @AfterEach
     void nothingHeld() {
-        assertThat(reads.availableContents()).as("contents held after the test").isEqualTo(WholeReads.CONTENTS);
+        assertThat(reads.availableBudgetKib()).as("content budget after the test").isEqualTo(BUDGET_KIB);
         reads.close();
         assertThat(reads.pooledBuffers()).as("buffers mapped after close").isZero();
     }
@@ -79,7 +80,8 @@ class WholeReadsTest {
             ByteArrayInputStream raw = new ByteArrayInputStream(oneMember(data));
             InputStream content = whole(raw, raw.available());
             assertThat(raw.available()).as("unread compressed bytes, %d bytes of content", size).isZero();
-            assertThat(reads.availableContents()).as("contents held while read").isEqualTo(WholeReads.CONTENTS - 1);
+            assertThat(reads.availableBudgetKib()).as("budget while read")
+                    .isEqualTo(BUDGET_KIB - Math.max(1, (size + 1023) / 1024));
             assertThat(ReadOutcome.of(content, 7000)).isEqualTo(new ReadOutcome(data, null));
         }
     }
@@ -126,7 +128,7 @@ class WholeReadsTest {
         byte[] data = ChunkStreams.databaseLike(300_000, 11);
         byte[] gz = oneMember(data);
         ByteArrayInputStream raw = new ByteArrayInputStream(gz);
-        try (WholeReads streaming = new WholeReads(Optional.empty())) {
+        try (WholeReads streaming = new WholeReads(Optional.empty(), WholeReads.CONTENT_BUDGET)) {
             InputStream content = streaming.decompress(Compression.GZIP, raw, gz.length);
             assertThat(raw.available()).as("nothing read ahead").isEqualTo(gz.length);
             assertThat(ReadOutcome.of(content, 4096)).isEqualTo(new ReadOutcome(data, null));
@@ -235,7 +237,7 @@ class WholeReadsTest {
         ByteArrayInputStream raw = new ByteArrayInputStream(gz);
         InputStream content = whole(raw, gz.length);
         assertThat(raw.available()).as("nothing read before the content is").isEqualTo(gz.length);
-        assertThat(reads.availableContents()).isEqualTo(WholeReads.CONTENTS);
+        assertThat(reads.availableBudgetKib()).isEqualTo(BUDGET_KIB);
         assertThat(ReadOutcome.of(content, 65_536)).isEqualTo(new ReadOutcome(data, null));
     }
 
@@ -256,7 +258,7 @@ class WholeReadsTest {
         CRC32 got = new CRC32();
         long length = 0;
         try (InputStream content = whole(new ByteArrayInputStream(gz), gz.length)) {
-            assertThat(reads.availableContents()).as("nothing held for it").isEqualTo(WholeReads.CONTENTS);
+            assertThat(reads.availableBudgetKib()).as("nothing held for it").isEqualTo(BUDGET_KIB);
             byte[] buf = new byte[65_536];
             int n;
             while ((n = content.read(buf)) >= 0) {
@@ -269,36 +271,56 @@ class WholeReadsTest {
     }
 
     @Test
-    void aReaderWaitsWhileAsManyContentsAsAllowedAreHeld() throws Exception {
-        byte[] data = ChunkStreams.databaseLike(100_000, 9);
+    void aReaderWaitsUntilItsContentFitsTheBudget() throws Exception {
+        byte[] data = ChunkStreams.databaseLike(100_000, 9); // 98 KiB: two fit in 256 KiB, not three
         byte[] gz = oneMember(data);
+        byte[] largeData = ChunkStreams.databaseLike(300_000, 10); // more than the whole budget
+        byte[] largeGz = oneMember(largeData);
         List<InputStream> held = new ArrayList<>();
         ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            for (int i = 0; i < WholeReads.CONTENTS; i++) {
-                held.add(whole(new ByteArrayInputStream(gz), gz.length));
-            }
-            Future<ReadOutcome> waiting = pool.submit(() -> ReadOutcome.of(whole(new ByteArrayInputStream(gz),
-                    gz.length), 4096));
-            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !waiting.isDone());
+        try (WholeReads small = new WholeReads(Optional.of(lib), 256 << 10)) {
+            held.add(open(small, gz));
+            held.add(open(small, gz));
+            Future<ReadOutcome> third = pool.submit(() -> ReadOutcome.of(open(small, gz), 4096));
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !third.isDone());
             held.remove(0).close();
-            assertThat(waiting.get(30, TimeUnit.SECONDS)).isEqualTo(new ReadOutcome(data, null));
+            assertThat(third.get(30, TimeUnit.SECONDS)).isEqualTo(new ReadOutcome(data, null));
+
+            // one larger than the budget waits for all of it, then is held alone
+            Future<ReadOutcome> large = pool.submit(() -> ReadOutcome.of(open(small, largeGz), 4096));
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !large.isDone());
+            held.remove(0).close();
+            assertThat(large.get(30, TimeUnit.SECONDS)).isEqualTo(new ReadOutcome(largeData, null));
+
             // an interrupt ends the wait, and what was read for it is given back
-            held.add(whole(new ByteArrayInputStream(gz), gz.length)); // all held again
+            held.add(open(small, gz));
+            held.add(open(small, gz));
             CompletableFuture<Thread> waiter = new CompletableFuture<>();
             Future<?> interrupted = pool.submit(() -> {
                 waiter.complete(Thread.currentThread());
-                held.add(whole(new ByteArrayInputStream(gz), gz.length));
-                return null;
+                return open(small, gz);
             });
             await().atMost(Duration.ofSeconds(5)).until(() -> waiter.get().getState() == Thread.State.WAITING);
             waiter.get().interrupt();
             assertThatThrownBy(() -> interrupted.get(30, TimeUnit.SECONDS)).hasRootCauseInstanceOf(InterruptedException.class);
+            for (InputStream in : held) {
+                in.close();
+            }
+            held.clear();
+            assertThat(small.availableBudgetKib()).isEqualTo(256);
         } finally {
             for (InputStream in : held) {
                 in.close();
             }
             pool.shutdownNow();
+        }
+    }
+
+    private static InputStream open(WholeReads reads, byte[] gz) {
+        try {
+            return reads.decompress(Compression.GZIP, new ByteArrayInputStream(gz), gz.length);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
         }
     }
 }
