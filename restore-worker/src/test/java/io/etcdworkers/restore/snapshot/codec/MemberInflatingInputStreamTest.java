@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.Random;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,37 +86,9 @@ class MemberInflatingInputStreamTest {
     void damageEndsExactlyAsWithTheJdkReader() throws IOException {
         byte[] data = ChunkStreams.databaseLike(3 * CHUNK + 4321, 3);
         byte[] valid = ours(data);
-        Random random = new Random(42);
-        for (int trial = 0; trial < 120; trial++) {
-            byte[] damaged;
-            String what;
-            switch (trial % 4) {
-                case 0 -> {
-                    int cut = random.nextInt(valid.length);
-                    damaged = Arrays.copyOf(valid, cut);
-                    what = "cut at " + cut;
-                }
-                case 1 -> {
-                    damaged = valid.clone();
-                    int at = random.nextInt(valid.length);
-                    damaged[at] ^= (byte) (1 << random.nextInt(8));
-                    what = "bit flipped at " + at;
-                }
-                case 2 -> {
-                    byte[] tail = new byte[1 + random.nextInt(40)];
-                    random.nextBytes(tail);
-                    tail[0] = (byte) (trial % 8 == 2 ? 0x1f : tail[0]);
-                    damaged = CompressionTest.concat(valid, tail);
-                    what = tail.length + " bytes after the end";
-                }
-                default -> {
-                    damaged = valid.clone();
-                    int at = random.nextInt(valid.length - 64);
-                    Arrays.fill(damaged, at, at + 1 + random.nextInt(63), (byte) 0);
-                    what = "zeros from " + at;
-                }
-            }
-            assertThat(members(damaged, 1 + random.nextInt(70_000))).as(what).isEqualTo(jdk(damaged));
+        Random sizes = new Random(42);
+        for (Damage d : Damage.of(valid, 42, 120)) {
+            assertThat(members(d.bytes(), 1 + sizes.nextInt(70_000))).as(d.what()).isEqualTo(jdk(d.bytes()));
         }
     }
 

@@ -146,37 +146,9 @@ class WholeReadsTest {
     @Test
     void damageEndsExactlyAsWithTheJdkReader() throws IOException {
         byte[] valid = oneMember(ChunkStreams.databaseLike(700_000, 3));
-        Random random = new Random(7);
-        for (int trial = 0; trial < 120; trial++) {
-            byte[] damaged;
-            String what;
-            switch (trial % 4) {
-                case 0 -> {
-                    int cut = random.nextInt(valid.length);
-                    damaged = Arrays.copyOf(valid, cut);
-                    what = "cut at " + cut;
-                }
-                case 1 -> {
-                    damaged = valid.clone();
-                    int at = random.nextInt(valid.length);
-                    damaged[at] ^= (byte) (1 << random.nextInt(8));
-                    what = "bit flipped at " + at;
-                }
-                case 2 -> {
-                    byte[] tail = new byte[1 + random.nextInt(40)];
-                    random.nextBytes(tail);
-                    tail[0] = (byte) (trial % 8 == 2 ? 0x1f : tail[0]);
-                    damaged = CompressionTest.concat(valid, tail);
-                    what = tail.length + " bytes after the end";
-                }
-                default -> {
-                    damaged = valid.clone();
-                    int at = random.nextInt(valid.length - 64);
-                    Arrays.fill(damaged, at, at + 1 + random.nextInt(63), (byte) 0);
-                    what = "zeros from " + at;
-                }
-            }
-            assertThat(whole(damaged, damaged.length, 1 + random.nextInt(70_000))).as(what).isEqualTo(jdk(damaged));
+        Random sizes = new Random(7);
+        for (Damage d : Damage.of(valid, 7, 120)) {
+            assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000))).as(d.what()).isEqualTo(jdk(d.bytes()));
         }
     }
 
