@@ -3,6 +3,7 @@ package io.etcdworkers.restore.snapshot.codec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.zip.GZIPOutputStream;
 
 /** What the tests of the chunked compressors share: GNU gzip as an outside reader, a sink that fails. */
 final class ChunkStreams {
@@ -33,6 +35,15 @@ final class ChunkStreams {
             }
         }
         return out;
+    }
+
+    /** {@code data} as one gzip member, as etcdbrctl writes its snapshots (the JDK's writer). */
+    static byte[] oneMember(byte[] data) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream out = new GZIPOutputStream(bytes)) {
+            out.write(data);
+        }
+        return bytes.toByteArray();
     }
 
     /** {@code gz} decompressed by {@code gzip -dc}, a reader that knows nothing of this project. */

@@ -9,7 +9,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
-import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -43,14 +42,6 @@ class MemberInflatingInputStreamTest {
         return bytes.toByteArray();
     }
 
-    private static byte[] oneMember(byte[] data) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(data);
-        }
-        return bytes.toByteArray();
-    }
-
     @Test
     void readsWhatOurWriterWroteAtEverySize() throws IOException {
         for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 5 * CHUNK + 17}) {
@@ -64,10 +55,10 @@ class MemberInflatingInputStreamTest {
     void aLargeMemberGoesToTheJdkReaderFromWhereItStarts() throws IOException {
         byte[] small = ChunkStreams.databaseLike(3 * CHUNK + 5, 1);
         byte[] large = ChunkStreams.databaseLike(3 * CHUNK, 2);
-        byte[] gz = CompressionTest.concat(ours(small), oneMember(large));
+        byte[] gz = CompressionTest.concat(ours(small), ChunkStreams.oneMember(large));
         assertThat(members(gz, 100_000)).isEqualTo(new ReadOutcome(CompressionTest.concat(small, large), null));
         // a single large member, as etcdbrctl writes: all of it to the JDK reader
-        assertThat(members(oneMember(large), 3)).isEqualTo(new ReadOutcome(large, null));
+        assertThat(members(ChunkStreams.oneMember(large), 3)).isEqualTo(new ReadOutcome(large, null));
     }
 
     @Test

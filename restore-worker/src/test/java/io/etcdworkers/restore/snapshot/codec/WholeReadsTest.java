@@ -65,19 +65,11 @@ class WholeReadsTest {
         return ReadOutcome.of(InflatingInputStream.gzip(new ByteArrayInputStream(gz)), 65_536);
     }
 
-    static byte[] oneMember(byte[] data) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream out = new GZIPOutputStream(bytes)) {
-            out.write(data);
-        }
-        return bytes.toByteArray();
-    }
-
     @Test
     void aDeltaIsReadWholeBeforeItsContentIsHandedOut() throws IOException {
         for (int size : new int[] {0, 1, 4095, 3 << 20}) {
             byte[] data = ChunkStreams.databaseLike(size, size);
-            ByteArrayInputStream raw = new ByteArrayInputStream(oneMember(data));
+            ByteArrayInputStream raw = new ByteArrayInputStream(ChunkStreams.oneMember(data));
             InputStream content = whole(raw, raw.available());
             assertThat(raw.available()).as("unread compressed bytes, %d bytes of content", size).isZero();
             assertThat(reads.availableBudgetKib()).as("budget while read")
@@ -90,12 +82,12 @@ class WholeReadsTest {
     void buffersAreReusedAndUnmappedWhenClosed() throws IOException {
         for (int i = 0; i < 20; i++) {
             byte[] data = ChunkStreams.databaseLike(200_000 + 50_000 * (i % 5), i);
-            byte[] gz = oneMember(data);
+            byte[] gz = ChunkStreams.oneMember(data);
             assertThat(whole(gz, gz.length, 65_536)).isEqualTo(new ReadOutcome(data, null));
             assertThat(reads.pooledBuffers()).as("an input and an output kept, after %d reads", i + 1).isEqualTo(2);
         }
         byte[] data = ChunkStreams.databaseLike(100_000, 99);
-        byte[] gz = oneMember(data);
+        byte[] gz = ChunkStreams.oneMember(data);
         InputStream open = whole(new ByteArrayInputStream(gz), gz.length);
         reads.close();
         assertThat(reads.pooledBuffers()).as("the input's buffer unmapped").isZero();
@@ -126,7 +118,7 @@ class WholeReadsTest {
     @Test
     void withoutLibDeflateGzipStreamsAsBefore() throws Exception {
         byte[] data = ChunkStreams.databaseLike(300_000, 11);
-        byte[] gz = oneMember(data);
+        byte[] gz = ChunkStreams.oneMember(data);
         ByteArrayInputStream raw = new ByteArrayInputStream(gz);
         try (WholeReads streaming = new WholeReads(Optional.empty(), WholeReads.CONTENT_BUDGET)) {
             InputStream content = streaming.decompress(Compression.GZIP, raw, gz.length);
@@ -139,13 +131,13 @@ class WholeReadsTest {
     void severalMembersReadAsTheJdkReaderReadsThem() throws IOException {
         byte[] first = ChunkStreams.databaseLike(300_000, 1);
         byte[] second = ChunkStreams.databaseLike(200_000, 2);
-        byte[] gz = CompressionTest.concat(oneMember(first), oneMember(second));
+        byte[] gz = CompressionTest.concat(ChunkStreams.oneMember(first), ChunkStreams.oneMember(second));
         assertThat(whole(gz, gz.length, 4096)).isEqualTo(new ReadOutcome(CompressionTest.concat(first, second), null));
     }
 
     @Test
     void damageEndsExactlyAsWithTheJdkReader() throws IOException {
-        byte[] valid = oneMember(ChunkStreams.databaseLike(700_000, 3));
+        byte[] valid = ChunkStreams.oneMember(ChunkStreams.databaseLike(700_000, 3));
         Random sizes = new Random(7);
         for (Damage d : Damage.of(valid, 7, 120)) {
             assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000))).as(d.what()).isEqualTo(jdk(d.bytes()));
@@ -154,7 +146,7 @@ class WholeReadsTest {
 
     @Test
     void aBodyShorterOrLongerThanListedEndsAsWithTheJdkReader() throws IOException {
-        byte[] valid = oneMember(ChunkStreams.databaseLike(500_000, 4));
+        byte[] valid = ChunkStreams.oneMember(ChunkStreams.databaseLike(500_000, 4));
         byte[] cut = Arrays.copyOf(valid, valid.length / 2);
         // listed whole, delivered cut: what reaches the decoder is the cut body
         ReadOutcome shorter = whole(cut, valid.length, 8192);
@@ -168,7 +160,7 @@ class WholeReadsTest {
 
     @Test
     void aReadThatFailsFailsTheReaderAfterTheSameBytes() throws IOException {
-        byte[] valid = oneMember(ChunkStreams.databaseLike(900_000, 5));
+        byte[] valid = ChunkStreams.oneMember(ChunkStreams.databaseLike(900_000, 5));
         for (int failAt : new int[] {0, 1, 10, 70_000, valid.length - 1, valid.length}) {
             ReadOutcome expected = ReadOutcome.of(InflatingInputStream.gzip(failing(valid, failAt)), 65_536);
             ReadOutcome got = ReadOutcome.of(whole(failing(valid, failAt), valid.length), 65_536);
@@ -205,7 +197,7 @@ class WholeReadsTest {
     void anObjectTooLargeToHoldStreamsThroughTheJdkReader() throws IOException {
         byte[] data = new byte[(int) WholeReads.MAX_INPUT + 1000];
         new Random(6).nextBytes(data); // does not compress: the object is larger than its content
-        byte[] gz = oneMember(data);
+        byte[] gz = ChunkStreams.oneMember(data);
         ByteArrayInputStream raw = new ByteArrayInputStream(gz);
         InputStream content = whole(raw, gz.length);
         assertThat(raw.available()).as("nothing read before the content is").isEqualTo(gz.length);
@@ -245,9 +237,9 @@ class WholeReadsTest {
     @Test
     void aReaderWaitsUntilItsContentFitsTheBudget() throws Exception {
         byte[] data = ChunkStreams.databaseLike(100_000, 9); // 98 KiB: two fit in 256 KiB, not three
-        byte[] gz = oneMember(data);
+        byte[] gz = ChunkStreams.oneMember(data);
         byte[] largeData = ChunkStreams.databaseLike(300_000, 10); // more than the whole budget
-        byte[] largeGz = oneMember(largeData);
+        byte[] largeGz = ChunkStreams.oneMember(largeData);
         List<InputStream> held = new ArrayList<>();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try (WholeReads small = new WholeReads(Optional.of(lib), 256 << 10)) {
