@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Decompresses objects small enough to hold whole, the deltas of one restore: a gzip one is read
  * into memory and decompressed by libdeflate in one call, which took a 300,000-event restore's
- * fold 0.5 s sooner on two cores than the JDK's zlib streaming through it (docs/benchmarks.md).
+ * fold about 0.4 s sooner on two cores than the JDK's zlib streaming through it (docs/benchmarks.md).
  * etcd-backup-restore writes each delta as one gzip member of what it buffered, at most its delta
  * memory limit (100 MB by default).
  *
