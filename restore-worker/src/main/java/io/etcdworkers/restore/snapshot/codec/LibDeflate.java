@@ -213,7 +213,8 @@ final class LibDeflate {
             if (failed != null) {
                 return note(failed);
             }
-            LOG.info("libdeflate compresses gzip snapshots and reads full ones file={}", library.getFile());
+            LOG.info("libdeflate compresses gzip snapshots and reads full snapshots and deltas file={}",
+                    library.getFile());
             return lib;
         } catch (LinkageError | RuntimeException e) {
             return note(e.toString());

@@ -140,7 +140,8 @@ class WholeReadsTest {
         byte[] valid = ChunkStreams.oneMember(ChunkStreams.databaseLike(700_000, 3));
         Random sizes = new Random(7);
         for (Damage d : Damage.of(valid, 7, 120)) {
-            assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000))).as(d.what()).isEqualTo(jdk(d.bytes()));
+            assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000))).as(d.what())
+                    .isEqualTo(jdk(d.bytes()));
         }
     }
 
@@ -266,7 +267,8 @@ class WholeReadsTest {
             });
             await().atMost(Duration.ofSeconds(5)).until(() -> waiter.get().getState() == Thread.State.WAITING);
             waiter.get().interrupt();
-            assertThatThrownBy(() -> interrupted.get(30, TimeUnit.SECONDS)).hasRootCauseInstanceOf(InterruptedException.class);
+            assertThatThrownBy(() -> interrupted.get(30, TimeUnit.SECONDS))
+                    .hasRootCauseInstanceOf(InterruptedException.class);
             for (InputStream in : held) {
                 in.close();
             }
