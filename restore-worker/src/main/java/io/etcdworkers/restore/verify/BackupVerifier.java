@@ -10,6 +10,7 @@ import io.etcdworkers.restore.snapshot.SnapshotCatalog;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
 import io.etcdworkers.restore.snapshot.SnapshotSelection;
 import io.etcdworkers.restore.snapshot.SnapshotStreams;
+import io.etcdworkers.restore.snapshot.codec.WholeReads;
 import io.etcdworkers.restore.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +23,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,10 +36,15 @@ import org.slf4j.LoggerFactory;
  * Reads everything a restore would use, end to end, without changing anything: the base's
  * hash, every delta's hash, JSON and events, whether each delta's events match its name, and
  * the contiguity of the chain. It goes on after a bad object so the report names all of them.
+ * The deltas are read as a restore reads them (whole, by libdeflate) on a thread per core.
  */
 public final class BackupVerifier {
     private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
     private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    /** Deltas checked at once: one per core, at most four (a restore's default fetch threads). */
+    static final int THREADS = Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    /** How long a stopped verification waits for the checks still running (a socket read ignores interrupts). */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     private final ObjectStore store;
     private final String prefix;
@@ -70,16 +82,7 @@ public final class BackupVerifier {
                 selection.lastRevision());
         List<ObjectCheck> checks = new ArrayList<>();
         checks.add(checkFull(selection.base()));
-        Instant lastProgress = clock.instant();
-        int done = 0;
-        for (SnapshotObject delta : selection.deltas()) {
-            checks.add(checkDelta(delta));
-            done++;
-            if (Duration.between(lastProgress, clock.instant()).compareTo(PROGRESS_EVERY) >= 0) {
-                lastProgress = clock.instant();
-                LOG.info("progress deltas={}/{}", done, selection.deltas().size());
-            }
-        }
+        checks.addAll(checkDeltas(selection.deltas()));
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
                 LOG.error("bad object key={} code={} problem={}", check.object().key(),
@@ -142,8 +145,64 @@ public final class BackupVerifier {
         }
     }
 
-    private ObjectCheck checkDelta(SnapshotObject delta) throws InterruptedException {
-        try (InputStream in = SnapshotStreams.openDecompressed(store, delta)) {
+    /**
+     * Checks the deltas on {@link #THREADS} threads (the decompression, hashing and decoding are
+     * all CPU), and returns their checks in the deltas' order, logging progress as they complete in
+     * that order. A failure that stops the verification is thrown as the first delta that met it.
+     */
+    private List<ObjectCheck> checkDeltas(List<SnapshotObject> deltas) throws InterruptedException {
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "verify-delta-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try (WholeReads reads = new WholeReads()) {
+            try {
+                List<Future<ObjectCheck>> futures = new ArrayList<>();
+                for (SnapshotObject delta : deltas) {
+                    futures.add(pool.submit(() -> checkDelta(delta, reads)));
+                }
+                List<ObjectCheck> checks = new ArrayList<>();
+                Instant lastProgress = clock.instant();
+                for (Future<ObjectCheck> future : futures) {
+                    checks.add(result(future));
+                    if (Duration.between(lastProgress, clock.instant()).compareTo(PROGRESS_EVERY) >= 0) {
+                        lastProgress = clock.instant();
+                        LOG.info("progress deltas={}/{}", checks.size(), deltas.size());
+                    }
+                }
+                return checks;
+            } finally {
+                pool.shutdownNow();
+                if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.warn("delta checks still running {} s after the verification stopped", CLOSE_WAIT.toSeconds());
+                }
+            }
+        }
+    }
+
+    private static ObjectCheck result(Future<ObjectCheck> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure; // a WorkerException that stops the verification, or a bug
+            }
+            if (e.getCause() instanceof Error failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof InterruptedException) {
+                throw new InterruptedException("delta check interrupted");
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Reads the delta as a restore's fetch threads do: whole, by libdeflate when it is gzip ({@link WholeReads}). */
+    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads) throws InterruptedException {
+        try (InputStream raw = SnapshotStreams.openRaw(store, delta);
+                InputStream in = reads.decompress(SnapshotStreams.codecOf(delta), raw, delta.size())) {
             DeltaSummary summary = estimateDir.isPresent()
                     ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
                     : DeltaDecoder.verify(delta.key(), in);

@@ -111,20 +111,28 @@ public record SizeEstimate(
             }
         }
 
-        /** Counts the puts of a delta that create keys, as it is decoded. */
+        /** Counts the puts of a delta that create keys, as it is decoded; deltas may be decoded on several threads. */
         public DeltaDecoder.GroupSink deltaSink() {
             return group -> {
+                long keys = 0;
+                long keyBytes = 0;
+                long valueBytes = 0;
                 for (DeltaEvent e : group.events()) {
                     if (e.type() == EventType.PUT && e.version() == 1) {
-                        createdKeys++;
-                        createdKeyBytes += e.key().length;
-                        createdValueBytes += e.value().length;
+                        keys++;
+                        keyBytes += e.key().length;
+                        valueBytes += e.value().length;
                     }
+                }
+                synchronized (this) {
+                    createdKeys += keys;
+                    createdKeyBytes += keyBytes;
+                    createdValueBytes += valueBytes;
                 }
             };
         }
 
-        public SizeEstimate build() {
+        public synchronized SizeEstimate build() {
             return new SizeEstimate(baseDatabaseBytes, baseEntries, baseKeyBytes, createdKeys, createdKeyBytes,
                     createdValueBytes);
         }
