@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * Reads everything a restore would use, end to end, without changing anything: the base's
  * hash, every delta's hash, JSON and events, whether each delta's events match its name, and
  * the contiguity of the chain. It goes on after a bad object so the report names all of them.
- * The deltas are read as a restore reads them (whole, by libdeflate) on a thread per core.
+ * The base and the deltas are read on a thread per core, the deltas as a restore reads them
+ * (whole, by libdeflate).
  */
 public final class BackupVerifier {
     private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
@@ -81,8 +82,7 @@ public final class BackupVerifier {
                 selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
                 selection.lastRevision());
         List<ObjectCheck> checks = new ArrayList<>();
-        checks.add(checkFull(selection.base()));
-        checks.addAll(checkDeltas(selection.deltas()));
+        checks.addAll(checkObjects(selection.base(), selection.deltas()));
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
                 LOG.error("bad object key={} code={} problem={}", check.object().key(),
@@ -146,11 +146,13 @@ public final class BackupVerifier {
     }
 
     /**
-     * Checks the deltas on {@link #THREADS} threads (the decompression, hashing and decoding are
-     * all CPU), and returns their checks in the deltas' order, logging progress as they complete in
-     * that order. A failure that stops the verification is thrown as the first delta that met it.
+     * Checks the base and the deltas on {@link #THREADS} threads (the decompression, hashing and
+     * decoding are all CPU), the base first, and returns their checks in that order (the base's,
+     * then the deltas' in the chain's), logging progress as they complete in that order. A failure
+     * that stops the verification is thrown as the first object in that order that met it.
      */
-    private List<ObjectCheck> checkDeltas(List<SnapshotObject> deltas) throws InterruptedException {
+    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas)
+            throws InterruptedException {
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
             Thread t = new Thread(r, "verify-delta-" + n.incrementAndGet());
@@ -160,6 +162,7 @@ public final class BackupVerifier {
         try (WholeReads reads = new WholeReads()) {
             try {
                 List<Future<ObjectCheck>> futures = new ArrayList<>();
+                futures.add(pool.submit(() -> checkFull(base)));
                 for (SnapshotObject delta : deltas) {
                     futures.add(pool.submit(() -> checkDelta(delta, reads)));
                 }
@@ -169,7 +172,7 @@ public final class BackupVerifier {
                     checks.add(result(future));
                     if (Duration.between(lastProgress, clock.instant()).compareTo(PROGRESS_EVERY) >= 0) {
                         lastProgress = clock.instant();
-                        LOG.info("progress deltas={}/{}", checks.size(), deltas.size());
+                        LOG.info("progress deltas={}/{}", checks.size() - 1, deltas.size());
                     }
                 }
                 return checks;

@@ -95,19 +95,23 @@ public record SizeEstimate(
         private long createdKeyBytes;
         private long createdValueBytes;
 
-        /** The base's key bucket, from the database file. */
+        /** The base's key bucket, from the database file (while other threads count the deltas). */
         public void base(Path database, long databaseBytes) throws IOException {
-            baseDatabaseBytes = databaseBytes;
+            long[] entriesAndKeyBytes = new long[2];
             try (BoltReader db = BoltReader.open(database)) {
-                if (!db.hasBucket(KEY_BUCKET)) {
-                    return;
+                if (db.hasBucket(KEY_BUCKET)) {
+                    db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
+                        if (!isBucket) {
+                            entriesAndKeyBytes[0]++;
+                            entriesAndKeyBytes[1] += DatabaseKeys.key(v).length;
+                        }
+                    });
                 }
-                db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
-                    if (!isBucket) {
-                        baseEntries++;
-                        baseKeyBytes += DatabaseKeys.key(v).length;
-                    }
-                });
+            }
+            synchronized (this) {
+                baseDatabaseBytes = databaseBytes;
+                baseEntries = entriesAndKeyBytes[0];
+                baseKeyBytes = entriesAndKeyBytes[1];
             }
         }
 
