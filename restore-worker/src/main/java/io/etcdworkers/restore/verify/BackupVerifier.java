@@ -155,7 +155,7 @@ public final class BackupVerifier {
             throws InterruptedException {
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "verify-delta-" + n.incrementAndGet());
+            Thread t = new Thread(r, "verify-object-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -179,7 +179,7 @@ public final class BackupVerifier {
             } finally {
                 pool.shutdownNow();
                 if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("delta checks still running {} s after the verification stopped", CLOSE_WAIT.toSeconds());
+                    LOG.warn("object checks still running {} s after the verification stopped", CLOSE_WAIT.toSeconds());
                 }
             }
         }

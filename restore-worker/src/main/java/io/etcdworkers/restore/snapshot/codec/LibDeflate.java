@@ -168,28 +168,6 @@ final class LibDeflate {
         }
     }
 
-    /**
-     * Decompresses {@code inBytes} at {@code in} into the {@code outBytes} at {@code out}; true when
-     * they are exactly one gzip member whose content is exactly {@code outBytes} long (its CRC-32 and
-     * length checked), false otherwise (more or less content, more input after the member, or not a
-     * valid member), with {@code out} then undefined. Any thread may call: the decompressor is its own.
-     */
-    boolean gunzipExactly(Pointer in, long inBytes, Pointer out, long outBytes) {
-        Pointer decompressor = api.libdeflate_alloc_decompressor();
-        if (decompressor == null) {
-            throw new IllegalStateException("libdeflate_alloc_decompressor failed (out of memory)");
-        }
-        try {
-            LongByReference actualIn = new LongByReference();
-            LongByReference actualOut = new LongByReference();
-            int result = api.libdeflate_gzip_decompress_ex(decompressor, in, inBytes, out, outBytes, actualIn,
-                    actualOut);
-            return result == SUCCESS && actualIn.getValue() == inBytes && actualOut.getValue() == outBytes;
-        } finally {
-            api.libdeflate_free_decompressor(decompressor);
-        }
-    }
-
     private static Pointer address(ByteBuffer buffer) {
         return Native.getDirectBufferPointer(buffer).share(buffer.position());
     }

@@ -4,6 +4,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
@@ -122,7 +123,7 @@ public final class WholeReads implements AutoCloseable {
         boolean handedOut = false;
         try {
             output = tryTake(Math.max(1, declared));
-            if (output != null && lib.gunzipExactly(input.pointer(), length, output.pointer(), declared)) {
+            if (output != null && oneMember(lib, input, length, output, declared)) {
                 InputStream content = new PooledBytes(output, declared, () -> held.release(units));
                 handedOut = true;
                 buffers.give(input); // last: the caller gives it back itself when this throws
@@ -136,6 +137,19 @@ public final class WholeReads implements AutoCloseable {
                 }
                 held.release(units);
             }
+        }
+    }
+
+    /**
+     * Whether the {@code length} bytes of {@code input} are exactly one gzip member whose content,
+     * now in {@code output}, is exactly {@code declared} bytes long (its CRC-32 and length checked).
+     */
+    private static boolean oneMember(LibDeflate lib, MappedBuffer input, long length, MappedBuffer output,
+            long declared) {
+        ByteBuffer in = input.pointer().getByteBuffer(0, length);
+        ByteBuffer out = output.pointer().getByteBuffer(0, declared);
+        try (LibDeflate.Members members = lib.members()) {
+            return members.next(in, out) && !in.hasRemaining() && out.remaining() == declared;
         }
     }
 
