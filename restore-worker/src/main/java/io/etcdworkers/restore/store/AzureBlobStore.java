@@ -144,7 +144,7 @@ public final class AzureBlobStore implements ObjectStore {
         return s.endsWith("/") ? s.substring(0, s.length() - 1) : s;
     }
 
-    private static HttpClient httpClient(AzureStoreConfig.Retry retry) {
+    private static HttpClient httpClient(StoreRetry retry) {
         Duration socket = retry.tryTimeout().compareTo(MAX_SOCKET_TIMEOUT) < 0 ? retry.tryTimeout() : MAX_SOCKET_TIMEOUT;
         // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on every plain-http request.
         return new JdkHttpClientBuilder(java.net.http.HttpClient.newBuilder()
@@ -156,7 +156,7 @@ public final class AzureBlobStore implements ObjectStore {
                 .build();
     }
 
-    private static RequestRetryOptions retryOptions(AzureStoreConfig.Retry retry) {
+    private static RequestRetryOptions retryOptions(StoreRetry retry) {
         return new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retry.maxTries(), retry.tryTimeout(),
                 retry.baseDelay(), retry.maxDelay(), null);
     }

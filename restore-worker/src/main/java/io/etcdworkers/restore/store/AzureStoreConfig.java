@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.store;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -13,11 +12,11 @@ import java.util.Objects;
  *     plus {@code /<container>}
  * @param storageAccount the account the key belongs to
  * @param storageKey the account's shared key, base64 (never printed; not in {@link #toString()})
- * @param retry tries, backoff and the per-try timeout
+ * @param retry tries, backoff and the per-try timeout ({@link StoreRetry})
  * @param blockSize the size of each staged block of an upload
  */
 public record AzureStoreConfig(String container, URI containerUrl, String storageAccount, String storageKey,
-        Retry retry, int blockSize) {
+        StoreRetry retry, int blockSize) {
     /** 8 MiB: a 50 MB upload is 7 blocks; memory holds one. Azure allows 50,000 blocks of up to 4000 MiB. */
     public static final int DEFAULT_BLOCK_SIZE = 8 * 1024 * 1024;
 
@@ -32,7 +31,7 @@ public record AzureStoreConfig(String container, URI containerUrl, String storag
         }
     }
 
-    public AzureStoreConfig withRetry(Retry newRetry) {
+    public AzureStoreConfig withRetry(StoreRetry newRetry) {
         return new AzureStoreConfig(container, containerUrl, storageAccount, storageKey, newRetry, blockSize);
     }
 
@@ -45,29 +44,5 @@ public record AzureStoreConfig(String container, URI containerUrl, String storag
     public String toString() {
         return "AzureStoreConfig[container=" + container + ", containerUrl=" + containerUrl + ", storageAccount="
                 + storageAccount + ", storageKey=***, retry=" + retry + ", blockSize=" + blockSize + "]";
-    }
-
-    /**
-     * The SDK's retry policy: {@code maxTries} tries per request, exponential backoff from
-     * {@code baseDelay} up to {@code maxDelay}, each try bounded by {@code tryTimeout} (for a
-     * download: one chunk of the stream, headers and body).
-     */
-    public record Retry(int maxTries, Duration baseDelay, Duration maxDelay, Duration tryTimeout) {
-        /** As the S3 store: 5 tries, 0.5 s doubling to at most 20 s, 2 min a try. */
-        public static final Retry DEFAULT = new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(20),
-                Duration.ofMinutes(2));
-
-        public Retry {
-            if (maxTries < 1) {
-                throw new IllegalArgumentException("maxTries must be at least 1: " + maxTries);
-            }
-            Objects.requireNonNull(baseDelay, "baseDelay");
-            Objects.requireNonNull(maxDelay, "maxDelay");
-            Objects.requireNonNull(tryTimeout, "tryTimeout");
-        }
-
-        public Retry withTryTimeout(Duration timeout) {
-            return new Retry(maxTries, baseDelay, maxDelay, timeout);
-        }
     }
 }

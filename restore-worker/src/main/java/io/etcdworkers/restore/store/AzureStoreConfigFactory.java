@@ -64,7 +64,7 @@ public final class AzureStoreConfigFactory {
                     + credentials.source());
         }
         return new AzureStoreConfig(container, url, credentials.storageAccount(), credentials.storageKey(),
-                AzureStoreConfig.Retry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+                StoreRetry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 
     /** The credentials the environment points at, read and validated. */

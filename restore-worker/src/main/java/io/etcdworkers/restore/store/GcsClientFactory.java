@@ -89,7 +89,7 @@ final class GcsClientFactory {
         }
     }
 
-    private static RetrySettings retrySettings(GcsStoreConfig.Retry retry) {
+    private static RetrySettings retrySettings(StoreRetry retry) {
         // Long enough for every try to run into its own timeout and every backoff to be taken.
         Duration total = retry.tryTimeout().plus(retry.maxDelay()).multipliedBy(retry.maxTries());
         return RetrySettings.newBuilder()

@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.store;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -12,12 +11,12 @@ import java.util.Objects;
  * @param endpoint the API root the SDK puts {@code /storage/v1/...} and {@code /upload/storage/v1/...}
  *     under: {@value #DEFAULT_ENDPOINT}, or an override such as {@code http://127.0.0.1:9199}
  * @param credentials what identity is sent
- * @param retry tries, backoff and the per-request timeout
+ * @param retry tries, backoff and the per-request timeout ({@link StoreRetry})
  * @param chunkSize bytes a resumable upload buffers and sends per request (a multiple of 256 KiB)
  * @param pageSize objects per listing request (GCS sends at most 1,000)
  */
-public record GcsStoreConfig(String bucket, URI endpoint, GcsCredentials credentials, Retry retry, int chunkSize,
-        int pageSize) {
+public record GcsStoreConfig(String bucket, URI endpoint, GcsCredentials credentials, StoreRetry retry,
+        int chunkSize, int pageSize) {
     public static final String DEFAULT_ENDPOINT = "https://storage.googleapis.com";
     /** GCS takes resumable upload chunks in multiples of this (the last one excepted). */
     public static final int CHUNK_GRANULARITY = 256 * 1024;
@@ -38,7 +37,7 @@ public record GcsStoreConfig(String bucket, URI endpoint, GcsCredentials credent
         }
     }
 
-    public GcsStoreConfig withRetry(Retry newRetry) {
+    public GcsStoreConfig withRetry(StoreRetry newRetry) {
         return new GcsStoreConfig(bucket, endpoint, credentials, newRetry, chunkSize, pageSize);
     }
 
@@ -48,29 +47,5 @@ public record GcsStoreConfig(String bucket, URI endpoint, GcsCredentials credent
 
     public GcsStoreConfig withPageSize(int newPageSize) {
         return new GcsStoreConfig(bucket, endpoint, credentials, retry, chunkSize, newPageSize);
-    }
-
-    /**
-     * The SDK's retry policy: {@code maxTries} tries per request, exponential backoff (with the
-     * SDK's jitter) from {@code baseDelay} up to {@code maxDelay}; {@code tryTimeout} is the
-     * socket read timeout, the longest a request waits for the next bytes of its answer.
-     */
-    public record Retry(int maxTries, Duration baseDelay, Duration maxDelay, Duration tryTimeout) {
-        /** As the S3 and ABS stores: 5 tries, 0.5 s doubling to at most 20 s, 2 min a try. */
-        public static final Retry DEFAULT = new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(20),
-                Duration.ofMinutes(2));
-
-        public Retry {
-            if (maxTries < 1) {
-                throw new IllegalArgumentException("maxTries must be at least 1: " + maxTries);
-            }
-            Objects.requireNonNull(baseDelay, "baseDelay");
-            Objects.requireNonNull(maxDelay, "maxDelay");
-            Objects.requireNonNull(tryTimeout, "tryTimeout");
-        }
-
-        public Retry withTryTimeout(Duration timeout) {
-            return new Retry(maxTries, baseDelay, maxDelay, timeout);
-        }
     }
 }

@@ -85,7 +85,7 @@ public final class GcsStoreConfigFactory {
         } else {
             credentials = file.map(GcsCredentials::file).orElseGet(GcsCredentials::ambient);
         }
-        return new GcsStoreConfig(bucket, endpoint.uri(), credentials, GcsStoreConfig.Retry.DEFAULT,
+        return new GcsStoreConfig(bucket, endpoint.uri(), credentials, StoreRetry.DEFAULT,
                 GcsStoreConfig.DEFAULT_CHUNK_SIZE, GcsStoreConfig.DEFAULT_PAGE_SIZE);
     }
 

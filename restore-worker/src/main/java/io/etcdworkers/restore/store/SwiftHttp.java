@@ -25,15 +25,15 @@ final class SwiftHttp {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
     private final HttpClient client;
-    private final SwiftStoreConfig.Retry retry;
+    private final StoreRetry retry;
 
-    SwiftHttp(SwiftStoreConfig.Retry retry) {
+    SwiftHttp(StoreRetry retry) {
         this.retry = Objects.requireNonNull(retry, "retry");
         this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
-    SwiftStoreConfig.Retry retry() {
+    StoreRetry retry() {
         return retry;
     }
 

@@ -1,7 +1,6 @@
 package io.etcdworkers.restore.store;
 
 import java.net.URI;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,13 +14,13 @@ import java.util.Optional;
  *     ({@code https://host/v1/AUTH_<project>}) used instead of the one the login returns
  * @param region the catalog region whose {@code object-store} endpoint to take ({@code OS_REGION_NAME});
  *     empty takes the first public one, as gophercloud does
- * @param retry tries, backoff and the per-request timeout
+ * @param retry tries, backoff and the per-request timeout ({@link StoreRetry})
  * @param segmentSize bytes per segment of a large upload, and the largest object sent with one PUT
  * @param maxSegments segments one manifest may list (Swift's {@code max_manifest_segments}, 1,000 by default)
  * @param pageSize objects per listing request (Swift sends at most 10,000)
  */
 public record SwiftStoreConfig(String container, SwiftCredentials credentials, Optional<URI> storageUrl,
-        Optional<String> region, Retry retry, int segmentSize, int maxSegments, int pageSize) {
+        Optional<String> region, StoreRetry retry, int segmentSize, int maxSegments, int pageSize) {
     /** 16 MiB: 1,000 segments then hold 15.6 GiB, above etcd's 8 GiB quota; memory holds one. */
     public static final int DEFAULT_SEGMENT_SIZE = 16 * 1024 * 1024;
     public static final int DEFAULT_MAX_SEGMENTS = 1000;
@@ -41,7 +40,7 @@ public record SwiftStoreConfig(String container, SwiftCredentials credentials, O
         }
     }
 
-    public SwiftStoreConfig withRetry(Retry newRetry) {
+    public SwiftStoreConfig withRetry(StoreRetry newRetry) {
         return new SwiftStoreConfig(container, credentials, storageUrl, region, newRetry, segmentSize, maxSegments,
                 pageSize);
     }
@@ -59,35 +58,5 @@ public record SwiftStoreConfig(String container, SwiftCredentials credentials, O
     public SwiftStoreConfig withContainer(String newContainer) {
         return new SwiftStoreConfig(newContainer, credentials, storageUrl, region, retry, segmentSize, maxSegments,
                 pageSize);
-    }
-
-    /**
-     * {@code maxTries} tries per request (a 401 that a new login answers is not counted),
-     * exponential backoff from {@code baseDelay} up to {@code maxDelay}; {@code tryTimeout} bounds
-     * one request until its answer's headers.
-     */
-    public record Retry(int maxTries, Duration baseDelay, Duration maxDelay, Duration tryTimeout) {
-        /** As the other stores: 5 tries, 0.5 s doubling to at most 20 s, 2 min a try. */
-        public static final Retry DEFAULT = new Retry(5, Duration.ofMillis(500), Duration.ofSeconds(20),
-                Duration.ofMinutes(2));
-
-        public Retry {
-            if (maxTries < 1) {
-                throw new IllegalArgumentException("maxTries must be at least 1: " + maxTries);
-            }
-            Objects.requireNonNull(baseDelay, "baseDelay");
-            Objects.requireNonNull(maxDelay, "maxDelay");
-            Objects.requireNonNull(tryTimeout, "tryTimeout");
-        }
-
-        public Retry withTryTimeout(Duration timeout) {
-            return new Retry(maxTries, baseDelay, maxDelay, timeout);
-        }
-
-        /** The pause before try {@code next} (2, 3, ...). */
-        Duration delayBefore(int next) {
-            long millis = baseDelay.toMillis() << Math.min(20, Math.max(0, next - 2));
-            return Duration.ofMillis(Math.min(millis, maxDelay.toMillis()));
-        }
     }
 }

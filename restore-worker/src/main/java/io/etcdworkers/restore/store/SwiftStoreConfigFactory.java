@@ -41,7 +41,7 @@ public final class SwiftStoreConfigFactory {
         SwiftCredentials credentials = SwiftCredentialsReader.read(env);
         Optional<URI> override = endpointOverrideFlag.map(SwiftStoreConfigFactory::checkOverride);
         return new SwiftStoreConfig(container, credentials, override, value(WorkerEnv.OS_REGION_NAME),
-                SwiftStoreConfig.Retry.DEFAULT, SwiftStoreConfig.DEFAULT_SEGMENT_SIZE,
+                StoreRetry.DEFAULT, SwiftStoreConfig.DEFAULT_SEGMENT_SIZE,
                 SwiftStoreConfig.DEFAULT_MAX_SEGMENTS, SwiftStoreConfig.DEFAULT_PAGE_SIZE);
     }
 

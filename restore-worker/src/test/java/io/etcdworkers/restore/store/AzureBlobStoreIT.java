@@ -192,7 +192,7 @@ class AzureBlobStoreIT {
     void aReadLongerThanTheRequestTimeoutIsNotCutByIt() throws IOException {
         byte[] content = random(20_000_000, 6);
         blobs.getBlobClient("slow/blob").upload(BinaryData.fromBytes(content));
-        AzureStoreConfig.Retry oneSecond = new AzureStoreConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(5),
+        StoreRetry oneSecond = new StoreRetry(2, Duration.ofMillis(1), Duration.ofMillis(5),
                 Duration.ofSeconds(1));
         try (AzureBlobStore strict = new AzureBlobStore(config("backups", AzuriteServer.KEY).withRetry(oneSecond));
                 InputStream in = strict.open("slow/blob")) {
@@ -230,11 +230,11 @@ class AzureBlobStoreIT {
 
     static AzureStoreConfig config(String container, String key) {
         return new AzureStoreConfig(container, URI.create(azurite.accountUrl() + "/" + container),
-                AzuriteServer.ACCOUNT, key, AzureStoreConfig.Retry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+                AzuriteServer.ACCOUNT, key, StoreRetry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 
-    static AzureStoreConfig.Retry fastRetry() {
-        return new AzureStoreConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(10));
+    static StoreRetry fastRetry() {
+        return new StoreRetry(2, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(10));
     }
 
     private static byte[] random(int size, long seed) {

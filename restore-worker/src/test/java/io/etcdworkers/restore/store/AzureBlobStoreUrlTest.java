@@ -39,7 +39,7 @@ class AzureBlobStoreUrlTest {
     }
 
     private static AzureStoreConfig config(String url) {
-        return new AzureStoreConfig("backups", URI.create(url), "acct", KEY, AzureStoreConfig.Retry.DEFAULT,
+        return new AzureStoreConfig("backups", URI.create(url), "acct", KEY, StoreRetry.DEFAULT,
                 AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 }

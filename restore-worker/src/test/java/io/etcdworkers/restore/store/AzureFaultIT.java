@@ -49,7 +49,7 @@ class AzureFaultIT {
         proxy = FaultProxy.start(root);
         store = new AzureBlobStore(new AzureStoreConfig(CONTAINER,
                 URI.create(proxy.endpoint() + "/" + AzuriteServer.ACCOUNT + "/" + CONTAINER), AzuriteServer.ACCOUNT,
-                AzuriteServer.KEY, new AzureStoreConfig.Retry(4, Duration.ofMillis(1), Duration.ofMillis(5),
+                AzuriteServer.KEY, new StoreRetry(4, Duration.ofMillis(1), Duration.ofMillis(5),
                         Duration.ofSeconds(10)), AzureStoreConfig.DEFAULT_BLOCK_SIZE));
     }
 

@@ -49,7 +49,7 @@ class GcsObjectStoreIT {
     private static final int MANY = 25;
     private static final int PAGE = 10;
     private static final int TWENTY_MB = 20_000_000;
-    private static final GcsStoreConfig.Retry FAST = new GcsStoreConfig.Retry(3, Duration.ofMillis(10),
+    private static final StoreRetry FAST = new StoreRetry(3, Duration.ofMillis(10),
             Duration.ofMillis(50), Duration.ofSeconds(10));
 
     @TempDir
@@ -262,7 +262,7 @@ class GcsObjectStoreIT {
 
     static GcsStoreConfig config(String bucket, URI endpoint) {
         return new GcsStoreConfig(bucket, endpoint, GcsCredentials.anonymous("the emulator"),
-                GcsStoreConfig.Retry.DEFAULT, GcsEmulatorServer.UPLOAD_CHUNK_SIZE, GcsStoreConfig.DEFAULT_PAGE_SIZE);
+                StoreRetry.DEFAULT, GcsEmulatorServer.UPLOAD_CHUNK_SIZE, GcsStoreConfig.DEFAULT_PAGE_SIZE);
     }
 
     private static byte[] random(int size, long seed) {

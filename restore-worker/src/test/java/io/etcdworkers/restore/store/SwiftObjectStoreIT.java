@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SwiftObjectStoreIT {
     private static final String CONTAINER = "backups";
     private static final int SEGMENT = 1 << 20;
-    private static final SwiftStoreConfig.Retry FAST = new SwiftStoreConfig.Retry(3, Duration.ofMillis(10),
+    private static final StoreRetry FAST = new StoreRetry(3, Duration.ofMillis(10),
             Duration.ofMillis(50), Duration.ofSeconds(10));
 
     @TempDir
