@@ -11,7 +11,7 @@ import picocli.CommandLine;
 
 /**
  * Runs a picocli command tree with the workers' conventions: environment twins for every
- * flag, usage errors exit 2, a {@link WorkerException} exits with its code and is logged once,
+ * flag, usage errors exit 2 (a mistyped flag with the ones it resembles), a {@link WorkerException} exits with its code and is logged once,
  * anything else exits 1.
  */
 public final class WorkerCli {
@@ -41,6 +41,8 @@ public final class WorkerCli {
         cli.setParameterExceptionHandler((ex, args) -> {
             CommandLine failed = ex.getCommandLine();
             failed.getErr().println("error: " + ex.getMessage());
+            // a mistyped flag: picocli names the flags it resembles ("Possible solutions: ...")
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, failed.getErr());
             failed.getErr().println("run with --help for the flags and their environment variables");
             return ErrorCode.USAGE.exitCode();
         });
