@@ -2,15 +2,17 @@ package io.etcdworkers.restore.snapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.testsupport.MainRun;
+import io.etcdworkers.testsupport.ProcessRun;
 import java.io.BufferedOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,15 +47,11 @@ class LargeDeltaSmallHeapIT {
         }
         assertThat(Files.size(delta)).isGreaterThan(100L * 1024 * 1024);
 
-        Process child = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx48m", "-cp", System.getProperty("java.class.path"),
-                DecodeFileMain.class.getName(), delta.toString()))
-                .redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(child.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        ProcessRun child = MainRun.run(DecodeFileMain.class, List.of("-Xmx48m"), Duration.ofSeconds(240),
+                delta.toString());
+        String output = MainRun.output(child);
 
-        assertThat(child.exitValue()).as(output).isZero();
+        assertThat(child.exitCode()).as(output).isZero();
         assertThat(output).contains("events=" + events);
     }
 

@@ -2,15 +2,15 @@ package io.etcdworkers.restore.snapshot.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.testsupport.MainRun;
+import io.etcdworkers.testsupport.ProcessRun;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class LibDeflateSwitchTest {
 
     @Test
-    void theSwitchTurnsLibDeflateOffAndGzipStillRoundTrips() throws Exception {
+    void theSwitchTurnsLibDeflateOffAndGzipStillRoundTrips() {
         GzipMembersOutputStreamTest.requireLibDeflate();
         assertThat(child("-D" + LibDeflate.SWITCH + "=false"))
                 .contains("libdeflate=off reason=turned off (-D" + LibDeflate.SWITCH + "=false)")
@@ -31,13 +31,10 @@ class LibDeflateSwitchTest {
                 .contains("members=3 roundTrip=true wholeRead=true");
     }
 
-    private static String child(String property) throws Exception {
-        Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                property, "-cp", System.getProperty("java.class.path"), SwitchMain.class.getName()))
-                .redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.exitValue()).as(output).isZero();
+    private static String child(String property) {
+        ProcessRun child = MainRun.run(SwitchMain.class, List.of(property), Duration.ofSeconds(60));
+        String output = MainRun.output(child);
+        assertThat(child.exitCode()).as(output).isZero();
         return output;
     }
 

@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import io.etcdworkers.testsupport.MainRun;
+import io.etcdworkers.testsupport.ProcessRun;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,12 +28,10 @@ class MapRefusedTest {
     void aRefusedMappingStreamsTheDeltaInstead() throws Exception {
         GzipMembersOutputStreamTest.requireLibDeflate();
         // interpreted only: no compiler thread is started (and mapped) once the limit is set
-        Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m", "-cp", System.getProperty("java.class.path"),
-                LimitedMain.class.getName())).redirectErrorStream(true).start();
-        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
-        assertThat(child.exitValue()).as(output).isZero();
+        ProcessRun child = MainRun.run(LimitedMain.class, List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"),
+                Duration.ofSeconds(120));
+        String output = MainRun.output(child);
+        assertThat(child.exitCode()).as(output).isZero();
         assertThat(output)
                 .contains("before the limit: pooled=2 sameContent=true")
                 .contains("cannot map")
