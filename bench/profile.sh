@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Where the worker's time and memory go during a replay (docs/benchmarks.md, "Profile").
+# Where the worker's time and memory go during a replay (docs/benchmarks.md#how-to-reproduce).
 #
 #   bench/profile.sh BUCKET_NAME [SAMPLES]     e.g. bench/profile.sh 300k 30
 #
