@@ -5,7 +5,7 @@
 #
 #   bench/floor.sh SNAPSHOT.gz [GOGC]      (etcd, etcdutl, etcdctl on PATH; etcd 3.5)
 #
-# docs/benchmarks.md, "Same run, 2026-12-04 (session 20)", compares it with etcdbrctl v0.23.0.
+# docs/benchmarks.md#a-full-snapshot-alone-and-its-floor compares it with etcdbrctl v0.23.0.
 set -euo pipefail
 SNAPSHOT=$1
 export GOGC=${2:-100}

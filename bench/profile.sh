@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Where the worker's time and memory go during a replay (docs/benchmarks.md, "Profile").
+# Where the worker's time and memory go during a replay (docs/benchmarks.md#how-to-reproduce).
 #
 #   bench/profile.sh BUCKET_NAME [SAMPLES]     e.g. bench/profile.sh 300k 30
 #
-# Runs one restore (default policy, WAL on disk) of $BENCH_DATA/buckets/BUCKET_NAME with native
-# memory tracking on, and once the replay runs: SAMPLES thread dumps one second apart (which
-# frames the replay threads are in), the CPU each JVM thread and etcd used over that window
-# (from /proc/<pid>/task/*/stat), and the JVM's native memory summary. Output: $BENCH_DATA/profile-BUCKET_NAME/.
+# Runs one restore by the replay engine (default policy, WAL on disk) of
+# $BENCH_DATA/buckets/BUCKET_NAME with native memory tracking on, and once the replay runs:
+# SAMPLES thread dumps one second apart (which frames the replay threads are in), the CPU each
+# JVM thread and etcd used over that window (from /proc/<pid>/task/*/stat), and the JVM's native
+# memory summary. Output: $BENCH_DATA/profile-BUCKET_NAME/.
 # Profiling perturbs the run: its timings are not benchmark numbers.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,9 +20,12 @@ rm -rf "$OUT" "$WORK"; mkdir -p "$OUT" "$WORK"
 # shellcheck disable=SC2086
 java ${WORKER_JAVA_OPTS:-} -XX:NativeMemoryTracking=summary -jar "$ROOT/restore-worker/target/restore-worker.jar" restore \
   --storage-provider=Local --store-container="$DATA/buckets/$NAME/bucket" --data-dir="$WORK/data" \
-  --scratch-dir="$WORK/scratch" --progress-interval=1s > "$OUT/result.json" 2> "$OUT/worker.log" &
+  --scratch-dir="$WORK/scratch" --progress-interval=1s --engine=replay > "$OUT/result.json" 2> "$OUT/worker.log" &
 JVM=$!
-until grep -q "replay deltas=" "$OUT/worker.log" 2>/dev/null; do sleep 0.5; done
+until grep -q "replay deltas=" "$OUT/worker.log" 2>/dev/null; do
+  kill -0 "$JVM" 2>/dev/null || { echo "the worker exited before its replay started: $OUT/worker.log" >&2; exit 1; }
+  sleep 0.5
+done
 ETCD=$(pgrep -P "$JVM" -x etcd | head -1)
 thread_cpu() { # pid -> "tid name ticks" lines
   for t in /proc/"$1"/task/*; do

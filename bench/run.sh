@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates every benchmark number of docs/benchmarks.md (issue 7).
+# Runs the benchmarks of docs/benchmarks.md.
 #
 #   bench/run.sh small   30,000 events: every configuration, a few minutes (a smoke run)
 #   bench/run.sh one restore|compact 300k policy|nopolicy|offline disk|tmpfs [jvm128m]   one run, re-measured

@@ -13,14 +13,15 @@ public final class WorkerJvm {
      * defaults ask (which suit a server that runs for days). On two cores a fold is CPU-bound, and
      * at the defaults C2 spent 5-7 s of CPU compiling methods that were warm, not hot, during a
      * 9-10 s fold; at these thresholds 3-4.5 s, and the fold and the whole restore ended 1-1.5 s
-     * sooner; a restore with nothing to fold was not slower (docs/benchmarks.md, session 13).
+     * sooner; a restore with nothing to fold was not slower
+     * (docs/benchmarks.md#jit-thresholds-and-inlining).
      *
      * <p>And C2 inlines less: hot callees up to 150 bytecodes instead of 325, others up to 20
      * instead of 35, none whose compiled code is over 1,000 bytes. The fold's loops had grown to
      * 40-70 KB of machine code each (the bolt reader's walk took 0.6 s to compile), and C2's loop
      * optimizer and register allocator spent most of their time on them: C2's CPU went from 4-6 s
      * to 2.6-3 s at 300k events, the restore ended 0.5-1 s sooner, and at 3,000,000 keys the fold
-     * was not slower (docs/benchmarks.md, session 16).
+     * was not slower (docs/benchmarks.md#jit-thresholds-and-inlining).
      */
     public static final List<String> JIT = List.of(
             "-XX:Tier4InvocationThreshold=20000",
@@ -37,7 +38,7 @@ public final class WorkerJvm {
      * image build time ({@code -XX:ArchiveClassesAtExit}). Loading the worker's classes (gRPC,
      * Netty, Jackson, the store clients) took about a second of CPU per start; with the archive a
      * 300k-event restore took 0.1-0.9 s less and a full-snapshot-only restore up to 0.7 s; a
-     * compaction did not measurably change (docs/benchmarks.md, session 15). A JVM that finds no
+     * compaction did not measurably change (docs/benchmarks.md#class-archives). A JVM that finds no
      * archive there, or one written for other jars, starts without it (the latter with one
      * warning line).
      */
