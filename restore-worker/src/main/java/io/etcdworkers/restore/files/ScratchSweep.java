@@ -60,8 +60,8 @@ public final class ScratchSweep {
      * @return what was removed
      */
     public static List<Path> removeDead(Path root, Optional<Path> walRoot) throws IOException {
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-            return List.of();
+        if (!Files.isDirectory(root)) {
+            return List.of(); // (the scratch dir itself may be a link: the one given is the one swept)
         }
         ScratchSweep sweep = new ScratchSweep(root, walRoot, ProcessOwner.uid());
         sweep.run();

@@ -89,6 +89,7 @@ class LockFileTest {
         Files.writeString(path, "someone else's file");
         LockFile.tryLockExisting(path).orElseThrow().closeKeepingFile();
         assertThat(path).hasContent("someone else's file");
-        assertThat(LockFile.tryLockExisting(path)).as("released").isPresent().get().satisfies(l -> l.closeKeepingFile());
+        assertThat(LockFile.tryLockExisting(path)).as("released").isPresent().get()
+                .satisfies(LockFile::closeKeepingFile);
     }
 }

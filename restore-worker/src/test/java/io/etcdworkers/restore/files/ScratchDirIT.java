@@ -143,7 +143,7 @@ class ScratchDirIT {
         assertThat(names(wal())).containsExactlyInAnyOrder("restore-123-wal", "restore-124-wal", "other-wal");
     }
 
-    /** A dead run's lock is this program's, but its dir was swapped for a link: the link goes nowhere, nor its target. */
+    /** A dead run's lock is this program's, but its dirs were swapped for links: neither they nor their target go. */
     @Test
     void aKilledRunsDirReplacedByALinkIsLeftAndWhatItPointsToUntouched() throws Exception {
         Path root = root();

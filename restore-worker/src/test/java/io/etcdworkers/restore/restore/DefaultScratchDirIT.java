@@ -75,7 +75,8 @@ class DefaultScratchDirIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(data.resolve("member/snap/db")).exists();
-        String runDirs = tempDirGiven ? ".*/tmp/restore-\\d+/base\\.db" : ".*/tmp/etcd-workers-\\d+/restore-\\d+/base\\.db";
+        String runDirs = tempDirGiven ? ".*/tmp/restore-\\d+/base\\.db"
+                : ".*/tmp/etcd-workers-\\d+/restore-\\d+/base\\.db";
         assertThat(modes.seen().keySet()).as("where the run worked").anyMatch(p -> p.toString().matches(runDirs));
         List<String> left = new ArrayList<>(others);
         if (!tempDirGiven) {
@@ -88,7 +89,8 @@ class DefaultScratchDirIT {
         assertThat(tmp().resolve("restore-x/notes")).hasContent("someone's dir");
         assertThat(tmp().resolve("restore-1.lock")).isEmptyFile();
         if (tempDirGiven) {
-            assertThat(run.stderr()).as("what was left, and why").contains("restore-notes.txt (not a name this program gives)");
+            assertThat(run.stderr()).as("what was left, and why")
+                    .contains("restore-notes.txt (not a name this program gives)");
         }
     }
 
@@ -103,6 +105,7 @@ class DefaultScratchDirIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(2);
         assertThat(run.stdout()).contains("refusing the default scratch dir " + own() + ": it is a symbolic link");
+        assertThat(run.stderr()).as("the bucket is not even listed").doesNotContain("restore plan");
         assertThat(names(elsewhere)).containsExactly("restore-1");
         assertThat(dir.resolve("data")).doesNotExist();
     }
