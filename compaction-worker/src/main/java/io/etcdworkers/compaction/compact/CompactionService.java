@@ -9,7 +9,7 @@ import io.etcdworkers.restore.engine.Phases;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
-import io.etcdworkers.restore.files.ScratchDir;
+import io.etcdworkers.restore.files.ScratchSweep;
 import io.etcdworkers.restore.rebuild.Rebuild;
 import io.etcdworkers.restore.rebuild.Rebuilder;
 import io.etcdworkers.restore.snapshot.SnapshotObject;
@@ -146,10 +146,7 @@ public final class CompactionService {
     private void sweepDeadScratch() {
         Path root = config.rebuild().scratchDir();
         try {
-            ScratchDir.removeDead(root, root, "");
-            if (config.rebuild().scratchWalDir().isPresent()) {
-                ScratchDir.removeDead(config.rebuild().scratchWalDir().get(), root, ScratchDir.WAL_SUFFIX);
-            }
+            ScratchSweep.removeDead(root, config.rebuild().scratchWalDir());
         } catch (IOException e) {
             LOG.warn("cannot remove what interrupted runs left under {}: {}", root, e.toString());
         }

@@ -113,9 +113,10 @@ class CompactFixturesIT {
     void secondRunIsSkippedWithoutStartingEtcd() throws java.io.IOException {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
         assertThat(compact(dir, bucket).exitCode()).isZero();
-        // what a run killed after its commit leaves: its scratch dir and its (no longer held) lock
+        // what a run killed after its commit leaves: its scratch dir and its (no longer held) lock, with its marker
         Path dead = java.nio.file.Files.createDirectories(dir.resolve("scratch/compact-4711/verify.etcd"));
-        java.nio.file.Files.writeString(dir.resolve("scratch/compact-4711.lock"), "");
+        java.nio.file.Files.writeString(dir.resolve("scratch/compact-4711.lock"),
+                "etcd-workers scratch run compact-4711\npid 4711\n");
 
         CommandRun second = compact(dir, bucket, "--etcd-bin-dir", dir.resolve("no-etcd").toString());
 

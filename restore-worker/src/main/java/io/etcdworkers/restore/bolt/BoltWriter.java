@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.bolt;
 
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -57,7 +58,7 @@ public final class BoltWriter implements AutoCloseable {
         if (pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("page size must be a power of two in [512, 65536]: " + pageSize);
         }
-        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+        FileChannel channel = OwnerOnly.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                 StandardOpenOption.READ);
         return new BoltWriter(file, channel, pageSize);
     }

@@ -13,6 +13,7 @@ import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.BackupVerifier;
 import io.etcdworkers.restore.verify.ObjectCheck;
 import io.etcdworkers.restore.verify.VerifyReport;
+import io.etcdworkers.restore.workercli.DefaultScratchDir;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
@@ -65,7 +66,8 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     boolean estimateMemory;
 
     @Option(names = WorkerFlags.SCRATCH_DIR, paramLabel = "DIR",
-            description = "Where --estimate-memory writes the base. Default: the system temp dir.")
+            description = "Where --estimate-memory writes the base. Default: etcd-workers-<uid> in the system temp "
+                    + "dir (created 0700; refused if it is a link or another user's).")
     Path scratchDir;
 
     public VerifyBackupCommand(WorkerContext context) {
@@ -77,8 +79,9 @@ public final class VerifyBackupCommand implements Callable<Integer> {
         return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                Optional<Path> estimateDir = estimateMemory ? Optional.of(context.workingDir().resolve(scratchDir != null
-                        ? scratchDir : Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
+                Optional<Path> estimateDir = estimateMemory ? Optional.of(scratchDir != null
+                        ? context.workingDir().resolve(scratchDir)
+                        : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
                 VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock(),
                         estimateDir).verify();
                 describe(result, report);

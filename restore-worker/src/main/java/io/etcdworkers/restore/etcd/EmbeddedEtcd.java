@@ -3,6 +3,7 @@ package io.etcdworkers.restore.etcd;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -40,6 +41,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
     // so its log is the only way to tell a lost port race (retry) from a real failure.
     private static final String ADDRESS_IN_USE = "address already in use";
     private static final Logger log = LoggerFactory.getLogger(EmbeddedEtcd.class);
+    private static final String LOG_FILE = "etcd.log";
 
     private final EmbeddedEtcdConfig config;
     private final Path logDir;
@@ -52,7 +54,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
                          Thread shutdownHook) {
         this.config = config;
         this.logDir = logDir;
-        this.logFile = logDir.resolve("etcd.log");
+        this.logFile = logDir.resolve(LOG_FILE);
         this.process = process;
         this.clientEndpoint = clientEndpoint;
         this.shutdownHook = shutdownHook;
@@ -67,8 +69,10 @@ public final class EmbeddedEtcd implements AutoCloseable {
         }
         Path logDir;
         try {
-            Files.createDirectories(config.scratchDir());
+            OwnerOnly.createDirectories(config.scratchDir());
             logDir = Files.createTempDirectory(config.scratchDir(), "etcd-");
+            // created here, 0600: a file the process launch creates for its output gets the umask's mode
+            Files.createFile(logDir.resolve(LOG_FILE), OwnerOnly.FILE);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a log dir under " + config.scratchDir()
                     + ": " + e, e);
@@ -112,7 +116,7 @@ public final class EmbeddedEtcd implements AutoCloseable {
     private static EmbeddedEtcd launch(EmbeddedEtcdConfig config, Path logDir, int clientPort, int peerPort) {
         List<String> argv = OrphanGuard.wrap(etcdArgv(config, clientPort, peerPort));
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
-                .redirectOutput(logDir.resolve("etcd.log").toFile()).directory(logDir.toFile());
+                .redirectOutput(logDir.resolve(LOG_FILE).toFile()).directory(logDir.toFile());
         // etcd reads ETCD_* variables for every flag not given: the pod's environment must not
         // switch on metrics listeners or change limits behind the argv's back.
         pb.environment().clear();

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.etcd;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -31,7 +32,7 @@ public final class MaintenanceSnapshot {
      *     client's own codes when etcd fails or takes longer than {@code timeout}
      */
     public static long save(EtcdGrpcClient client, Path file, Duration timeout) {
-        try (OutputStream out = Files.newOutputStream(file)) {
+        try (OutputStream out = OwnerOnly.newOutputStream(file)) {
             long bytes = client.snapshot(out, timeout);
             LOG.info("snapshot streamed file={} bytes={}", file, bytes);
             return bytes;

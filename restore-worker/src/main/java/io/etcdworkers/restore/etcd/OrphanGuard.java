@@ -19,6 +19,10 @@ import java.util.List;
  * reused, so a watcher outliving etcd never hits an unrelated process. Closing the pipe from
  * Java (see {@link EmbeddedEtcd#close()}) lets a leftover watcher exit.
  *
+ * <p>The shell also sets umask {@code 077} before the {@code exec}: etcd and its restore tools
+ * create some files with the umask's mode (etcd's {@code .snap} files), and what they write is
+ * the keyspace, so it is its owner's alone whatever umask the worker was started with.
+ *
  * <p>Why not the alternatives: {@code prctl(PR_SET_PDEATHSIG)} is not reachable from Java
  * without native code; a separate watchdog process holding only a pid could kill a reused pid;
  * a shutdown hook alone does not run on SIGKILL. Needs {@code /bin/sh} and {@code /proc}
@@ -30,6 +34,8 @@ public final class OrphanGuard {
 
     // $$ in the subshell is the outer shell's pid, which becomes etcd's after exec.
     static final String SCRIPT = String.join("\n",
+            // whatever the worker's umask: what etcd and its tools create is their owner's alone
+            "umask 077",
             "exec 3<&0",
             "(",
             "  while read -r _ <&3; do :; done",

@@ -4,6 +4,7 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,7 +161,7 @@ public final class SnapshotRestorer {
         try {
             FileTree.delete(dir);
             if (recreateEmpty) {
-                Files.createDirectories(dir);
+                OwnerOnly.createDirectories(dir);
             }
         } catch (IOException e) {
             failure.addSuppressed(e);
@@ -171,7 +172,7 @@ public final class SnapshotRestorer {
         Path output = null;
         Process p = null;
         try {
-            Files.createDirectories(scratchDir);
+            OwnerOnly.createDirectories(scratchDir);
             output = Files.createTempFile(scratchDir, "snapshot-restore-", ".log");
             // stdin stays the default pipe: this JVM holds its write end, the guard watches it
             ProcessBuilder pb = new ProcessBuilder(OrphanGuard.wrap(argv(binaries, r))).redirectErrorStream(true)

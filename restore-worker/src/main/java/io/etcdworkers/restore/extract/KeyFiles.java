@@ -10,6 +10,7 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyBounds.KeyRange;
 import io.etcdworkers.restore.verify.RangeWalk;
@@ -51,13 +52,13 @@ final class KeyFiles {
     /** The keys of {@code prefix}, read over the ranges {@code bounds} makes (the verification's). */
     static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, KeyBounds bounds, Path dir)
             throws IOException {
-        Files.createDirectories(dir);
+        OwnerOnly.createDirectories(dir);
         TreeMap<String, Long> encodings = new TreeMap<>();
         TreeMap<String, Long> kinds = new TreeMap<>();
         ByteString from = prefix.isAll() ? KeyRange.FIRST_KEY : ByteString.copyFrom(prefix.bytes());
         ByteString end = ByteString.copyFrom(prefix.rangeEnd());
         long[] totals = new long[2];
-        try (BufferedWriter index = Files.newBufferedWriter(dir.resolve("index.jsonl"))) {
+        try (BufferedWriter index = OwnerOnly.newBufferedWriter(dir.resolve("index.jsonl"))) {
             RangeWalk.walk(client, revision, bounds, from, end, kv -> {
                 ObjectNode meta = writeKey(dir, kv, revision);
                 index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
@@ -82,7 +83,7 @@ final class KeyFiles {
         byte[] value = kv.getValue().toByteArray();
         String path = KeyPaths.of(key);
         Path base = dir.resolve(path);
-        Files.createDirectories(base.getParent());
+        OwnerOnly.createDirectories(base.getParent());
         write(sibling(base, ".value"), value);
         ObjectNode meta = JSON.createObjectNode();
         meta.put("key", utf8(key).orElse(""));
@@ -115,7 +116,7 @@ final class KeyFiles {
      */
     private static void write(Path file, byte[] bytes) throws IOException {
         try {
-            Files.write(file, bytes, java.nio.file.StandardOpenOption.CREATE_NEW);
+            OwnerOnly.write(file, bytes, java.nio.file.StandardOpenOption.CREATE_NEW);
         } catch (java.nio.file.FileAlreadyExistsException e) {
             // not the disk's fault, and the same on every run: a usage error with what to do instead
             throw new WorkerException(ErrorCode.USAGE, "two keys map to the file " + file + ": extract a narrower "

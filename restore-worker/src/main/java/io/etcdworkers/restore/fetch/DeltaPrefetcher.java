@@ -3,6 +3,7 @@ package io.etcdworkers.restore.fetch;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.snapshot.DecodedDeltaFile;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.DeltaSummary;
@@ -183,7 +184,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
     }
 
     private DeltaSummary fetchRawCopy(SnapshotObject delta, Path file) throws IOException, InterruptedException {
-        try (OutputStream copy = Files.newOutputStream(file);
+        try (OutputStream copy = OwnerOnly.newOutputStream(file);
                 InputStream raw = new TeeInputStream(SnapshotStreams.openRaw(store, delta), copy, file, delta.key())) {
             DeltaSummary summary;
             try (InputStream content = decompressed(delta, raw)) {

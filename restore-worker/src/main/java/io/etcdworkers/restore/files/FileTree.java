@@ -1,6 +1,8 @@
 package io.etcdworkers.restore.files;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -51,15 +53,18 @@ public final class FileTree {
         }
     }
 
-    /** Copies {@code source} into {@code target} (created), files and directories. */
+    /** Copies {@code source} into {@code target} (created), files ({@code 0600}) and directories ({@code 0700}). */
     public static void copy(Path source, Path target) throws IOException {
         try (Stream<Path> paths = Files.walk(source)) {
             for (Path path : (Iterable<Path>) paths::iterator) {
                 Path to = target.resolve(source.relativize(path).toString());
                 if (Files.isDirectory(path)) {
-                    Files.createDirectories(to);
+                    OwnerOnly.createDirectories(to);
                 } else {
-                    Files.copy(path, to);
+                    try (InputStream in = Files.newInputStream(path);
+                            OutputStream out = OwnerOnly.newOutputStream(to, StandardOpenOption.CREATE_NEW)) {
+                        in.transferTo(out);
+                    }
                 }
             }
         }

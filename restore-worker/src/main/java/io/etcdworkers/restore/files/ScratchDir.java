@@ -1,25 +1,24 @@
 package io.etcdworkers.restore.files;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.stream.Stream;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * A run's own dir under the scratch dir, {@code <scratch>/<kind>-<n>}, locked for the run's whole
- * life by {@code <scratch>/<kind>-<n>.lock} (a {@link LockFile}), so that a later run can tell a
- * dead run's dir from a live one's: whatever lock it can take belongs to a run that is gone.
+ * A run's own dir under the scratch dir, {@code <scratch>/<kind><n>} ({@code n} as
+ * {@link Files#createTempFile} makes it), locked for the run's whole life by
+ * {@code <scratch>/<kind><n>.lock} (a {@link LockFile}), so that a later run can tell a dead
+ * run's dir from a live one's: whatever lock it can take belongs to a run that is gone.
  *
- * <p>{@link #create} first removes every {@code restore-*} and {@code compact-*} dir whose lock is
- * free (runs killed by SIGKILL or the OOM killer, which run no cleanup), then creates its own:
- * the lock file is created and locked before the dir exists, and the dir is deleted before the
- * lock file, so a live run's dir always has a held lock. {@link #close} deletes the dir.
+ * <p>{@link #create} first removes what dead runs of this program left ({@link ScratchSweep}:
+ * runs killed by SIGKILL or the OOM killer run no cleanup), then creates its own: the lock file
+ * is created ({@code 0600}), locked and given the run's marker ({@link #marker}) before the dir
+ * exists, the dir is created {@code 0700} (never taken over: a name that exists is left to its
+ * owner and another is drawn), and on {@link #close} the dir is deleted before the lock file, so
+ * a live run's dir always has a held lock and every run dir a marked lock.
  */
 public final class ScratchDir implements AutoCloseable {
     /** The kinds of run dirs the workers make under a scratch dir. */
@@ -27,8 +26,9 @@ public final class ScratchDir implements AutoCloseable {
     static final String LOCK_SUFFIX = ".lock";
     /** A run's WAL dir under {@code --scratch-wal-dir} is named after its scratch dir plus this. */
     public static final String WAL_SUFFIX = "-wal";
+    /** The first line of a run's lock file, followed by the run's name: what makes it provably this program's. */
+    static final String MARKER = "etcd-workers scratch run ";
     private static final int ATTEMPTS = 10;
-    private static final Logger LOG = LoggerFactory.getLogger(ScratchDir.class);
 
     private final Path path;
     private final LockFile lock;
@@ -38,22 +38,36 @@ public final class ScratchDir implements AutoCloseable {
         this.lock = lock;
     }
 
-    /** Removes what dead runs left under {@code root}, then creates and locks {@code root/<kind><n>}. */
+    /** {@link #create(Path, String, Optional)} without a WAL dir. */
     public static ScratchDir create(Path root, String kind) throws IOException {
-        Files.createDirectories(root);
-        removeDead(root, root, "");
+        return create(root, kind, Optional.empty());
+    }
+
+    /**
+     * Removes what dead runs of this program left under {@code root} (and their WAL dirs under
+     * {@code walRoot}), then creates and locks {@code root/<kind><n>}; {@code root} is created
+     * ({@code 0700}) when missing.
+     */
+    public static ScratchDir create(Path root, String kind, Optional<Path> walRoot) throws IOException {
+        if (!KINDS.contains(kind)) {
+            throw new IllegalArgumentException("not a kind of run dir: " + kind);
+        }
+        OwnerOnly.createDirectories(root);
+        ScratchSweep.removeDead(root, walRoot);
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Path lockFile = Files.createTempFile(root, kind, LOCK_SUFFIX);
             Optional<LockFile> lock = LockFile.tryLock(lockFile);
             if (lock.isEmpty()) {
-                continue; // another run's sweep took it first and removes it: pick another name
+                continue; // not expected: a sweep takes only locks that carry a marker
             }
-            String name = lockFile.getFileName().toString();
-            Path dir = root.resolve(strip(name, LOCK_SUFFIX));
+            String run = runOf(lockFile.getFileName().toString());
+            Path dir = root.resolve(run);
             try {
-                FileTree.delete(dir); // only a dead run's, from before runs locked their dirs
-                Files.createDirectory(dir);
+                lock.get().write(marker(run));
+                OwnerOnly.createDirectory(dir);
                 return new ScratchDir(dir, lock.get());
+            } catch (FileAlreadyExistsException someoneElses) {
+                lock.get().close(); // the name is taken by an entry this run did not make: leave it, draw another
             } catch (IOException | RuntimeException e) {
                 lock.get().close();
                 throw e;
@@ -62,53 +76,18 @@ public final class ScratchDir implements AutoCloseable {
         throw new IOException("cannot create a locked scratch dir under " + root + " in " + ATTEMPTS + " attempts");
     }
 
-    /**
-     * Removes each {@code <kind>*<suffix>} entry of {@code dir} whose run is dead: the lock
-     * {@code lockDir/<kind>*.lock} could be taken. With {@code suffix} {@link #WAL_SUFFIX} this clears a
-     * {@code --scratch-wal-dir} of the WAL dirs of dead runs (their locks live in the scratch dir).
-     *
-     * @return what was removed
-     */
-    public static List<Path> removeDead(Path dir, Path lockDir, String suffix) throws IOException {
-        List<Path> removed = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return removed;
-        }
-        TreeSet<String> runs = new TreeSet<>();
-        try (Stream<Path> entries = Files.list(dir)) {
-            for (String name : (Iterable<String>) entries.map(p -> p.getFileName().toString())::iterator) {
-                if (KINDS.stream().noneMatch(name::startsWith)) {
-                    continue;
-                }
-                if (suffix.isEmpty()) {
-                    if (name.endsWith(WAL_SUFFIX)) {
-                        continue; // a WAL dir (--scratch-wal-dir may be the scratch dir): its run's lock decides
-                    }
-                    runs.add(name.endsWith(LOCK_SUFFIX) ? strip(name, LOCK_SUFFIX) : name);
-                } else if (name.endsWith(suffix)) {
-                    runs.add(strip(name, suffix));
-                }
-            }
-        }
-        for (String run : runs) {
-            Optional<LockFile> lock = LockFile.tryLock(lockDir.resolve(run + LOCK_SUFFIX));
-            if (lock.isEmpty()) {
-                continue; // a live run's
-            }
-            try (LockFile dead = lock.get()) {
-                Path leftover = dir.resolve(run + suffix);
-                if (Files.exists(leftover)) {
-                    LOG.warn("removing what an interrupted run left path={} bytes={}", leftover, FileTree.size(leftover));
-                    FileTree.delete(leftover);
-                    removed.add(leftover);
-                }
-            }
-        }
-        return removed;
+    /** What the lock file of run {@code run} holds. */
+    static String marker(String run) {
+        return MARKER + run + "\npid " + ProcessHandle.current().pid() + "\n";
     }
 
-    private static String strip(String name, String suffix) {
-        return name.substring(0, name.length() - suffix.length());
+    /** Whether {@code content} of a lock file is the marker of run {@code run}. */
+    static boolean isMarker(String content, String run) {
+        return content.startsWith(MARKER + run + "\n");
+    }
+
+    static String runOf(String lockName) {
+        return lockName.substring(0, lockName.length() - LOCK_SUFFIX.length());
     }
 
     public Path path() {

@@ -47,7 +47,7 @@ public final class ValueFile implements AutoCloseable {
 
     /** A new, empty file to append values to (a spill); it must not exist yet. */
     public static ValueFile create(Path path) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+        FileChannel channel = OwnerOnly.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         return new ValueFile(path, channel, ByteBuffer.allocate(BUFFER), 0);
     }

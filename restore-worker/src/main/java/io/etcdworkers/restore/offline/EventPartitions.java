@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.offline;
 
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -51,13 +52,13 @@ final class EventPartitions implements AutoCloseable {
         if (Integer.bitCount(count) != 1 || count < 2) {
             throw new IllegalArgumentException("partition count must be a power of two above 1: " + count);
         }
-        this.dir = Files.createDirectories(dir);
+        this.dir = OwnerOnly.createDirectories(dir);
         this.out = new DataOutputStream[count];
         this.heapAtMost = new long[count];
         for (int i = 0; i < count; i++) {
             Path file = dir.resolve(String.format("partition-%03d.changes", i));
             files.add(file);
-            out[i] = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+            out[i] = new DataOutputStream(new BufferedOutputStream(OwnerOnly.newOutputStream(file), BUFFER));
         }
     }
 

@@ -8,6 +8,7 @@ import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.fetch.DecodedFileStream;
 import io.etcdworkers.restore.fetch.DeltaPrefetcher;
 import io.etcdworkers.restore.fetch.DeltaStream;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.sequence.RevisionPipeline;
 import io.etcdworkers.restore.sequence.RevisionSequence;
 import io.etcdworkers.restore.sequence.SequenceStats;
@@ -72,7 +73,7 @@ public final class FoldWriter {
     public OfflineResult build(SnapshotSelection selection, Path baseFile, Path scratch, Path output)
             throws IOException, InterruptedException {
         Instant started = clock.instant();
-        Path downloads = Files.createDirectories(scratch.resolve("offline-deltas"));
+        Path downloads = OwnerOnly.createDirectories(scratch.resolve("offline-deltas"));
         long maxHeap = Runtime.getRuntime().maxMemory();
         long budget = settings.foldMemoryBudget(maxHeap);
         if (settings.foldMemoryBytes() != EngineSettings.AUTO && budget > maxHeap - EngineSettings.HEAP_BESIDES_FOLD) {

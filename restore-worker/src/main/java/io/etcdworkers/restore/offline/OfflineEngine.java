@@ -19,6 +19,7 @@ import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.etcd.SnapshotRestorer;
 import io.etcdworkers.restore.files.DiskFull;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.verify.KeyspaceRead;
 import io.etcdworkers.restore.verify.WrittenKeyspaceCheck;
@@ -120,7 +121,7 @@ public final class OfflineEngine implements DatabaseEngine {
 
     private OfflineResult fold(EngineInput in) throws EngineRefused, InterruptedException {
         try {
-            Path work = Files.createDirectories(in.scratch().resolve("offline"));
+            Path work = OwnerOnly.createDirectories(in.scratch().resolve("offline"));
             // a restore's database is restored here, read back and placed, never handed out: its
             // SHA-256 (0.1 s of this thread, as much of etcdutl's) would guard nothing the
             // read-back does not; a compaction uploads it as a full snapshot, trailer included

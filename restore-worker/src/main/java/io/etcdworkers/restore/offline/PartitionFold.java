@@ -3,6 +3,7 @@ package io.etcdworkers.restore.offline;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.FileTree;
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ final class PartitionFold {
      */
     static PartitionedKeys fold(List<Path> partitions, List<String> objects, Path runDir, Duration progressEvery,
             int threads) throws IOException, InterruptedException {
-        Files.createDirectories(runDir);
+        OwnerOnly.createDirectories(runDir);
         List<Path> byRevision = new ArrayList<>();
         List<Path> byKey = new ArrayList<>();
         Set<Long> leases = new HashSet<>();
@@ -115,7 +116,7 @@ final class PartitionFold {
 
     /** Folds one partition in its own dir; writes its runs unless it holds an inconsistent change. */
     private static Folded foldOne(int index, Path partition, List<String> objects, Path runDir) throws IOException {
-        Path own = Files.createDirectories(runDir.resolve(String.format("partition-%03d", index)));
+        Path own = OwnerOnly.createDirectories(runDir.resolve(String.format("partition-%03d", index)));
         try (LiveKeys live = new LiveKeys(own)) {
             Inconsistency found = replay(partition, objects, live);
             Files.deleteIfExists(partition);

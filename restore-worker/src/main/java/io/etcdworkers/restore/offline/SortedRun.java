@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.offline;
 
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -26,7 +27,7 @@ final class SortedRun {
         private final DataOutputStream out;
 
         Writer(Path file) throws IOException {
-            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
+            this.out = new DataOutputStream(new BufferedOutputStream(OwnerOnly.newOutputStream(file), BUFFER));
         }
 
         void add(FoldedKey k) throws IOException {

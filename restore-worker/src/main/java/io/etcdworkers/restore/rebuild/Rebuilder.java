@@ -10,6 +10,7 @@ import io.etcdworkers.restore.engine.Placement;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.files.ScratchDir;
 import io.etcdworkers.restore.offline.OfflineEngine;
 import io.etcdworkers.restore.replay.ReplayEngine;
@@ -163,7 +164,7 @@ public final class Rebuilder {
 
     private void download(SnapshotSelection selection, Path baseFile) throws IOException {
         try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
-                OutputStream out = Files.newOutputStream(baseFile)) {
+                OutputStream out = OwnerOnly.newOutputStream(baseFile)) {
             FullSnapshotReader.copy(selection.base().key(), in, out, config.skipHashCheck());
         }
     }
@@ -171,16 +172,7 @@ public final class Rebuilder {
     /** This run's scratch dir, locked; what killed runs left there (and in the WAL dir) is removed first. */
     private ScratchDir createScratch() {
         try {
-            ScratchDir dir = ScratchDir.create(config.scratchDir(), "restore-");
-            try {
-                if (config.scratchWalDir().isPresent()) {
-                    ScratchDir.removeDead(config.scratchWalDir().get(), config.scratchDir(), ScratchDir.WAL_SUFFIX);
-                }
-            } catch (IOException e) {
-                Rebuild.closeQuietly(dir);
-                throw e;
-            }
-            return dir;
+            return ScratchDir.create(config.scratchDir(), "restore-", config.scratchWalDir());
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under " + config.scratchDir()
                     + ": " + e.getMessage(), e);

@@ -9,6 +9,7 @@ import io.etcdworkers.restore.etcd.ScratchEtcd;
 import io.etcdworkers.restore.fetch.DecodingStream;
 import io.etcdworkers.restore.fetch.DeltaPrefetcher;
 import io.etcdworkers.restore.fetch.DeltaStream;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.sequence.RevisionPipeline;
 import io.etcdworkers.restore.sequence.RevisionSequence;
 import io.etcdworkers.restore.sequence.SequenceStats;
@@ -89,7 +90,7 @@ final class DeltaReplayer {
 
     private static Path createDir(Path dir) {
         try {
-            return Files.createDirectories(dir);
+            return OwnerOnly.createDirectories(dir);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create " + dir + ": " + e.getMessage(), e);
         }

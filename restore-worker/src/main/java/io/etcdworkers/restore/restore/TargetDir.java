@@ -4,6 +4,7 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.files.FileTree;
 import io.etcdworkers.restore.files.LockFile;
+import io.etcdworkers.restore.files.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
@@ -46,7 +47,7 @@ public final class TargetDir implements AutoCloseable {
     public static TargetDir prepare(Path target, boolean force) {
         Path parent = target.getParent();
         try {
-            Files.createDirectories(parent);
+            OwnerOnly.createDirectories(parent);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create " + parent + ": " + e.getMessage(), e);
         }
@@ -117,9 +118,10 @@ public final class TargetDir implements AutoCloseable {
         return target;
     }
 
-    /** Syncs the built data dir and renames it into place. */
+    /** Narrows the built dir to its owner ({@code 0700}/{@code 0600}), syncs it and renames it into place. */
     public void place() {
         try {
+            OwnerOnly.restrict(part);
             FileTree.fsync(part);
             if (Files.exists(target)) {
                 Files.move(target, replaced, StandardCopyOption.ATOMIC_MOVE);

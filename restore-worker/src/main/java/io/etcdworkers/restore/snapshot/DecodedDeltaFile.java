@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.snapshot;
 
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.files.ValueFile;
 import io.etcdworkers.restore.files.ValueRef;
 import java.io.BufferedInputStream;
@@ -49,10 +50,10 @@ public final class DecodedDeltaFile {
         private final BufferedOutputStream values;
 
         public Writer(Path file) throws IOException {
-            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16));
+            this.out = new DataOutputStream(new BufferedOutputStream(OwnerOnly.newOutputStream(file), 1 << 16));
             BufferedOutputStream v;
             try {
-                v = new BufferedOutputStream(Files.newOutputStream(valuesOf(file)), 1 << 16);
+                v = new BufferedOutputStream(OwnerOnly.newOutputStream(valuesOf(file)), 1 << 16);
             } catch (IOException | RuntimeException e) {
                 out.close();
                 throw e;

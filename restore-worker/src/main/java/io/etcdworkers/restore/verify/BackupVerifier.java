@@ -2,6 +2,7 @@ package io.etcdworkers.restore.verify;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.snapshot.DeltaDecoder;
 import io.etcdworkers.restore.snapshot.DeltaSummary;
 import io.etcdworkers.restore.snapshot.FullSnapshotReader;
@@ -105,7 +106,7 @@ public final class BackupVerifier {
         try {
             FullSnapshotSummary summary;
             try (InputStream in = SnapshotStreams.openDecompressed(store, base);
-                    OutputStream out = file == null ? null : Files.newOutputStream(file)) {
+                    OutputStream out = file == null ? null : OwnerOnly.newOutputStream(file)) {
                 summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
             }
             if (file != null) {
@@ -129,7 +130,7 @@ public final class BackupVerifier {
 
     private static Path estimateFile(Path dir) {
         try {
-            return Files.createTempFile(Files.createDirectories(dir), "estimate-base-", ".db");
+            return Files.createTempFile(OwnerOnly.createDirectories(dir), "estimate-base-", ".db");
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the base under " + dir + " to count its keys "
                     + "for --estimate-memory: " + e.getMessage(), e);

@@ -24,7 +24,9 @@ public final class RebuildOptions {
     Path binDir;
 
     @Option(names = WorkerFlags.SCRATCH_DIR, paramLabel = "DIR",
-            description = "Where deltas are downloaded and the scratch etcd logs. Default: the system temp dir.")
+            description = "Where deltas are downloaded and the scratch etcd logs (each run in a dir of its own, 0700). "
+                    + "Default: etcd-workers-<uid> in the system temp dir (created 0700; refused if it is a link "
+                    + "or another user's).")
     Path scratchDir;
 
     @Option(names = "--scratch-wal-dir", paramLabel = "DIR",
@@ -97,8 +99,10 @@ public final class RebuildOptions {
         return bytes;
     }
 
-    public Path scratchDirOrDefault() {
-        return scratchDir != null ? scratchDir : Path.of(System.getProperty("java.io.tmpdir"));
+    /** {@code --scratch-dir} (relative to the working dir), else the program's own dir under the temp dir. */
+    public Path scratchDirOrDefault(WorkerContext context) {
+        return scratchDir != null ? context.workingDir().resolve(scratchDir)
+                : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")));
     }
 
     /**
@@ -106,7 +110,8 @@ public final class RebuildOptions {
      *
      * @param member the member the scratch etcd runs as
      * @param skipHashCheck accept a base without a valid SHA-256 trailer
-     * @throws io.etcdworkers.restore.error.WorkerException {@code USAGE} for values out of range
+     * @throws io.etcdworkers.restore.error.WorkerException {@code USAGE} for values out of range, or a default
+     *     scratch dir that is a link or another user's
      */
     public RebuildConfig rebuildConfig(WorkerContext context, String prefix, EtcdMember member, boolean skipHashCheck,
             DefragOptions defrag) {
@@ -115,7 +120,7 @@ public final class RebuildOptions {
             EngineSettings settings = new EngineSettings(maxFetchers, EngineSettings.DEFAULT_DECODE_BUDGET_BYTES,
                     Math.max(1, leaseTtl.toSeconds()), progressInterval, quotaBytes, callTimeout, verifyScope,
                     foldMemoryBytes());
-            return new RebuildConfig(prefix, member, skipHashCheck, work.resolve(scratchDirOrDefault()),
+            return new RebuildConfig(prefix, member, skipHashCheck, scratchDirOrDefault(context),
                     Optional.ofNullable(scratchWalDir).map(work::resolve), Optional.ofNullable(binDir).map(work::resolve),
                     context.env().getOrDefault("PATH", ""), engine, settings,
                     new ReplayConfig(defrag.toConfig(), defragTimeout), RestorePoint.LATEST, KeyPrefix.ALL);

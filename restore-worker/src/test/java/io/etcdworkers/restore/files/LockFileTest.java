@@ -10,6 +10,7 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,5 +57,39 @@ class LockFileTest {
         }
         lock.get().close();
         assertThat(path).doesNotExist();
+    }
+
+    @Test
+    void aLockFileItCreatesIsItsOwnersAlone() throws IOException {
+        Path path = dir.resolve("new.etcd.lock");
+        try (LockFile lock = LockFile.tryLock(path).orElseThrow()) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path))).isEqualTo("rw-------");
+        }
+    }
+
+    @Test
+    void lockingOnlyAnExistingFileCreatesNothing() throws IOException {
+        Path path = dir.resolve("restore-1.lock");
+        assertThat(LockFile.tryLockExisting(path)).isEmpty();
+        assertThat(path).doesNotExist();
+
+        Files.createSymbolicLink(path, Files.createFile(dir.resolve("elsewhere")));
+        assertThatThrownBy(() -> LockFile.tryLockExisting(path)).as("a link is not followed")
+                .isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void itsTextIsReadThroughTheLockAndAForeignFileIsKept() throws IOException {
+        Path path = dir.resolve("restore-1.lock");
+        try (LockFile lock = LockFile.tryLock(path).orElseThrow()) {
+            lock.write("a run's marker\n");
+            assertThat(lock.read(256)).isEqualTo("a run's marker\n");
+            assertThat(lock.read(5)).isEqualTo("a run");
+        }
+        Files.writeString(path, "someone else's file");
+        LockFile.tryLockExisting(path).orElseThrow().closeKeepingFile();
+        assertThat(path).hasContent("someone else's file");
+        assertThat(LockFile.tryLockExisting(path)).as("released").isPresent().get()
+                .satisfies(LockFile::closeKeepingFile);
     }
 }
