@@ -12,6 +12,8 @@ import io.etcdworkers.restore.extract.ExtractConfig;
 import io.etcdworkers.restore.extract.ExtractOutcome;
 import io.etcdworkers.restore.extract.ExtractService;
 import io.etcdworkers.restore.extract.OutputFormat;
+import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
+import io.etcdworkers.restore.extract.encryption.KeyUse;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.workercli.DefragOptions;
@@ -25,6 +27,7 @@ import io.etcdworkers.restore.workercli.StoreOptions;
 import io.etcdworkers.restore.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -74,6 +77,13 @@ public final class ExtractCommand implements Callable<Integer> {
             description = "files (default): one set of files per key; etcd: a data dir with only these keys, to read "
                     + "with etcdctl (needs the offline engine).")
     OutputFormat format = OutputFormat.files;
+
+    @Option(names = WorkerFlags.ENCRYPTION_CONFIG, paramLabel = "FILE",
+            description = "The API server's EncryptionConfiguration (its --encryption-provider-config, YAML or JSON): "
+                    + "values encrypted at rest with its aescbc, aesgcm or secretbox keys are written decrypted; a "
+                    + "value it should decrypt and does not fails the extract (exit 2). KMS values are written as "
+                    + "stored. Files only.")
+    Path encryptionConfig;
 
     @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a valid SHA-256 trailer.")
     boolean skipHashCheck;
@@ -126,11 +136,17 @@ public final class ExtractCommand implements Callable<Integer> {
                 throw new WorkerException(ErrorCode.USAGE, WorkerFlags.OUTPUT_FORMAT + "=etcd needs the offline engine "
                         + "(the replay rebuilds every key): drop --engine=replay, or write files");
             }
+            if (encryptionConfig != null) {
+                throw new WorkerException(ErrorCode.USAGE, WorkerFlags.ENCRYPTION_CONFIG + " decrypts values into "
+                        + "files; a data dir keeps them as stored (a kube-apiserver started on it with the same "
+                        + "--encryption-provider-config reads them): drop one of the two");
+            }
             // no fallback: a replayed data dir would hold every key, not the prefix's
             engine = Engine.OFFLINE;
         }
         return new ExtractConfig(rebuild.withKeys(KeyPrefix.of(prefix), engine),
-                context.workingDir().resolve(output), format, force);
+                context.workingDir().resolve(output), format, force,
+                Optional.ofNullable(encryptionConfig).map(context.workingDir()::resolve));
     }
 
     private static void describe(ObjectNode result, ExtractOutcome outcome) {
@@ -142,5 +158,26 @@ public final class ExtractCommand implements Callable<Integer> {
         outcome.encodings().forEach(encodings::put);
         ObjectNode kinds = result.putObject("kinds");
         outcome.kinds().forEach(kinds::put);
+        if (outcome.valueBytes() >= 0) {
+            encryption(result.putObject("encryption"), outcome.encryption());
+        }
+    }
+
+    /** The values stored encrypted: how many were decrypted and written as stored, by provider and key name. */
+    private static void encryption(ObjectNode json, EncryptionSummary summary) {
+        summary.config().ifPresent(c -> json.put("config", c.toString()));
+        json.put("decrypted", summary.decrypted());
+        json.put("leftEncrypted", summary.leftEncrypted());
+        ObjectNode decryptedBy = json.putObject("decryptedBy");
+        summary.decryptedBy().forEach(decryptedBy::put);
+        ObjectNode leftEncryptedBy = json.putObject("leftEncryptedBy");
+        summary.leftEncryptedBy().forEach(leftEncryptedBy::put);
+        var keys = json.putArray("keyNames");
+        for (KeyUse use : summary.uses()) {
+            ObjectNode entry = keys.addObject().put("provider", use.origin().provider())
+                    .put("version", use.origin().version()).put("name", use.origin().name())
+                    .put("decrypted", use.decrypted()).put("leftEncrypted", use.leftEncrypted());
+            use.plugin().ifPresent(p -> entry.put("endpoint", p.endpoint()));
+        }
     }
 }
