@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
@@ -100,8 +101,9 @@ public final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), metrics,
-                result -> {
+        // the encryption counts go last of all: dropped only when the 4 KiB message cannot hold them
+        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile,
+                List.of("phaseSeconds", "metaSha256", "kvSha256", "encryption"), metrics, result -> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                         ExtractConfig config = config();
@@ -172,7 +174,7 @@ public final class ExtractCommand implements Callable<Integer> {
         summary.decryptedBy().forEach(decryptedBy::put);
         ObjectNode leftEncryptedBy = json.putObject("leftEncryptedBy");
         summary.leftEncryptedBy().forEach(leftEncryptedBy::put);
-        var keys = json.putArray("keyNames");
+        ArrayNode keys = json.putArray("keyNames");
         for (KeyUse use : summary.uses()) {
             ObjectNode entry = keys.addObject().put("provider", use.origin().provider())
                     .put("version", use.origin().version()).put("name", use.origin().name())
