@@ -27,6 +27,12 @@ public final class Fixtures {
      * each with its chain, a 2.27 MB transaction, a lease only the deltas name, one revoked.
      */
     public static final String V0_41_2 = "etcdbr-v0.41.2";
+    /**
+     * Values encrypted at rest as kube-apiserver stores them (aescbc, aesgcm, secretbox; KMS
+     * stand-ins), by openssl, Python's cryptography and PyNaCl, with the EncryptionConfiguration that
+     * holds their keys: {@code vectors.json}, {@code encryption-configuration.yaml} and {@code .json}.
+     */
+    public static final String K8S_ENCRYPTION = "k8s-encryption";
     /** The v0.41.2 fixture's lease A: in its second full snapshot's database, alive at the end. */
     public static final long V0_41_2_LEASE_A = 9098012527755163628L;
     /** The v0.41.2 fixture's lease C: granted after the last full snapshot, only the deltas name it. */

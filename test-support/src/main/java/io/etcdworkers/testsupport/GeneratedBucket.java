@@ -124,6 +124,16 @@ public final class GeneratedBucket {
         return this;
     }
 
+    /** One revision: a put of {@code key} (create or update) with exactly {@code value}. */
+    public GeneratedBucket put(String key, byte[] value) {
+        revision++;
+        long[] meta = live.computeIfAbsent(key, k -> new long[] {revision, 0});
+        meta[1]++;
+        pending.add(new Event(false, key.getBytes(StandardCharsets.UTF_8), value.clone(), meta[0], revision, meta[1], 0,
+                now()));
+        return this;
+    }
+
     /** One revision: a put with a lease id (the base has no leases: the restore must grant or keep it). */
     public GeneratedBucket putWithLease(String key, int size, long lease) {
         revision++;

@@ -52,6 +52,8 @@ public final class WorkerFlags {
     public static final String PREFIX = "--prefix";
     public static final String OUTPUT = "--output";
     public static final String OUTPUT_FORMAT = "--output-format";
+    /** extract: kube-apiserver's EncryptionConfiguration file, to decrypt values encrypted at rest. */
+    public static final String ENCRYPTION_CONFIG = "--encryption-config";
 
     // compact
     public static final String MIN_DELTA_REVISIONS = "--min-delta-revisions";

@@ -75,6 +75,9 @@ class LauncherArgsContractTest {
             false, false, null, null, 123_456L, null, false);
     private static final ExtractFlags EVERY_EXTRACT_FLAG = new ExtractFlags("rescue", "/var/etcd-extract/team-a",
             "/registry/secrets/team-a/", "etcd", 77L, null, true, true);
+    private static final ExtractFlags ENCRYPTED_EXTRACT = new ExtractFlags("rescue", null, "/registry/secrets/", "files",
+            null, "2026-12-01T03:03:00Z", false, false, "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
+            "encryption-configuration.yaml");
     private static final DefragFlags EVERY_TRIGGER_SET =
             new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
     private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
@@ -91,6 +94,7 @@ class LauncherArgsContractTest {
                         DefragFlags.workerDefaults())),
                 Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
                 Arguments.of("extract, every flag", extract(S3, EVERY_EXTRACT_FLAG)),
+                Arguments.of("extract, files with an encryption config", extract(S3, ENCRYPTED_EXTRACT)),
                 Arguments.of("verify", checkRequest(WorkerKind.VERIFY, S3_FULL)),
                 Arguments.of("drill, Local", checkRequest(WorkerKind.DRILL, LOCAL)),
                 Arguments.of("sizing (--memory-limit=auto)", checkRequest(WorkerKind.SIZING, S3_FULL)),
@@ -277,6 +281,36 @@ class LauncherArgsContractTest {
         assertThat(config.force()).isTrue();
         assertThat(config.rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(77), true));
         assertThat(config.rebuild().engine()).as("a data dir of the prefix alone: offline").isEqualTo(Engine.OFFLINE);
+    }
+
+    @Test
+    void theEncryptionConfigTheWorkerReadsIsTheFileTheJobMounts() {
+        WorkerPod pod = WorkerPod.of(extract(S3, ENCRYPTED_EXTRACT));
+
+        ExtractConfig config = ((ExtractCommand) pod.spec().userObject()).config();
+        Path file = config.encryptionConfig().orElseThrow();
+        assertThat(config.format()).isEqualTo(OutputFormat.files);
+        var podSpec = pod.job().getSpec().getTemplate().getSpec();
+        var mount = podSpec.getContainers().get(0).getVolumeMounts().stream()
+                .filter(m -> file.startsWith(Path.of(m.getMountPath()))).findFirst().orElseThrow();
+        assertThat(mount.getReadOnly()).isTrue();
+        var secret = podSpec.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                .orElseThrow().getSecret();
+        assertThat(secret.getSecretName()).isEqualTo("kube-apiserver-etcd-encryption-configuration-a1b2c3d4");
+        assertThat(secret.getItems()).singleElement().satisfies(item -> assertThat(
+                Path.of(mount.getMountPath()).resolve(item.getPath())).isEqualTo(file));
+
+        StringWriter yaml = new StringWriter();
+        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
+            throw new AssertionError("--dry-run needs no cluster");
+        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
+        assertThat(LauncherCli.execute(launcher, "extract", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
+                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
+                "--output-claim", "rescue", "--prefix", "/registry/secrets/team-a/", "--dry-run",
+                "--encryption-config-secret", "apiserver-encryption", "--encryption-config-key", "enc.yaml")).isZero();
+        WorkerPod fromCli = WorkerPod.of(WorkerKind.EXTRACT, new KubernetesSerialization().unmarshal(yaml.toString(),
+                Job.class));
+        assertThat(((ExtractCommand) fromCli.spec().userObject()).config().encryptionConfig()).contains(file);
     }
 
     @Test

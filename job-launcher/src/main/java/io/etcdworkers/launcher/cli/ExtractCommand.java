@@ -51,6 +51,18 @@ final class ExtractCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace an output dir that is not empty.")
     boolean force;
 
+    @Option(names = "--encryption-config-secret", paramLabel = "SECRET",
+            description = "A Secret in the namespace holding the API server's EncryptionConfiguration (in Gardener: "
+                    + "the shoot namespace's newest kube-apiserver-etcd-encryption-configuration-*): mounted read-only "
+                    + "and given to the worker, which writes values encrypted at rest with its aescbc, aesgcm and "
+                    + "secretbox keys decrypted. Files only.")
+    String encryptionConfigSecret;
+
+    @Option(names = "--encryption-config-key", paramLabel = "KEY",
+            description = "The Secret's key holding the configuration. Default: "
+                    + ExtractFlags.DEFAULT_ENCRYPTION_CONFIG_KEY + " (Gardener's).")
+    String encryptionConfigKey;
+
     private final CliContext ctx;
 
     ExtractCommand(CliContext ctx) {
@@ -62,7 +74,7 @@ final class ExtractCommand implements Callable<Integer> {
         from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null))
                 .ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
         ExtractFlags flags = new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood,
-                force);
+                force, encryptionConfigSecret, encryptionConfigKey);
         JobRequest request = new JobRequest(WorkerKind.EXTRACT, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
                 store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline, pod.backoffLimit,
                 pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement(), flags).withOutput(pod.output());

@@ -1,6 +1,7 @@
 package io.etcdworkers.launcher.job;
 
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * What only an extract takes: the claim it writes into and the restore worker's extract flags
@@ -14,6 +15,10 @@ import java.util.Set;
  * @param toTime        {@code --to-time}, an RFC 3339 time with an offset (rendered in UTC)
  * @param toLastGood    {@code --to-last-good}
  * @param force         {@code --force}: replace a non-empty output dir
+ * @param encryptionConfigSecret the Secret holding the API server's EncryptionConfiguration, mounted at
+ *                      {@link #ENCRYPTION_CONFIG_MOUNT_PATH} and given to the worker as {@code --encryption-config}
+ *                      (files only); null: values encrypted at rest are written as stored
+ * @param encryptionConfigKey the Secret's key holding it; null: {@link #DEFAULT_ENCRYPTION_CONFIG_KEY}
  */
 public record ExtractFlags(
         String outputClaim,
@@ -23,12 +28,25 @@ public record ExtractFlags(
         Long toRevision,
         String toTime,
         boolean toLastGood,
-        boolean force) {
+        boolean force,
+        String encryptionConfigSecret,
+        String encryptionConfigKey) {
 
     /** Where the output claim is mounted. */
     public static final String OUTPUT_MOUNT_PATH = "/var/etcd-extract";
     public static final String DEFAULT_OUTPUT = OUTPUT_MOUNT_PATH + "/extract";
+    /** Where the EncryptionConfiguration's Secret is mounted (read-only, mode 0440). */
+    public static final String ENCRYPTION_CONFIG_MOUNT_PATH = "/var/etcd-encryption-config";
+    /**
+     * The Secret's key by default: the one Gardener's {@code kube-apiserver-etcd-encryption-configuration-*}
+     * Secrets use, and the file name the worker sees whatever the key.
+     */
+    public static final String DEFAULT_ENCRYPTION_CONFIG_KEY = "encryption-configuration.yaml";
+    /** The file the worker reads. */
+    public static final String ENCRYPTION_CONFIG_FILE = ENCRYPTION_CONFIG_MOUNT_PATH + "/" + DEFAULT_ENCRYPTION_CONFIG_KEY;
     private static final Set<String> FORMATS = Set.of("files", "etcd");
+    /** What Kubernetes allows as a Secret's data key. */
+    private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]{1,253}");
 
     public ExtractFlags {
         RequestChecks.dnsSubdomain(RequestChecks.required(outputClaim, "output claim"), "output claim");
@@ -49,5 +67,31 @@ public record ExtractFlags(
         if (toRevision != null && toTime != null) {
             throw new IllegalArgumentException("give to-revision or to-time, not both");
         }
+        encryptionConfigSecret = RequestChecks.blankToNull(encryptionConfigSecret);
+        encryptionConfigKey = RequestChecks.blankToNull(encryptionConfigKey);
+        if (encryptionConfigSecret == null) {
+            if (encryptionConfigKey != null) {
+                throw new IllegalArgumentException("encryption-config-key names a key of encryption-config-secret: "
+                        + "give the Secret too");
+            }
+        } else {
+            RequestChecks.dnsSubdomain(encryptionConfigSecret, "encryption config secret");
+            encryptionConfigKey = encryptionConfigKey == null ? DEFAULT_ENCRYPTION_CONFIG_KEY : encryptionConfigKey;
+            if (!SECRET_KEY.matcher(encryptionConfigKey).matches() || encryptionConfigKey.equals(".")
+                    || encryptionConfigKey.equals("..")) {
+                throw new IllegalArgumentException("encryption config key is not a Secret data key: "
+                        + encryptionConfigKey);
+            }
+            if ("etcd".equals(outputFormat)) {
+                throw new IllegalArgumentException("the encryption config decrypts values into files; a data dir "
+                        + "(output format etcd) keeps them as stored: drop one of the two");
+            }
+        }
+    }
+
+    /** An extract that writes values encrypted at rest as stored. */
+    public ExtractFlags(String outputClaim, String output, String prefix, String outputFormat, Long toRevision,
+            String toTime, boolean toLastGood, boolean force) {
+        this(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood, force, null, null);
     }
 }

@@ -14,7 +14,8 @@ import java.util.List;
  * <p>The credentials Secret is mounted as etcd-druid mounts the backup Secret (volume
  * {@code etcd-backup-secret}, where {@link StoreCredentials} says: {@code /var/etcd-backup}, or
  * {@code /var/.gcp/} for GCS, none for ECS), so a Secret that works for the etcd's backup sidecar
- * works unchanged.
+ * works unchanged. An extract's EncryptionConfiguration comes from a Secret of its own, its one key
+ * mounted as {@link ExtractFlags#ENCRYPTION_CONFIG_FILE} whatever the key is called.
  */
 final class PodVolumes {
     static final String SCRATCH = "scratch";
@@ -23,6 +24,7 @@ final class PodVolumes {
     static final String TARGET = "target";
     static final String OUTPUT = "output";
     static final String BUCKET = "bucket";
+    static final String ENCRYPTION_CONFIG = "encryption-config";
 
     static final String TMP_MOUNT_PATH = "/tmp";
     /** Owner and group may read, nobody else: the pod's fsGroup makes the worker the group. */
@@ -49,6 +51,14 @@ final class PodVolumes {
         }
         if (request.extract() != null) {
             volumes.add(claim(OUTPUT, request.extract().outputClaim(), false));
+            if (request.extract().encryptionConfigSecret() != null) {
+                volumes.add(new VolumeBuilder().withName(ENCRYPTION_CONFIG)
+                        .withNewSecret().withSecretName(request.extract().encryptionConfigSecret())
+                        .addNewItem().withKey(request.extract().encryptionConfigKey())
+                        .withPath(ExtractFlags.DEFAULT_ENCRYPTION_CONFIG_KEY).endItem()
+                        .withDefaultMode(SECRET_MODE).endSecret()
+                        .build());
+            }
         }
         return volumes;
     }
@@ -67,6 +77,9 @@ final class PodVolumes {
         }
         if (request.extract() != null) {
             mounts.add(mount(OUTPUT, ExtractFlags.OUTPUT_MOUNT_PATH, false));
+            if (request.extract().encryptionConfigSecret() != null) {
+                mounts.add(mount(ENCRYPTION_CONFIG, ExtractFlags.ENCRYPTION_CONFIG_MOUNT_PATH, true));
+            }
         }
         return mounts;
     }

@@ -103,6 +103,10 @@ public final class WorkerArgs {
         if (e.force()) {
             args.add(WorkerFlags.FORCE);
         }
+        if (e.encryptionConfigSecret() != null) {
+            // the file from the mounted Secret: the configuration itself, keys and all, is never an argument
+            args.add(flag(WorkerFlags.ENCRYPTION_CONFIG, ExtractFlags.ENCRYPTION_CONFIG_FILE));
+        }
     }
 
     static void compact(List<String> args, CompactFlags c) {

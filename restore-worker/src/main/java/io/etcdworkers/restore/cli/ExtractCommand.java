@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
@@ -12,6 +13,8 @@ import io.etcdworkers.restore.extract.ExtractConfig;
 import io.etcdworkers.restore.extract.ExtractOutcome;
 import io.etcdworkers.restore.extract.ExtractService;
 import io.etcdworkers.restore.extract.OutputFormat;
+import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
+import io.etcdworkers.restore.extract.encryption.KeyUse;
 import io.etcdworkers.restore.rebuild.RebuildConfig;
 import io.etcdworkers.restore.store.ObjectStore;
 import io.etcdworkers.restore.workercli.DefragOptions;
@@ -25,6 +28,7 @@ import io.etcdworkers.restore.workercli.StoreOptions;
 import io.etcdworkers.restore.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -75,6 +79,13 @@ public final class ExtractCommand implements Callable<Integer> {
                     + "with etcdctl (needs the offline engine).")
     OutputFormat format = OutputFormat.files;
 
+    @Option(names = WorkerFlags.ENCRYPTION_CONFIG, paramLabel = "FILE",
+            description = "The API server's EncryptionConfiguration (its --encryption-provider-config, YAML or JSON): "
+                    + "values encrypted at rest with its aescbc, aesgcm or secretbox keys are written decrypted; a "
+                    + "value it should decrypt and does not fails the extract (exit 2). KMS values are written as "
+                    + "stored. Files only.")
+    Path encryptionConfig;
+
     @Option(names = WorkerFlags.SKIP_HASH_CHECK, description = "Accept a full snapshot without a valid SHA-256 trailer.")
     boolean skipHashCheck;
 
@@ -90,8 +101,9 @@ public final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile, List.of("phaseSeconds", "metaSha256", "kvSha256"), metrics,
-                result -> {
+        // the encryption counts go last of all: dropped only when the 4 KiB message cannot hold them
+        return ResultRun.run(context, WorkerCommands.EXTRACT, resultFile,
+                List.of("phaseSeconds", "metaSha256", "kvSha256", "encryption"), metrics, result -> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                         ExtractConfig config = config();
@@ -126,11 +138,17 @@ public final class ExtractCommand implements Callable<Integer> {
                 throw new WorkerException(ErrorCode.USAGE, WorkerFlags.OUTPUT_FORMAT + "=etcd needs the offline engine "
                         + "(the replay rebuilds every key): drop --engine=replay, or write files");
             }
+            if (encryptionConfig != null) {
+                throw new WorkerException(ErrorCode.USAGE, WorkerFlags.ENCRYPTION_CONFIG + " decrypts values into "
+                        + "files; a data dir keeps them as stored (a kube-apiserver started on it with the same "
+                        + "--encryption-provider-config reads them): drop one of the two");
+            }
             // no fallback: a replayed data dir would hold every key, not the prefix's
             engine = Engine.OFFLINE;
         }
         return new ExtractConfig(rebuild.withKeys(KeyPrefix.of(prefix), engine),
-                context.workingDir().resolve(output), format, force);
+                context.workingDir().resolve(output), format, force,
+                Optional.ofNullable(encryptionConfig).map(context.workingDir()::resolve));
     }
 
     private static void describe(ObjectNode result, ExtractOutcome outcome) {
@@ -142,5 +160,26 @@ public final class ExtractCommand implements Callable<Integer> {
         outcome.encodings().forEach(encodings::put);
         ObjectNode kinds = result.putObject("kinds");
         outcome.kinds().forEach(kinds::put);
+        if (outcome.valueBytes() >= 0) {
+            encryption(result.putObject("encryption"), outcome.encryption());
+        }
+    }
+
+    /** The values stored encrypted: how many were decrypted and written as stored, by provider and key name. */
+    private static void encryption(ObjectNode json, EncryptionSummary summary) {
+        summary.config().ifPresent(c -> json.put("config", c.toString()));
+        json.put("decrypted", summary.decrypted());
+        json.put("leftEncrypted", summary.leftEncrypted());
+        ObjectNode decryptedBy = json.putObject("decryptedBy");
+        summary.decryptedBy().forEach(decryptedBy::put);
+        ObjectNode leftEncryptedBy = json.putObject("leftEncryptedBy");
+        summary.leftEncryptedBy().forEach(leftEncryptedBy::put);
+        ArrayNode keys = json.putArray("keyNames");
+        for (KeyUse use : summary.uses()) {
+            ObjectNode entry = keys.addObject().put("provider", use.origin().provider())
+                    .put("version", use.origin().version()).put("name", use.origin().name())
+                    .put("decrypted", use.decrypted()).put("leftEncrypted", use.leftEncrypted());
+            use.plugin().ifPresent(p -> entry.put("endpoint", p.endpoint()));
+        }
     }
 }

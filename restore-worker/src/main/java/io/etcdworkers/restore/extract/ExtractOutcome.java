@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.extract;
 
 import io.etcdworkers.restore.engine.RebuildOutcome;
+import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -14,7 +15,9 @@ import java.util.Map;
  * @param valueBytes their values' bytes
  * @param encodings keys by value encoding (files only)
  * @param kinds Kubernetes objects stored as protobuf, by kind (files only)
+ * @param encryption values encrypted at rest: decrypted, or written as stored (files only)
  * @param phases wall time per phase
  */
 public record ExtractOutcome(RebuildOutcome rebuilt, Path output, long keys, long valueBytes,
-        Map<String, Long> encodings, Map<String, Long> kinds, Map<String, Duration> phases) {}
+        Map<String, Long> encodings, Map<String, Long> kinds, EncryptionSummary encryption,
+        Map<String, Duration> phases) {}

@@ -5,6 +5,9 @@ import io.etcdworkers.restore.engine.Phases;
 import io.etcdworkers.restore.engine.VerifiedDatabase;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdBinaries;
+import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
+import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
+import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import io.etcdworkers.restore.files.DiskFull;
 import io.etcdworkers.restore.rebuild.Rebuild;
 import io.etcdworkers.restore.rebuild.Rebuilder;
@@ -18,6 +21,7 @@ import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +32,11 @@ import org.slf4j.LoggerFactory;
  * {@code <output>.part}, or, for {@link OutputFormat#etcd}, place the prefix's database as a data
  * dir the way a restore does. The output is renamed into place only when complete. Nothing is
  * ever written to a live cluster: the only etcd is the worker's own, on loopback.
+ *
+ * <p>Files of values encrypted at rest hold their plaintext when an EncryptionConfiguration was
+ * given ({@link AtRestDecryption}; it is read first, before anything is downloaded). A value it
+ * should decrypt and does not fails the extract with nothing placed; values only a KMS plugin can
+ * decrypt are written as stored, with a warning.
  */
 public final class ExtractService {
     private static final Logger LOG = LoggerFactory.getLogger(ExtractService.class);
@@ -47,8 +56,9 @@ public final class ExtractService {
             RestoreOutcome r = new RestoreService(store, new RestoreConfig(config.rebuild(), config.output(),
                     config.force()), clock).restore();
             return new ExtractOutcome(r.rebuilt(), r.dataDir(), r.rebuilt().digest().keys(), -1, Map.of(), Map.of(),
-                    r.phases());
+                    EncryptionSummary.none(), r.phases());
         }
+        AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Phases phases = new Phases(clock);
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
@@ -59,24 +69,31 @@ public final class ExtractService {
             try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
                 verified = rebuild.verify();
                 Instant t = phases.start();
-                written = write(verified, target);
+                written = write(verified, target, decryption);
                 phases.done("writeFiles", t);
             }
+            EncryptionSummary encryption = decryption.summary();
+            Optional<WorkerException> undecrypted = encryption.failure(config.output());
+            if (undecrypted.isPresent()) {
+                throw undecrypted.get();
+            }
+            encryption.warnings().forEach(w -> LOG.warn("encrypted values written as stored: {}", w));
             Instant t = phases.start();
             target.place();
             phases.done("place", t);
-            LOG.info("extract done output={} prefix={} revision={} keys={} encodings={} kinds={}", config.output(),
-                    config.prefix(), verified.outcome().finalRevision(), written.keys(), written.encodings(),
-                    written.kinds());
+            LOG.info("extract done output={} prefix={} revision={} keys={} encodings={} kinds={} decrypted={} "
+                    + "leftEncrypted={}", config.output(), config.prefix(), verified.outcome().finalRevision(),
+                    written.keys(), written.encodings(), written.kinds(), encryption.decryptedBy(),
+                    encryption.leftEncryptedBy());
             return new ExtractOutcome(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
-                    written.encodings(), written.kinds(), phases.snapshot());
+                    written.encodings(), written.kinds(), encryption, phases.snapshot());
         }
     }
 
-    private KeyFiles.Written write(VerifiedDatabase verified, TargetDir target) {
+    private KeyFiles.Written write(VerifiedDatabase verified, TargetDir target, AtRestDecryption decryption) {
         try {
             return KeyFiles.write(verified.etcd().client(), config.prefix(), verified.outcome().finalRevision(),
-                    verified.outcome().served().bounds(), target.part());
+                    verified.outcome().served().bounds(), target.part(), decryption);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
                     + DiskFull.explain(e, target.part().getParent()), e);

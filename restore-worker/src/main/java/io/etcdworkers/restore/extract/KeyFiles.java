@@ -10,6 +10,8 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.engine.KeyPrefix;
 import io.etcdworkers.restore.error.WorkerException;
 import io.etcdworkers.restore.etcd.EtcdGrpcClient;
+import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
+import io.etcdworkers.restore.extract.encryption.OpenedValue;
 import io.etcdworkers.restore.files.OwnerOnly;
 import io.etcdworkers.restore.verify.KeyBounds;
 import io.etcdworkers.restore.verify.KeyBounds.KeyRange;
@@ -20,7 +22,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Optional;
@@ -30,10 +31,12 @@ import java.util.TreeMap;
  * Writes the keys under a prefix, as a verified etcd serves them at one revision, one set of files
  * per key (see {@link KeyPaths} for the names):
  * <ul>
- *   <li>{@code <name>.value}: the value's bytes exactly as stored;</li>
+ *   <li>{@code <name>.value}: the value's bytes exactly as stored, or decrypted when it was
+ *       encrypted at rest and {@link AtRestDecryption} has its key;</li>
  *   <li>{@code <name>.meta.json}: the key, its create and mod revision, version, lease, the
  *       value's size and encoding ({@code json}, {@code kubernetes-protobuf} with the envelope's
- *       {@code apiVersion} and {@code kind}, or {@code bytes});</li>
+ *       {@code apiVersion} and {@code kind}, {@code encrypted} when written as stored encrypted, or
+ *       {@code bytes}), and for a value stored encrypted its {@code encryption};</li>
  *   <li>{@code <name>.json}: the value pretty-printed, when it is a JSON object or array;</li>
  * </ul>
  * and {@code index.jsonl}, one line per key ({@code key}, {@code path} without the suffixes,
@@ -50,8 +53,8 @@ final class KeyFiles {
     private KeyFiles() {}
 
     /** The keys of {@code prefix}, read over the ranges {@code bounds} makes (the verification's). */
-    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, KeyBounds bounds, Path dir)
-            throws IOException {
+    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, KeyBounds bounds, Path dir,
+            AtRestDecryption decryption) throws IOException {
         OwnerOnly.createDirectories(dir);
         TreeMap<String, Long> encodings = new TreeMap<>();
         TreeMap<String, Long> kinds = new TreeMap<>();
@@ -60,7 +63,8 @@ final class KeyFiles {
         long[] totals = new long[2];
         try (BufferedWriter index = OwnerOnly.newBufferedWriter(dir.resolve("index.jsonl"))) {
             RangeWalk.walk(client, revision, bounds, from, end, kv -> {
-                ObjectNode meta = writeKey(dir, kv, revision);
+                OpenedValue opened = decryption.open(kv.getKey().toByteArray(), kv.getValue().toByteArray());
+                ObjectNode meta = writeKey(dir, kv, opened, revision);
                 index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
                         .put("path", meta.get("path").asText()).put("encoding", meta.get("encoding").asText())
                         .put("kind", meta.path("kind").asText(""))));
@@ -70,7 +74,7 @@ final class KeyFiles {
                     kinds.merge(meta.get("kind").asText(), 1L, Long::sum);
                 }
                 totals[0]++;
-                totals[1] += kv.getValue().size();
+                totals[1] += opened.value().length;
             });
         }
         long keys = totals[0];
@@ -78,9 +82,9 @@ final class KeyFiles {
         return new Written(keys, bytes, encodings, kinds);
     }
 
-    private static ObjectNode writeKey(Path dir, KeyValue kv, long revision) throws IOException {
+    private static ObjectNode writeKey(Path dir, KeyValue kv, OpenedValue opened, long revision) throws IOException {
         byte[] key = kv.getKey().toByteArray();
-        byte[] value = kv.getValue().toByteArray();
+        byte[] value = opened.value();
         String path = KeyPaths.of(key);
         Path base = dir.resolve(path);
         OwnerOnly.createDirectories(base.getParent());
@@ -96,8 +100,13 @@ final class KeyFiles {
         meta.put("version", kv.getVersion());
         meta.put("lease", kv.getLease());
         meta.put("valueBytes", value.length);
+        opened.encryption().ifPresent(e -> meta.putObject("encryption").put("provider", e.provider())
+                .put("version", e.version()).put("keyName", e.name()).put("decrypted", opened.decrypted())
+                .put("storedBytes", kv.getValue().size()));
         Optional<JsonNode> json = json(value);
-        if (json.isPresent()) {
+        if (opened.encryption().isPresent() && !opened.decrypted()) {
+            meta.put("encoding", "encrypted");
+        } else if (json.isPresent()) {
             meta.put("encoding", "json");
             write(sibling(base, ".json"), PRETTY.writeValueAsBytes(json.get()));
         } else if (KubernetesEnvelope.isProtobuf(value)) {
