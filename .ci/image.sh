@@ -61,7 +61,13 @@ if ! ls "${jars[@]}" >/dev/null 2>&1; then
   mvn -B -ntp -q -DskipTests package
 fi
 started=$SECONDS
+previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 podman build --build-arg BASE_IMAGE="$base" --build-arg BUILDER_IMAGE="$base" --build-arg JARS=prebuilt --tag "$image" .
+# the previous build of this name and the build-cache layers only it used: repeated runs would
+# otherwise keep ~200 MB each (the jars and class archives)
+if [[ -n $previous && $previous != $(podman image inspect --format '{{.Id}}' "$image") ]]; then
+  podman rmi "$previous" >/dev/null 2>&1 || true
+fi
 say "image $image built in $((SECONDS - started)) s: $(podman image inspect --format '{{.Size}}' "$image") bytes"
 
 # --- smoke: a restore as the launcher's Job runs it -----------------------------------------------
