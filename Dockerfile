@@ -95,12 +95,13 @@ ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:Tier4Invoc
 # restore and one compaction of a real etcdbrctl v0.41.2 bucket from testdata/, with this image's
 # JVM and etcd, each writing the classes it loaded to its archive at exit. A JVM without them
 # starts as before, only slower (docs/image.md).
-COPY testdata/etcdbr-v0.41.2/gzip /tmp/train/bucket
-RUN set -eu; cd /tmp/train; \
+# The bucket comes in as a read-only bind mount of the build context: no layer keeps it.
+RUN --mount=type=bind,source=testdata/etcdbr-v0.41.2/gzip,target=/tmp/train-bucket set -eu; \
+    mkdir /tmp/train; cd /tmp/train; \
     java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/restore-worker.jsa -jar /app/restore-worker.jar restore \
-      --storage-provider Local --store-container /tmp/train/bucket --data-dir /tmp/train/data.etcd \
+      --storage-provider Local --store-container /tmp/train-bucket --data-dir /tmp/train/data.etcd \
       --scratch-dir /tmp/train/scratch-restore > /tmp/train/restore.json; \
-    cp -r /tmp/train/bucket /tmp/train/bucket-compact; \
+    cp -r /tmp/train-bucket /tmp/train/bucket-compact; \
     java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/compaction-worker.jsa -jar /app/compaction-worker.jar \
       compact --storage-provider Local --store-container /tmp/train/bucket-compact \
       --scratch-dir /tmp/train/scratch-compact > /tmp/train/compact.json; \
