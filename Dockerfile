@@ -20,6 +20,8 @@ ARG JARS=maven
 
 # --- the jars ---------------------------------------------------------------------------------
 FROM ${BUILDER_IMAGE} AS jars
+# marks this stage's cache images (never the image built): .ci/image.sh removes earlier builds' ones
+LABEL io.etcd-workers.stage=jars
 ARG JARS
 WORKDIR /src
 COPY . .

@@ -61,6 +61,7 @@ if ! ls "${jars[@]}" >/dev/null 2>&1; then
   mvn -B -ntp -q -DskipTests package
 fi
 started=$SECONDS
+build_started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 podman build --build-arg BASE_IMAGE="$base" --build-arg BUILDER_IMAGE="$base" --build-arg JARS=prebuilt --tag "$image" .
 # the previous build of this name and the build-cache layers only it used: repeated runs would
@@ -68,6 +69,9 @@ podman build --build-arg BASE_IMAGE="$base" --build-arg BUILDER_IMAGE="$base" --
 if [[ -n $previous && $previous != $(podman image inspect --format '{{.Id}}' "$image") ]]; then
   podman rmi "$previous" >/dev/null 2>&1 || true
 fi
+# and the jars stages of earlier builds (the context and the jars, ~300 MB each); this build's
+# stays as the next one's cache
+podman image prune --force --filter label=io.etcd-workers.stage=jars --filter "until=$build_started" >/dev/null
 say "image $image built in $((SECONDS - started)) s: $(podman image inspect --format '{{.Size}}' "$image") bytes"
 
 # --- smoke: a restore as the launcher's Job runs it -----------------------------------------------
