@@ -84,13 +84,16 @@ cp -r testdata/etcdbr-v0.41.2/gzip "$work/bucket/etcdbr"
 chown -R 65532:65532 "$work/scratch" "$work/tmp" "$work/target" "$work/termination-log"
 # the pod template's securityContext, memory limit and volumes (JobFactory): no writable tmpfs
 # (readOnlyRootFilesystem), host dirs for the emptyDirs and claims, the bucket read-only
-podman run --rm --read-only --read-only-tmpfs=false --user 65532:65532 --cap-drop ALL \
+if ! podman run --rm --read-only --read-only-tmpfs=false --user 65532:65532 --cap-drop ALL \
   --security-opt no-new-privileges --memory 512m --memory-swap 512m --network host \
   -v "$work/scratch:/scratch" -v "$work/tmp:/tmp" -v "$work/bucket:/var/etcd-bucket:ro" \
   -v "$work/target:/var/etcd/data" -v "$work/termination-log:/dev/termination-log" \
   --entrypoint java "$image" -XX:SharedArchiveFile=/app/restore-worker.jsa -jar /app/restore-worker.jar restore \
   --storage-provider=Local --store-container=/var/etcd-bucket/etcdbr --scratch-dir=/scratch \
-  --data-dir=/var/etcd/data/new.etcd >"$work/result.json"
+  --data-dir=/var/etcd/data/new.etcd >"$work/result.json"; then
+  say "smoke run: the restore in the image failed; its result: $(cat "$work/result.json")"
+  exit 1
+fi
 
 # field NAME FILE: the first value of "NAME" in a JSON file (the result's one line, or state.json)
 field() { grep -o "\"$1\": *\"\{0,1\}[^\",}]*" "$2" | head -n 1 | sed 's/.*: *"\{0,1\}//'; }
