@@ -1,59 +1,94 @@
 # syntax=docker/dockerfile:1
 # One image for the three programs: /app/restore-worker.jar, /app/compaction-worker.jar,
-# /app/job-launcher.jar, plus etcd, etcdctl and etcdutl (3.5.16) in /usr/local/bin, on a JRE 17.
+# /app/job-launcher.jar with their start scripts in /app/bin, plus etcd, etcdctl and etcdutl in
+# /usr/local/bin, on Debian bookworm's JRE 17. Every input comes from a package manager that checks
+# it (apt for the JRE, libdeflate and etcd; Maven for the jars): no checksum is copied by hand.
 # Build, contents and how the launcher's Jobs run it: docs/image.md.
 #
-#   docker build --build-arg ETCD_SHA256=<sha256 of the etcd tarball> -t etcd-workers:dev .
+#   docker build -t etcd-workers:dev .                              # the jars built by Maven here
+#   docker build --build-arg JARS=prebuilt --build-arg BUILDER_IMAGE=debian:bookworm-slim \
+#     -t etcd-workers:dev .                                         # the jars of your `mvn package`
 
-# --- build: the three shaded jars -------------------------------------------------------------
-FROM maven:3.9-eclipse-temurin-17 AS build
+# Any Debian bookworm image with apt: the etcd stage and the image start from it. CI passes one made
+# with mmdebstrap (.ci/image.sh); the JRE and libdeflate come from its apt either way (below).
+ARG BASE_IMAGE=debian:bookworm-slim
+# The JDK 17 and Maven that build the jars (JARS=maven); with JARS=prebuilt any image with a shell
+ARG BUILDER_IMAGE=maven:3.9-eclipse-temurin-17
+# Where the jars come from: "maven" (built here from this context) or "prebuilt" (restore-worker/
+# target/restore-worker.jar etc. of a `mvn package` you ran; CI's, which its tests then run against)
+ARG JARS=maven
+
+# --- the jars ---------------------------------------------------------------------------------
+FROM ${BUILDER_IMAGE} AS jars
+# marks this stage's cache images (never the image built): .ci/image.sh removes earlier builds' ones
+LABEL io.etcd-workers.stage=jars
+ARG JARS
 WORKDIR /src
 COPY . .
-# the cache mount keeps ~/.m2 between builds; tests need etcd and S3Proxy, so CI runs them instead
-RUN --mount=type=cache,target=/root/.m2 mvn -B -ntp -DskipTests package
+# clean: the context may carry the jars of an earlier build (.dockerignore lets them in for
+# prebuilt). The tests need etcd and object-store servers; CI runs them (.ci/run), not this build.
+RUN --mount=type=cache,target=/root/.m2 set -eu; \
+    jars="restore-worker/target/restore-worker.jar compaction-worker/target/compaction-worker.jar job-launcher/target/job-launcher.jar"; \
+    case "$JARS" in \
+      maven) mvn -B -ntp -DskipTests clean package ;; \
+      prebuilt) ls $jars >/dev/null || { echo "JARS=prebuilt: build the jars first (mvn -B -DskipTests package)" >&2; exit 1; } ;; \
+      *) echo "JARS is maven or prebuilt, not $JARS" >&2; exit 1 ;; \
+    esac; \
+    mkdir /jars; \
+    cp $jars /jars/
 
-# --- etcd: the official release tarball, checked against its published sha256 -----------------
-FROM debian:bookworm-slim AS etcd
-# v3.5.16: the 3.5 release CI tests (.ci/etcd-3.5.sh fetches Debian's 3.5.16); see docs/image.md
-ARG ETCD_VERSION=v3.5.16
-# REQUIRED, no default on purpose: the sha256 of etcd-${ETCD_VERSION}-linux-<arch>.tar.gz as listed
-# in SHA256SUMS on https://github.com/etcd-io/etcd/releases/tag/${ETCD_VERSION}. See docs/image.md.
-ARG ETCD_SHA256
-# set by BuildKit from --platform (amd64, arm64); the checksum must be the one for that arch
-ARG TARGETARCH
-RUN apt-get update \
- && apt-get install -y --no-install-recommends ca-certificates curl \
- && rm -rf /var/lib/apt/lists/*
+# --- etcd: Debian's packages, pinned ----------------------------------------------------------
+FROM ${BASE_IMAGE} AS etcd
+# etcd-server (etcd) and etcd-client (etcdctl, etcdutl) from Debian sid: 3.5.30 or later closes a
+# CVE etcd-druid asks its images to be free of; bookworm has 3.4.23, trixie 3.5.16. .ci/etcd-3.5.sh
+# reads these two lines, so the tests run the etcd this image ships. apt checks the archive's
+# signature and each .deb's hash. Sid keeps only its current version: when this one is gone the
+# build says so, and the pin moves (and CI tests the new one).
+ARG ETCD_DEB_VERSION=3.5.30-2
+ARG ETCD_DEB_SUITE=sid
 RUN set -eu; \
-    if [ -z "${ETCD_SHA256:-}" ]; then \
-      echo "ETCD_SHA256 is not set: pass --build-arg ETCD_SHA256=... (see docs/image.md)" >&2; exit 1; \
+    mkdir -p /tmp/apt/lists/partial /tmp/apt/cache/archives/partial /tmp/debs /out; \
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian ${ETCD_DEB_SUITE} main" \
+      > /tmp/apt/sources.list; \
+    opts="-o Dir::Etc::sourcelist=/tmp/apt/sources.list -o Dir::Etc::sourceparts=- -o Dir::State::Lists=/tmp/apt/lists \
+          -o Dir::Cache=/tmp/apt/cache -o APT::Sandbox::User=root"; \
+    apt-get $opts -qq update; \
+    cd /tmp/debs; \
+    if ! apt-get $opts -qq download "etcd-server=${ETCD_DEB_VERSION}" "etcd-client=${ETCD_DEB_VERSION}"; then \
+      echo "Debian ${ETCD_DEB_SUITE} has no etcd ${ETCD_DEB_VERSION} any more; it has:" >&2; \
+      apt-cache $opts policy etcd-server >&2; \
+      echo "pass --build-arg ETCD_DEB_VERSION=<that version>, or move the pin here (docs/image.md)" >&2; \
+      exit 1; \
     fi; \
-    name="etcd-${ETCD_VERSION}-linux-${TARGETARCH:-amd64}"; \
-    curl -fsSL -o "/tmp/${name}.tar.gz" \
-      "https://github.com/etcd-io/etcd/releases/download/${ETCD_VERSION}/${name}.tar.gz"; \
-    echo "${ETCD_SHA256}  /tmp/${name}.tar.gz" | sha256sum -c -; \
-    mkdir /out; \
-    tar -xzf "/tmp/${name}.tar.gz" -C /out --strip-components=1 \
-      "${name}/etcd" "${name}/etcdctl" "${name}/etcdutl"; \
-    /out/etcd --version
+    for deb in *.deb; do dpkg-deb -x "$deb" /out; done; \
+    /out/usr/bin/etcd --version; \
+    /out/usr/bin/etcd --version | grep -x "etcd Version: ${ETCD_DEB_VERSION%-*}" >/dev/null
 
-# --- runtime ----------------------------------------------------------------------------------
-# A full JRE image rather than distroless: the worker starts etcd through /bin/sh (OrphanGuard,
-# which also needs sleep), and this base has both; see docs/image.md for the trade-off.
-FROM eclipse-temurin:17-jre-noble
-# libdeflate0: the compaction's gzip snapshot is compressed by it (LibDeflate; the JDK's zlib without it)
-RUN apt-get update \
- && apt-get install -y --no-install-recommends libdeflate0 \
- && rm -rf /var/lib/apt/lists/*
+# --- the image --------------------------------------------------------------------------------
+FROM ${BASE_IMAGE}
+# The JRE 17 and libdeflate0 (the compaction's gzip compressor, the deltas' decompressor) from the
+# base's Debian archive. man1: the JRE's postinst links its man page there, and slim bases have no
+# man pages (dpkg fails without the dir).
+RUN set -eu; \
+    mkdir -p /usr/share/man/man1; \
+    apt-get update -qq; \
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      openjdk-17-jre-headless libdeflate0 >/dev/null; \
+    apt-get clean; \
+    rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin; \
+    java -version
 # the uid/gid the launcher's pods run as (JobFactory.RUN_AS_USER); named so tools show a name
-RUN groupadd --system --gid 65532 nonroot \
- && useradd --system --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
+RUN groupadd --gid 65532 nonroot \
+ && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin nonroot \
  && mkdir -p /scratch && chown 65532:65532 /scratch
-COPY --from=etcd /out/etcd /out/etcdctl /out/etcdutl /usr/local/bin/
-COPY --from=build /src/restore-worker/target/restore-worker.jar \
-                  /src/compaction-worker/target/compaction-worker.jar \
-                  /src/job-launcher/target/job-launcher.jar /app/
+COPY --from=etcd /out/usr/bin/etcd /out/usr/bin/etcdctl /out/usr/bin/etcdutl /usr/local/bin/
+COPY --from=etcd /out/usr/share/doc/etcd-server/copyright /usr/share/doc/etcd-server/copyright
+COPY --from=etcd /out/usr/share/doc/etcd-client/copyright /usr/share/doc/etcd-client/copyright
+COPY --from=jars /jars/ /app/
+# the start scripts find /app/<tool>.jar and its class archive from their own path
+COPY bin/ /app/bin/
+ENV PATH=/app/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 # The same JVM options the launcher's Jobs set (their JAVA_TOOL_OPTIONS replaces this one): the heap
 # a share of the container's memory limit, the rest left for the worker's child etcd; C2 for what
 # is hot, not warm, and with small inlining limits (WorkerJvm.JIT).
@@ -62,12 +97,13 @@ ENV JAVA_TOOL_OPTIONS="-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 -XX:Tier4Invoc
 # restore and one compaction of a real etcdbrctl v0.41.2 bucket from testdata/, with this image's
 # JVM and etcd, each writing the classes it loaded to its archive at exit. A JVM without them
 # starts as before, only slower (docs/image.md).
-COPY --from=build /src/testdata/etcdbr-v0.41.2/gzip /tmp/train/bucket
-RUN set -eu; cd /tmp/train; \
+# The bucket comes in as a read-only bind mount of the build context: no layer keeps it.
+RUN --mount=type=bind,source=testdata/etcdbr-v0.41.2/gzip,target=/tmp/train-bucket set -eu; \
+    mkdir /tmp/train; cd /tmp/train; \
     java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/restore-worker.jsa -jar /app/restore-worker.jar restore \
-      --storage-provider Local --store-container /tmp/train/bucket --data-dir /tmp/train/data.etcd \
+      --storage-provider Local --store-container /tmp/train-bucket --data-dir /tmp/train/data.etcd \
       --scratch-dir /tmp/train/scratch-restore > /tmp/train/restore.json; \
-    cp -r /tmp/train/bucket /tmp/train/bucket-compact; \
+    cp -r /tmp/train-bucket /tmp/train/bucket-compact; \
     java -Xlog:cds=error -XX:ArchiveClassesAtExit=/app/compaction-worker.jsa -jar /app/compaction-worker.jar \
       compact --storage-provider Local --store-container /tmp/train/bucket-compact \
       --scratch-dir /tmp/train/scratch-compact > /tmp/train/compact.json; \
@@ -75,8 +111,9 @@ RUN set -eu; cd /tmp/train; \
     cd /; rm -rf /tmp/train
 USER 65532:65532
 WORKDIR /scratch
-# The launcher by default; the Jobs replace the whole entrypoint with their command:
+# The launcher by default (java -jar /app/job-launcher.jar through its start script); the Jobs
+# replace the whole entrypoint with their command:
 # java -XX:SharedArchiveFile=/app/restore-worker.jsa -jar /app/restore-worker.jar restore ... (and
 # the same for /app/compaction-worker.jar compact)
-ENTRYPOINT ["java", "-jar", "/app/job-launcher.jar"]
+ENTRYPOINT ["/app/bin/job-launcher"]
 CMD ["--help"]

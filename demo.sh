@@ -35,11 +35,10 @@ echo "using $(etcd --version | head -1)"
 # --- 2. build -----------------------------------------------------------------------------------
 say "building (mvn package, tests skipped: run .ci/run for those)"
 mvn -B -q -ntp -Pbenchmark -DskipTests package
-RESTORE_JAR=$ROOT/restore-worker/target/restore-worker.jar
-COMPACT_JAR=$ROOT/compaction-worker/target/compaction-worker.jar
-# the workers' JVM as the README starts it (a small serial-collected heap, the fold spills past
-# it; C2 for what is hot): the argument file at the checkout's root
-WORKER_JVM=("@$ROOT/worker-jvm.options")
+# the workers as the README starts them: their start scripts, which pass the JVM options of
+# worker-jvm.options (a small serial-collected heap, the fold spills past it; C2 for what is hot)
+RESTORE_WORKER=$ROOT/bin/restore-worker
+COMPACTION_WORKER=$ROOT/bin/compaction-worker
 BENCH_JAR=$ROOT/benchmark/target/benchmark.jar
 
 # --- 3. a sample backup -------------------------------------------------------------------------
@@ -75,13 +74,13 @@ run_measured() {
 
 # --- 4. verify, restore, compact ----------------------------------------------------------------
 say "verify-backup: reading every object a restore would use"
-java "${WORKER_JVM[@]}" -jar "$RESTORE_JAR" verify-backup --store-container "$BUCKET" > "$OUT/verify.json" 2> "$OUT/logs/verify.log" \
+"$RESTORE_WORKER" verify-backup --store-container "$BUCKET" > "$OUT/verify.json" 2> "$OUT/logs/verify.log" \
   || { tail -5 "$OUT/logs/verify.log"; die "verify-backup failed: see $OUT/verify.json"; }
 echo "  ok: base $(field name "$OUT/verify.json"), $(field deltas "$OUT/verify.json") deltas, $(field events "$OUT/verify.json") events"
 
 say "restore: folding the deltas into the base, then a real etcd verifies the result (progress below)"
 run_measured "$OUT/logs/restore.log" "$OUT/restore.json" \
-  java "${WORKER_JVM[@]}" -jar "$RESTORE_JAR" restore --store-container "$BUCKET" --data-dir "$OUT/restored/new.etcd" \
+  "$RESTORE_WORKER" restore --store-container "$BUCKET" --data-dir "$OUT/restored/new.etcd" \
   --scratch-dir "$OUT/scratch" --progress-interval 2s &
 RUN=$!
 sleep 1; tail -n +1 -f "$OUT/logs/restore.log" --pid=$RUN 2>/dev/null | grep --line-buffered -E "offline fold deltas=|replay deltas=|compacted and|verified revision|restore done" || true
@@ -90,7 +89,7 @@ wait $RUN || { tail -20 "$OUT/logs/restore.log"; die "restore failed: see $OUT/r
 say "compaction: the same restore in a scratch dir, then one new full snapshot uploaded into the bucket"
 cp -r "$BUCKET" "$OUT/compacted-bucket"
 run_measured "$OUT/logs/compact.log" "$OUT/compact.json" \
-  java "${WORKER_JVM[@]}" -jar "$COMPACT_JAR" compact --store-container "$OUT/compacted-bucket" --scratch-dir "$OUT/scratch" \
+  "$COMPACTION_WORKER" compact --store-container "$OUT/compacted-bucket" --scratch-dir "$OUT/scratch" \
   || { tail -20 "$OUT/logs/compact.log"; die "compaction failed: see $OUT/compact.json"; }
 
 # --- 5. summary -------------------------------------------------------------------------------------

@@ -88,7 +88,7 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
     }
 
     /**
-     * The etcd minor version the members' image names in its tag ({@code etcd:v3.5.16} is
+     * The etcd minor version the members' image names in its tag ({@code etcd:v3.5.30} is
      * {@code 3.5}); empty when the image is not set or its tag names no etcd version (etcd-druid's
      * etcd-wrapper images are tagged with the wrapper's own version).
      */

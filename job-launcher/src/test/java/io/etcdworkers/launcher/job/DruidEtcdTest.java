@@ -17,7 +17,7 @@ class DruidEtcdTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"quay.io/coreos/etcd:v3.5.16, 3.5", "registry.k8s.io/etcd:3.6.0-0, 3.6",
+    @CsvSource({"quay.io/coreos/etcd:v3.5.30, 3.5", "registry.k8s.io/etcd:3.6.0-0, 3.6",
             "gcr.io/etcd-development/etcd:v3.4.23@sha256:0123, 3.4"})
     void anEtcdImageTagGivesTheMinorVersion(String image, String minor) {
         assertThat(etcd("  replicas: 1\n  etcd: {image: \"" + image + "\"}\n").etcdMinorVersion()).contains(minor);

@@ -12,8 +12,8 @@ import java.util.Objects;
  * snap files carry no cluster version, so the member's etcd decides it on its first start (a
  * dir a 3.5 etcd ran on is refused by 3.4: "cluster cannot be downgraded").
  *
- * @param writtenBy the tool and version that wrote the dir, {@code "etcdutl 3.5.16"}
- * @param verifiedBy the etcd that served the verified keyspace, {@code "etcd 3.5.16"}
+ * @param writtenBy the tool and version that wrote the dir, {@code "etcdutl 3.5.30"}
+ * @param verifiedBy the etcd that served the verified keyspace, {@code "etcd 3.5.30"}
  * @param startsWith the etcd minor versions known to start it: those CI starts such a dir with
  *     (3.4 and 3.5, by {@code CrossVersionRestoreIT}) when the writer is one of them, else only
  *     the writer's own

@@ -15,7 +15,7 @@ class PlacedDataDirTest {
     @ParameterizedTest
     @CsvSource({
         "3.4.23, etcdctl 3.4.23, '3.4,3.5'",
-        "3.5.16, etcdutl 3.5.16, '3.4,3.5'",
+        "3.5.30, etcdutl 3.5.30, '3.4,3.5'",
         "3.6.1, etcdutl 3.6.1, '3.6'"})
     void namesTheToolTheVerifyingEtcdAndTheVersionsThatStartIt(String version, String writtenBy, String startsWith) {
         EtcdVersion v = EtcdVersion.parse("etcd Version: " + version);
