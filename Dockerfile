@@ -86,6 +86,8 @@ COPY --from=etcd /out/usr/bin/etcd /out/usr/bin/etcdctl /out/usr/bin/etcdutl /us
 COPY --from=etcd /out/usr/share/doc/etcd-server/copyright /usr/share/doc/etcd-server/copyright
 COPY --from=etcd /out/usr/share/doc/etcd-client/copyright /usr/share/doc/etcd-client/copyright
 COPY --from=jars /jars/ /app/
+# the project's licence and notice; each jar carries its dependencies' (THIRD-PARTY.txt, META-INF)
+COPY LICENSE NOTICE /app/
 # the start scripts find /app/<tool>.jar and its class archive from their own path
 COPY bin/ /app/bin/
 ENV PATH=/app/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
