@@ -15,6 +15,7 @@ import io.etcdworkers.restore.verify.ObjectCheck;
 import io.etcdworkers.restore.verify.VerifyReport;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
+import io.etcdworkers.restore.workercli.OverlappingPaths;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -79,6 +80,10 @@ public final class VerifyBackupCommand implements Callable<Integer> {
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 Optional<Path> estimateDir = estimateMemory ? Optional.of(context.workingDir().resolve(scratchDir != null
                         ? scratchDir : Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
+                // the estimate writes the base into the scratch dir: never among the backup's objects
+                OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store), Optional.empty(),
+                        estimateDir.map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
+                                .orElse(List.of()));
                 VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock(),
                         estimateDir).verify();
                 describe(result, report);
