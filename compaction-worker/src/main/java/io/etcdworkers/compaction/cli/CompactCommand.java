@@ -18,6 +18,7 @@ import io.etcdworkers.restore.workercli.ByteSizeConverter;
 import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
+import io.etcdworkers.restore.workercli.OverlappingPaths;
 import io.etcdworkers.restore.workercli.DurationConverter;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.ResultJson;
@@ -117,6 +118,8 @@ public final class CompactCommand implements Callable<Integer> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 CompactionConfig config = config();
+                OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store), Optional.empty(),
+                        OverlappingPaths.scratchOf(config.rebuild()));
                 CompactionOutcome outcome = new CompactionService(objects, config, context.clock(), kubernetes).compact();
                 ResultJson.succeeded(result);
                 return describe(result, outcome, config);

@@ -21,6 +21,7 @@ import io.etcdworkers.restore.workercli.DefragOptions;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
+import io.etcdworkers.restore.workercli.OverlappingPaths;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -107,6 +108,9 @@ public final class ExtractCommand implements Callable<Integer> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                         ExtractConfig config = config();
+                        OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store),
+                                Optional.of(new OverlappingPaths.Flagged(WorkerFlags.OUTPUT, config.output())),
+                                OverlappingPaths.scratchOf(config.rebuild()));
                         result.put("prefix", prefix);
                         result.put("outputFormat", format.name());
                         result.put("output", config.output().toString());

@@ -14,6 +14,7 @@ import io.etcdworkers.restore.workercli.ExitCodeHelp;
 import io.etcdworkers.restore.workercli.RebuildOptions;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
+import io.etcdworkers.restore.workercli.OverlappingPaths;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -89,6 +91,9 @@ public final class RestoreCommand implements Callable<Integer> {
             ResultJson.store(result, store);
             try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                 RestoreConfig config = config();
+                OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store),
+                        Optional.of(new OverlappingPaths.Flagged(WorkerFlags.DATA_DIR, config.dataDir())),
+                        OverlappingPaths.scratchOf(config.rebuild()));
                 result.put("dataDir", config.dataDir().toString());
                 RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
                 ResultJson.succeeded(result);

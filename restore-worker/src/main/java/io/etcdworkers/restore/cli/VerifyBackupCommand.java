@@ -16,6 +16,7 @@ import io.etcdworkers.restore.verify.VerifyReport;
 import io.etcdworkers.restore.workercli.DefaultScratchDir;
 import io.etcdworkers.restore.workercli.LogFormat;
 import io.etcdworkers.restore.workercli.MetricsOptions;
+import io.etcdworkers.restore.workercli.OverlappingPaths;
 import io.etcdworkers.restore.workercli.ResultJson;
 import io.etcdworkers.restore.workercli.ResultRun;
 import io.etcdworkers.restore.workercli.StoreFactory;
@@ -82,6 +83,10 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                 Optional<Path> estimateDir = estimateMemory ? Optional.of(scratchDir != null
                         ? context.workingDir().resolve(scratchDir)
                         : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
+                // the estimate writes the base into the scratch dir: never among the backup's objects
+                OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store), Optional.empty(),
+                        estimateDir.map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
+                                .orElse(List.of()));
                 VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock(),
                         estimateDir).verify();
                 describe(result, report);

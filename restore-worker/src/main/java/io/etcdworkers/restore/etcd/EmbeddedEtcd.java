@@ -8,10 +8,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,12 +21,14 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@link #start} returns once {@code /health} on the client URL says healthy, or throws
  *       {@link ErrorCode#ETCD_FAILURE} with the last lines etcd logged (it exited, or the start
- *       timeout passed). A port taken between choosing and binding is retried with new ports.</li>
+ *       timeout passed), or {@link ErrorCode#INTERRUPTED} when a stop signal ended the start
+ *       (etcd is gone by then). A port taken between choosing and binding is retried with new ports.</li>
  *   <li>etcd's output goes to {@link #logFile()} in a temp dir under the scratch dir, never to
  *       the worker's stdout (which carries the result JSON).</li>
- *   <li>{@link #stop()} ends etcd cleanly (SIGTERM, then SIGKILL after the stop timeout) so the
- *       data dir can be moved; {@link #close()} also deletes the log dir. Neither ever deletes the
- *       data dir or WAL dir: the caller owns them.</li>
+ *   <li>{@link #stop()} ends etcd cleanly (SIGTERM, then SIGKILL after the stop timeout; at once
+ *       when interrupted) and returns once it is gone, so the data dir can be moved or removed;
+ *       {@link #close()} also deletes the log dir. Neither ever deletes the data dir or WAL dir:
+ *       the caller owns them.</li>
  *   <li>No orphan: a shutdown hook stops etcd on a normal JVM exit, and {@link OrphanGuard}
  *       kills it when the JVM dies without running hooks.</li>
  * </ul>
@@ -49,15 +50,18 @@ public final class EmbeddedEtcd implements AutoCloseable {
     private final Process process;
     private final URI clientEndpoint;
     private final Thread shutdownHook;
+    /** Set by the shutdown hook: etcd ended because the JVM is exiting (a stop signal), not on its own. */
+    private final AtomicBoolean stoppedAtExit;
 
     private EmbeddedEtcd(EmbeddedEtcdConfig config, Path logDir, Process process, URI clientEndpoint,
-                         Thread shutdownHook) {
+                         Thread shutdownHook, AtomicBoolean stoppedAtExit) {
         this.config = config;
         this.logDir = logDir;
         this.logFile = logDir.resolve(LOG_FILE);
         this.process = process;
         this.clientEndpoint = clientEndpoint;
         this.shutdownHook = shutdownHook;
+        this.stoppedAtExit = stoppedAtExit;
     }
 
     /** Starts etcd on {@code config.dataDir()} and waits until it is healthy; see the class contract. */
@@ -95,14 +99,16 @@ public final class EmbeddedEtcd implements AutoCloseable {
             EmbeddedEtcd etcd = launch(config, logDir, clientPort, peerPort);
             long started = System.nanoTime();
             try {
-                EtcdStartWait.untilHealthy(etcd.process, etcd.clientEndpoint, config, etcd.logFile, started);
+                EtcdStartWait.untilHealthy(etcd.process, etcd.clientEndpoint, config, etcd.logFile, started,
+                        etcd.stoppedAtExit::get);
                 log.info("etcd started endpoint={} pid={} version={} dataDir={} ms={}", etcd.clientEndpoint,
                         etcd.pid(), etcd.version(), config.dataDir(), (System.nanoTime() - started) / 1_000_000);
                 return etcd;
             } catch (WorkerException e) {
                 etcd.stop();
                 etcd.unregisterHook();
-                boolean portRace = LogTail.excerpt(etcd.logFile, 50).contains(ADDRESS_IN_USE);
+                boolean portRace = e.code() == ErrorCode.ETCD_FAILURE
+                        && LogTail.excerpt(etcd.logFile, 50).contains(ADDRESS_IN_USE);
                 if (!portRace || attempt >= BIND_ATTEMPTS) {
                     throw e;
                 }
@@ -124,14 +130,29 @@ public final class EmbeddedEtcd implements AutoCloseable {
             pb.environment().put("GOGC", Integer.toString(config.goGc()));
         }
         Process process;
+        log.info("etcd starting dataDir={} clientPort={} peerPort={}", config.dataDir(), clientPort, peerPort);
         try {
             process = pb.start();
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.ETCD_FAILURE, "cannot start " + config.binaries().etcd() + ": " + e, e);
         }
-        Thread hook = new Thread(() -> stopProcess(process, config.stopTimeout()), "etcd-shutdown-" + process.pid());
-        Runtime.getRuntime().addShutdownHook(hook);
-        return new EmbeddedEtcd(config, logDir, process, LoopbackPorts.url(clientPort), hook);
+        AtomicBoolean stoppedAtExit = new AtomicBoolean();
+        Thread hook = new Thread(() -> {
+            stoppedAtExit.set(true);
+            ProcessStop.stop(process, config.stopTimeout());
+        }, "etcd-shutdown-" + process.pid());
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The JVM began to exit (a stop signal) while etcd was being spawned: no hook will stop
+            // it, and the caller removes its data dir next. Left running, an etcd that has not
+            // opened that dir yet recreates it as a new member (a 64 MB WAL) after the removal.
+            ProcessStop.kill(process);
+            closeGuardPipe(process);
+            throw new WorkerException(ErrorCode.INTERRUPTED, "stopped by a signal while etcd was starting on "
+                    + config.dataDir() + " (etcd stopped)", shuttingDown);
+        }
+        return new EmbeddedEtcd(config, logDir, process, LoopbackPorts.url(clientPort), hook, stoppedAtExit);
     }
 
     /** etcd's command line (without the {@link OrphanGuard} wrapper): one pure function of its inputs. */
@@ -205,21 +226,26 @@ public final class EmbeddedEtcd implements AutoCloseable {
     }
 
     /**
-     * Stops etcd: SIGTERM, wait up to the stop timeout, then SIGKILL. Afterwards nothing holds
-     * the data dir. Idempotent; the data dir is left in place.
+     * Stops etcd: SIGTERM, wait up to the stop timeout, then SIGKILL (interrupted: SIGKILL at
+     * once, the interrupt kept). Afterwards nothing holds the data dir. Idempotent; the data dir
+     * is left in place.
      */
     public void stop() {
         if (process.isAlive()) {
             long started = System.nanoTime();
-            stopProcess(process, config.stopTimeout());
+            ProcessStop.stop(process, config.stopTimeout());
             log.info("etcd stopped pid={} dataDir={} ms={}", pid(), config.dataDir(),
                     (System.nanoTime() - started) / 1_000_000);
         }
-        // EOF for the guard's watcher: with etcd gone it exits without signalling anyone.
+        closeGuardPipe(process);
+    }
+
+    /** EOF for the guard's watcher: with etcd gone it exits without signalling anyone. */
+    private static void closeGuardPipe(Process process) {
         try {
             process.getOutputStream().close();
         } catch (IOException e) {
-            log.debug("closing the guard pipe failed pid={}", pid(), e);
+            log.debug("closing the guard pipe failed pid={}", process.pid(), e);
         }
     }
 
@@ -229,18 +255,6 @@ public final class EmbeddedEtcd implements AutoCloseable {
         stop();
         unregisterHook();
         deleteQuietly(logDir, null);
-    }
-
-    private static void stopProcess(Process process, Duration timeout) {
-        process.destroy();
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly().waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
     }
 
     private void unregisterHook() {

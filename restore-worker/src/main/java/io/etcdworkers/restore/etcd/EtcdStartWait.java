@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,12 +34,18 @@ final class EtcdStartWait {
     private EtcdStartWait() {}
 
     static void untilHealthy(Process process, URI clientEndpoint, EmbeddedEtcdConfig config, Path logFile,
-            long startedNanos) {
+            long startedNanos, BooleanSupplier stoppedAtExit) {
         long deadline = startedNanos + config.startTimeout().toNanos();
         URI health = clientEndpoint.resolve("/health");
         long reported = 0;
         while (true) {
             if (!process.isAlive()) {
+                if (stoppedAtExit.getAsBoolean()) {
+                    // the JVM's exit (a stop signal) stopped it: not a failure of etcd on this data dir,
+                    // which an engine would take as a reason to try the other one
+                    throw new WorkerException(ErrorCode.INTERRUPTED, "stopped by a signal while etcd was starting on "
+                            + config.dataDir() + " (etcd stopped)");
+                }
                 String tail = LogTail.excerpt(logFile, ERROR_LINES);
                 if (DiskFull.says(tail)) {
                     throw new WorkerException(ErrorCode.LOCAL_IO, "etcd exited with code " + process.exitValue()

@@ -181,7 +181,7 @@ public final class SnapshotRestorer {
             pb.environment().putAll(environment(binaries));
             p = pb.start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.destroyForcibly().waitFor();
+                ProcessStop.kill(p);
                 throw new WorkerException(ErrorCode.ETCD_FAILURE, "snapshot restore of " + r.snapshot()
                         + " did not finish in " + timeout + ": " + LogTail.excerpt(output, OUTPUT_LINES));
             }
@@ -206,8 +206,9 @@ public final class SnapshotRestorer {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot run snapshot restore of " + r.snapshot() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            // The tool must not go on writing into a dir the caller is about to see removed.
-            p.destroyForcibly();
+            // The tool must be gone before the dir it writes is removed (undo, then the caller's
+            // scratch cleanup): killed but still running, it would go on writing there.
+            ProcessStop.kill(p);
             throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted during snapshot restore of " + r.snapshot(), e);
         } finally {
             if (p != null) {

@@ -40,6 +40,12 @@ final class FallbackEngine implements DatabaseEngine {
     }
 
     private BuiltDatabase fallBack(EngineInput in, EngineRefused refused) throws EngineRefused, InterruptedException {
+        if (Thread.interrupted()) {
+            // a stop signal arrived meanwhile: the run ends here, it does not start the other engine
+            InterruptedException stop = new InterruptedException("stopped before falling back to the replay");
+            stop.addSuppressed(refused);
+            throw stop;
+        }
         LOG.warn("offline engine refused, falling back to the replay: {}", refused.getMessage());
         try {
             // the first engine may have placed its database already; the replay's is placed after it

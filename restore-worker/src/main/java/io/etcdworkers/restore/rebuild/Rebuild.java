@@ -75,14 +75,19 @@ public final class Rebuild implements AutoCloseable {
                 LOG.warn("cannot remove scratch WAL dir {}: {}", dir, e.toString());
             }
         });
-        closeQuietly(scratchDir);
+        if (closeQuietly(scratchDir)) {
+            LOG.info("removed the run's scratch dir path={}", scratchDir.path());
+        }
     }
 
-    static void closeQuietly(ScratchDir dir) {
+    /** Removes the dir; what cannot be removed is logged at WARN, naming the path left behind. */
+    static boolean closeQuietly(ScratchDir dir) {
         try {
             dir.close();
+            return true;
         } catch (IOException e) {
-            LOG.warn("cannot remove scratch dir {}: {}", dir.path(), e.toString());
+            LOG.warn("cannot remove scratch dir {}, left behind: {}", dir.path(), e.toString());
+            return false;
         }
     }
 }

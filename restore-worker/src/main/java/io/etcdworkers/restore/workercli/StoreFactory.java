@@ -63,6 +63,15 @@ public final class StoreFactory {
         };
     }
 
+    /** The Local container's directory (see {@link #localDirectory}); nothing for the other providers. */
+    public Optional<Path> localBucket(StoreOptions options) {
+        if (options.provider != StoreOptions.Provider.Local || options.container == null
+                || options.container.isBlank()) {
+            return Optional.empty();
+        }
+        return Optional.of(localDirectory(options));
+    }
+
     /**
      * The Local container's directory: a path (absolute, or relative to the working directory), as
      * etcdbrctl v0.23 reads it; with {@code --local-under-home} as v0.41+ does, {@code

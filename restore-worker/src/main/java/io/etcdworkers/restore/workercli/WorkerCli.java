@@ -28,7 +28,8 @@ public final class WorkerCli {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             WorkerException failure = WorkerFailures.of(ex);
             if (failure.code() == ErrorCode.INTERRUPTED) {
-                LOG.error("stopped by a signal before finishing; partial files were removed: {}", failure.getMessage());
+                // what was removed on the way out is logged by each cleanup (and what could not be, at WARN)
+                LOG.error("stopped by a signal before finishing: {}", failure.getMessage());
                 return failure.code().exitCode();
             }
             if (ex instanceof WorkerException we) {
