@@ -1,12 +1,12 @@
 package io.etcdworkers.bench.generate;
 
-import io.etcdworkers.restore.snapshot.DeltaEvent;
-import io.etcdworkers.restore.snapshot.DeltaWriter;
-import io.etcdworkers.restore.snapshot.SnapshotKind;
-import io.etcdworkers.restore.snapshot.SnapshotName;
-import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.store.ObjectStore;
-import io.etcdworkers.restore.store.ObjectWriter;
+import io.etcdworkers.format.DeltaEvent;
+import io.etcdworkers.format.DeltaWriter;
+import io.etcdworkers.format.SnapshotKind;
+import io.etcdworkers.format.SnapshotName;
+import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.store.ObjectStore;
+import io.etcdworkers.store.ObjectWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 /**
  * The final keyspace the generator expects a restore to produce, digested exactly as
- * {@code io.etcdworkers.restore.verify.KeyspaceDigest} digests a live etcd (keys in byte order;
+ * {@code io.etcdworkers.rebuild.verify.KeyspaceDigest} digests a live etcd (keys in byte order;
  * {@code kv} over length-prefixed keys and values; {@code meta} adds create, mod, version and
  * lease, all big-endian u64). Computed from the model, never from etcd, so a match checks the
  * engine against an independent account of what the deltas mean.

@@ -1,7 +1,7 @@
 package io.etcdworkers.bench.generate;
 
-import io.etcdworkers.restore.etcd.EtcdGrpcClient;
-import io.etcdworkers.restore.etcd.LoopbackPorts;
+import io.etcdworkers.etcd.EtcdGrpcClient;
+import io.etcdworkers.etcd.LoopbackPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

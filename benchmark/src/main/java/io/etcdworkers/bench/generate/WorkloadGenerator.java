@@ -1,6 +1,6 @@
 package io.etcdworkers.bench.generate;
 
-import io.etcdworkers.restore.snapshot.DeltaEvent;
+import io.etcdworkers.format.DeltaEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;

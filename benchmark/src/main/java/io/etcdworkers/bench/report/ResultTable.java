@@ -1,6 +1,6 @@
 package io.etcdworkers.bench.report;
 
-import io.etcdworkers.restore.engine.Engine;
+import io.etcdworkers.rebuild.engine.Engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

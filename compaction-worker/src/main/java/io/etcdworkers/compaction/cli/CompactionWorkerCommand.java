@@ -2,11 +2,11 @@ package io.etcdworkers.compaction.cli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
-import io.etcdworkers.restore.workercli.ExitCodeHelp;
-import io.etcdworkers.restore.workercli.WorkerCli;
+import io.etcdworkers.workercli.ExitCodeHelp;
+import io.etcdworkers.workercli.WorkerCli;
 import io.etcdworkers.compaction.lease.KubernetesClients;
-import io.etcdworkers.restore.workercli.WorkerContext;
-import io.etcdworkers.restore.workercli.WorkerVersion;
+import io.etcdworkers.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerVersion;
 import java.util.EnumSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

@@ -1,8 +1,8 @@
 package io.etcdworkers.compaction.cli;
 
-import io.etcdworkers.restore.workercli.GracefulShutdown;
-import io.etcdworkers.restore.workercli.QuietJul;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.GracefulShutdown;
+import io.etcdworkers.workercli.QuietJul;
+import io.etcdworkers.workercli.WorkerContext;
 
 /** Entry point of {@code compaction-worker.jar}. */
 public final class CompactionWorkerMain {

@@ -1,9 +1,9 @@
 package io.etcdworkers.compaction.compact;
 
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
-import io.etcdworkers.restore.etcd.MaintenanceSnapshot;
-import io.etcdworkers.restore.rebuild.RebuildConfig;
-import io.etcdworkers.restore.snapshot.codec.Compression;
+import io.etcdworkers.etcd.MaintenanceSnapshot;
+import io.etcdworkers.rebuild.RebuildConfig;
+import io.etcdworkers.format.codec.Compression;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

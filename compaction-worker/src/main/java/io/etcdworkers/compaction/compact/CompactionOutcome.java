@@ -1,8 +1,8 @@
 package io.etcdworkers.compaction.compact;
 
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
-import io.etcdworkers.restore.engine.RebuildOutcome;
-import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.rebuild.engine.RebuildOutcome;
+import io.etcdworkers.format.SnapshotSelection;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.etcdworkers.compaction.compact;
 
-import io.etcdworkers.restore.snapshot.SnapshotSelection;
+import io.etcdworkers.format.SnapshotSelection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,16 +1,16 @@
 package io.etcdworkers.compaction.compact;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.snapshot.FullSnapshotReader;
-import io.etcdworkers.restore.snapshot.FullSnapshotSummary;
-import io.etcdworkers.restore.snapshot.SnapshotCatalog;
-import io.etcdworkers.restore.snapshot.SnapshotKind;
-import io.etcdworkers.restore.snapshot.SnapshotName;
-import io.etcdworkers.restore.snapshot.codec.Compression;
-import io.etcdworkers.restore.store.ObjectInfo;
-import io.etcdworkers.restore.store.ObjectStore;
-import io.etcdworkers.restore.store.ObjectWriter;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.format.FullSnapshotReader;
+import io.etcdworkers.format.FullSnapshotSummary;
+import io.etcdworkers.format.SnapshotCatalog;
+import io.etcdworkers.format.SnapshotKind;
+import io.etcdworkers.format.SnapshotName;
+import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.store.ObjectInfo;
+import io.etcdworkers.store.ObjectStore;
+import io.etcdworkers.store.ObjectWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

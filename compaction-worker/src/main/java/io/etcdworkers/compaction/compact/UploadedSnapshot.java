@@ -1,6 +1,6 @@
 package io.etcdworkers.compaction.compact;
 
-import io.etcdworkers.restore.snapshot.codec.Compression;
+import io.etcdworkers.format.codec.Compression;
 
 /**
  * The new full snapshot as it stands in the store.

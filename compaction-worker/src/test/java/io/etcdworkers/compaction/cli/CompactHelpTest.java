@@ -3,7 +3,7 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;

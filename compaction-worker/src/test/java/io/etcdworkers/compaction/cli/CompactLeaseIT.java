@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.compaction.lease.KubernetesClients;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;

@@ -6,7 +6,7 @@ import io.etcdworkers.testsupport.EtcdVersions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The compaction ITs' guard, as restore-worker's {@code EtcdOnPathIT}: the etcd on PATH is the
+ * The compaction ITs' guard, as etcd-local's {@code EtcdOnPathIT}: the etcd on PATH is the
  * version this failsafe execution is for (3.4 by default, 3.5 in {@code etcd-3.5}).
  */
 class EtcdOnPathIT {

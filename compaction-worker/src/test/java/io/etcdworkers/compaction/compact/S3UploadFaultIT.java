@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.compaction.cli.CompactionWorkerCommand;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.FaultProxy;
 import io.etcdworkers.testsupport.FaultProxy.Fault;

@@ -1,8 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.JobLauncher;
-import io.etcdworkers.launcher.job.LauncherError;
-import io.etcdworkers.launcher.job.LauncherException;
+import io.etcdworkers.launcher.kube.JobLauncher;
+import io.etcdworkers.launcher.kube.LauncherError;
+import io.etcdworkers.launcher.kube.LauncherException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,7 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.LauncherError;
-import io.etcdworkers.launcher.job.LauncherException;
+import io.etcdworkers.launcher.kube.LauncherError;
+import io.etcdworkers.launcher.kube.LauncherException;
 import io.fabric8.kubernetes.api.model.Config;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

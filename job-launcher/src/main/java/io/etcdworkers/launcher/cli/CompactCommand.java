@@ -37,7 +37,7 @@ final class CompactCommand implements Callable<Integer> {
     }
 
     /** The store and the full-snapshot Lease, as the Etcd resource gives them, where no flag did. */
-    static void takeFrom(io.etcdworkers.launcher.job.DruidEtcd etcd, PodOptions pod, StoreOptions store,
+    static void takeFrom(io.etcdworkers.launcher.kube.DruidEtcd etcd, PodOptions pod, StoreOptions store,
             CompactOptions compact) {
         FromEtcdOptions.applyCommon(etcd, pod, store);
         if (compact.fullSnapshotLeaseName == null) {

@@ -1,6 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.DruidEtcd;
+import io.etcdworkers.launcher.kube.DruidEtcd;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.Optional;
 import picocli.CommandLine.Option;

@@ -1,10 +1,10 @@
 package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.job.JobFactory;
-import io.etcdworkers.launcher.job.JobLauncher;
-import io.etcdworkers.launcher.job.JobOutcome;
+import io.etcdworkers.launcher.kube.JobLauncher;
+import io.etcdworkers.launcher.kube.JobOutcome;
 import io.etcdworkers.launcher.job.JobRequest;
-import io.etcdworkers.launcher.job.WatchLimits;
+import io.etcdworkers.launcher.kube.WatchLimits;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;

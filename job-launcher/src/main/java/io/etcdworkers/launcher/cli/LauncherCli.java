@@ -1,7 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.LauncherError;
-import io.etcdworkers.launcher.job.LauncherException;
+import io.etcdworkers.launcher.kube.LauncherError;
+import io.etcdworkers.launcher.kube.LauncherException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;

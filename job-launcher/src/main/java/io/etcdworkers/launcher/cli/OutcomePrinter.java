@@ -1,7 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.JobOutcome;
-import io.etcdworkers.launcher.job.WorkerResult;
+import io.etcdworkers.launcher.kube.JobOutcome;
+import io.etcdworkers.launcher.kube.WorkerResult;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobStatus;
 import java.io.PrintWriter;

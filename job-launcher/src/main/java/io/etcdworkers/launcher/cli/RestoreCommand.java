@@ -99,7 +99,7 @@ final class RestoreCommand implements Callable<Integer> {
      * What the Etcd resource gives: the store, and unless one member is named (--target-claim),
      * every member's claim, name and peer URL with druid's initial cluster and token.
      */
-    private void takeFrom(io.etcdworkers.launcher.job.DruidEtcd etcd) {
+    private void takeFrom(io.etcdworkers.launcher.kube.DruidEtcd etcd) {
         FromEtcdOptions.applyCommon(etcd, pod, store);
         etcd.etcdImage().ifPresent(image -> {
             String minor = etcd.etcdMinorVersion().orElse(null);
@@ -120,7 +120,7 @@ final class RestoreCommand implements Callable<Integer> {
             initialCluster = etcd.initialCluster().orElse(null);
         }
         if (initialClusterToken == null) {
-            initialClusterToken = io.etcdworkers.launcher.job.DruidEtcd.CLUSTER_TOKEN;
+            initialClusterToken = io.etcdworkers.launcher.kube.DruidEtcd.CLUSTER_TOKEN;
         }
     }
 

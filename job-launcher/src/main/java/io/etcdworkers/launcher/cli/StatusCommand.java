@@ -1,8 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.JobLauncher;
+import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.job.JobNames;
-import io.etcdworkers.launcher.job.JobOutcome;
+import io.etcdworkers.launcher.kube.JobOutcome;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Duration;
 import java.util.List;

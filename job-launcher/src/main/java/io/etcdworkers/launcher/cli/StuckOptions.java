@@ -1,6 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.job.WatchLimits;
+import io.etcdworkers.launcher.kube.WatchLimits;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -3,7 +3,7 @@ package io.etcdworkers.launcher.cli;
 import io.etcdworkers.launcher.job.CronJobFactory;
 import io.etcdworkers.launcher.job.CronJobRequest;
 import io.etcdworkers.launcher.job.JobFactory;
-import io.etcdworkers.launcher.job.JobLauncher;
+import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;

@@ -3,8 +3,8 @@ package io.etcdworkers.launcher.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.etcdworkers.launcher.job.LauncherError;
-import io.etcdworkers.launcher.job.LauncherException;
+import io.etcdworkers.launcher.kube.LauncherError;
+import io.etcdworkers.launcher.kube.LauncherException;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;

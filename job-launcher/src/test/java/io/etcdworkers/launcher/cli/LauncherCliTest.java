@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.job.JobFactory;
-import io.etcdworkers.launcher.job.JobLauncher;
+import io.etcdworkers.launcher.kube.JobLauncher;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -73,7 +73,7 @@ class LauncherCliTest {
         assertThat(run(COMPACT, "--dry-run", "--defrag-every-events", "0", "--defrag-interval", "0",
                 "--defrag-fragmentation-ratio", "0", "--defrag-db-size-bytes", "0")).isZero();
         // the worker's picocli spec is not on the launcher's classpath (restore-worker brings the AWS SDK and
-        // jetcd); compaction-worker's LauncherArgsContractTest parses these args with it: all triggers off
+        // jetcd); integration-tests' LauncherArgsContractTest parses these args with it: all triggers off
         assertThat(new KubernetesSerialization().unmarshal(out.toString(), Job.class).getSpec().getTemplate().getSpec()
                 .getContainers().get(0).getArgs()).contains("--defrag-every-events=0", "--defrag-interval=0s",
                 "--defrag-fragmentation-ratio=0.0", "--defrag-db-size-bytes=0");

@@ -2,8 +2,8 @@ package io.etcdworkers.launcher.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.launcher.job.JobOutcome;
-import io.etcdworkers.launcher.job.WorkerResult;
+import io.etcdworkers.launcher.kube.JobOutcome;
+import io.etcdworkers.launcher.kube.WorkerResult;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /** Golden files: each request renders to exactly its {@code out.yaml}; see {@link GoldenCases}. */
 @Timeout(60)
-class JobFactoryTest {
+public class JobFactoryTest {
 
     static Stream<String> cases() {
         return GoldenCases.names();
@@ -78,14 +78,14 @@ class JobFactoryTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only compaction");
     }
 
-    static JobRequest sampleRestore() {
+    public static JobRequest sampleRestore() {
         return new JobRequest(WorkerKind.RESTORE, "etcd-main", "default", "img:1",
                 new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), null, null,
                 new RestoreFlags("data-claim", null, null, null, null, null, false, false, null, null),
                 null, null, 1, null, null, null);
     }
 
-    static JobRequest sampleCompact(CompactFlags flags) {
+    public static JobRequest sampleCompact(CompactFlags flags) {
         return new JobRequest(WorkerKind.COMPACT, "etcd-main", "default", "img:1",
                 new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), null, null,
                 null, flags, null, 1, null, null, null);

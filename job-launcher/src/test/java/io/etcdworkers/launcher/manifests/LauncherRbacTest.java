@@ -19,7 +19,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import io.etcdworkers.launcher.job.DruidEtcd;
+import io.etcdworkers.launcher.kube.DruidEtcd;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.URI;

@@ -2,8 +2,8 @@ package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EtcdMember;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;

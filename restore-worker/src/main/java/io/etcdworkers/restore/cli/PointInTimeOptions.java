@@ -2,10 +2,10 @@ package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.snapshot.RestorePoint;
-import io.etcdworkers.restore.snapshot.StopAt;
-import io.etcdworkers.restore.workercli.Rfc3339Converter;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.format.RestorePoint;
+import io.etcdworkers.format.StopAt;
+import io.etcdworkers.workercli.Rfc3339Converter;
 import java.time.Instant;
 import picocli.CommandLine.Option;
 

@@ -1,25 +1,27 @@
 package io.etcdworkers.restore.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.restore.RestoreConfig;
-import io.etcdworkers.restore.restore.RestoreOutcome;
-import io.etcdworkers.restore.restore.RestoreService;
-import io.etcdworkers.restore.store.ObjectStore;
-import io.etcdworkers.restore.workercli.DefragOptions;
-import io.etcdworkers.restore.workercli.ExitCodeHelp;
-import io.etcdworkers.restore.workercli.RebuildOptions;
-import io.etcdworkers.restore.workercli.LogFormat;
-import io.etcdworkers.restore.workercli.MetricsOptions;
-import io.etcdworkers.restore.workercli.OverlappingPaths;
-import io.etcdworkers.restore.workercli.ResultJson;
-import io.etcdworkers.restore.workercli.ResultRun;
-import io.etcdworkers.restore.workercli.StoreFactory;
-import io.etcdworkers.restore.workercli.StoreOptions;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.restore.PlacedDataDir;
+import io.etcdworkers.restore.RestoreConfig;
+import io.etcdworkers.restore.RestoreOutcome;
+import io.etcdworkers.restore.RestoreService;
+import io.etcdworkers.store.ObjectStore;
+import io.etcdworkers.workercli.DefragOptions;
+import io.etcdworkers.workercli.ExitCodeHelp;
+import io.etcdworkers.workercli.RebuildOptions;
+import io.etcdworkers.workercli.LogFormat;
+import io.etcdworkers.workercli.MetricsOptions;
+import io.etcdworkers.workercli.OverlappingPaths;
+import io.etcdworkers.workercli.ResultJson;
+import io.etcdworkers.workercli.ResultRun;
+import io.etcdworkers.workercli.StoreFactory;
+import io.etcdworkers.workercli.StoreOptions;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.EnumSet;
@@ -98,10 +100,18 @@ public final class RestoreCommand implements Callable<Integer> {
                 RestoreOutcome outcome = new RestoreService(objects, config, context.clock()).restore();
                 ResultJson.succeeded(result);
                 ResultJson.rebuild(result, outcome.rebuilt(), outcome.phases());
-                ResultJson.placed(result, outcome.placed());
+                placed(result, outcome.placed());
                 return 0;
             }
         });
+    }
+
+    /** What the restore's placed data dir is good for. */
+    private static void placed(ObjectNode result, PlacedDataDir p) {
+        ObjectNode placed = result.putObject("placedDataDir");
+        placed.put("writtenBy", p.writtenBy());
+        placed.put("verifiedBy", p.verifiedBy());
+        p.startsWith().forEach(placed.putArray("startsWith")::add);
     }
 
     /** The restore these flags describe; {@code USAGE} for values out of range. */

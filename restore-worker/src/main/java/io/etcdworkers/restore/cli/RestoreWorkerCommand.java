@@ -2,10 +2,10 @@ package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
-import io.etcdworkers.restore.workercli.ExitCodeHelp;
-import io.etcdworkers.restore.workercli.WorkerCli;
-import io.etcdworkers.restore.workercli.WorkerContext;
-import io.etcdworkers.restore.workercli.WorkerVersion;
+import io.etcdworkers.workercli.ExitCodeHelp;
+import io.etcdworkers.workercli.WorkerCli;
+import io.etcdworkers.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerVersion;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

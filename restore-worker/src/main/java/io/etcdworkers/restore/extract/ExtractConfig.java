@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.extract;
 
-import io.etcdworkers.restore.engine.KeyPrefix;
-import io.etcdworkers.restore.rebuild.RebuildConfig;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
+import io.etcdworkers.rebuild.RebuildConfig;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;

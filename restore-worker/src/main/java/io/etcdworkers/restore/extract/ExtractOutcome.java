@@ -1,6 +1,6 @@
 package io.etcdworkers.restore.extract;
 
-import io.etcdworkers.restore.engine.RebuildOutcome;
+import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -37,8 +37,8 @@ class ClassArchiveIT {
         restore(List.of("-Xshare:on", WorkerJvm.classArchiveOption(jar.toString()),
                 "-Xlog:class+load=info:file=" + classes), jar, "archived");
         String loaded = Files.readString(classes);
-        assertThat(loaded).contains("io.etcdworkers.restore.offline.FoldWriter source: shared objects file (top)");
-        assertThat(loaded).doesNotContain("io.etcdworkers.restore.offline.FoldWriter source: jar:");
+        assertThat(loaded).contains("io.etcdworkers.rebuild.offline.FoldWriter source: shared objects file (top)");
+        assertThat(loaded).doesNotContain("io.etcdworkers.rebuild.offline.FoldWriter source: jar:");
     }
 
     private void restore(List<String> jvmOptions, Path jar, String name) throws IOException, InterruptedException {

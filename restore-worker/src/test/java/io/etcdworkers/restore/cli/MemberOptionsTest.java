@@ -3,8 +3,8 @@ package io.etcdworkers.restore.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.etcdworkers.restore.error.WorkerException;
-import io.etcdworkers.restore.etcd.EtcdMember;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EtcdMember;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.etcdworkers.restore.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.WorkerCommands;
-import io.etcdworkers.restore.workercli.WorkerContext;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

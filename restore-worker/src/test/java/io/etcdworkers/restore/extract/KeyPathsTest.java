@@ -2,7 +2,7 @@ package io.etcdworkers.restore.extract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.restore.engine.KeyPrefix;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 

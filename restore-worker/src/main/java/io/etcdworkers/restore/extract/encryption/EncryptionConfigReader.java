@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.contract.WorkerException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

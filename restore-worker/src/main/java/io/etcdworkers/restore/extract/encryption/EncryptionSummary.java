@@ -2,7 +2,7 @@ package io.etcdworkers.restore.extract.encryption;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
-import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.contract.WorkerException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.etcdworkers.restore.extract.encryption;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.error.WorkerException;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.restore.extract.encryption.EncryptionVectors.Vector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,0 +1,421 @@
+package io.etcdworkers.compaction.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etcdworkers.compaction.cli.CompactCommand;
+import io.etcdworkers.compaction.compact.CompactionConfig;
+import io.etcdworkers.compaction.compact.CompactionThresholds;
+import io.etcdworkers.compaction.lease.LeaseRenewal;
+import io.etcdworkers.contract.WorkerFlags;
+import io.etcdworkers.launcher.cli.CliContext;
+import io.etcdworkers.launcher.cli.LauncherCli;
+import io.etcdworkers.launcher.job.CompactFlags;
+import io.etcdworkers.launcher.job.DefragFlags;
+import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.RestoreFlags;
+import io.etcdworkers.launcher.job.StorageProvider;
+import io.etcdworkers.launcher.job.StoreRef;
+import io.etcdworkers.launcher.job.WorkerKind;
+import io.etcdworkers.launcher.job.ExtractFlags;
+import io.etcdworkers.restore.cli.ExtractCommand;
+import io.etcdworkers.restore.cli.RestoreCommand;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
+import io.etcdworkers.restore.extract.ExtractConfig;
+import io.etcdworkers.restore.extract.OutputFormat;
+import io.etcdworkers.workercli.StoreOptions;
+import io.etcdworkers.rebuild.engine.Engine;
+import io.etcdworkers.etcd.EtcdMember;
+import io.etcdworkers.rebuild.RebuildConfig;
+import io.etcdworkers.rebuild.replay.DefragPolicyConfig;
+import io.etcdworkers.restore.RestoreConfig;
+import io.etcdworkers.format.RestorePoint;
+import io.etcdworkers.format.StopAt;
+import io.etcdworkers.format.codec.Compression;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+/**
+ * The launcher's Job args are what the workers accept, and mean there what the request meant:
+ * each request is built into a Job by the launcher's own {@code JobFactory} and its container is
+ * parsed by the worker's own command line, as the pod would run it ({@link WorkerPod}); then the
+ * worker's own configuration is built from the parse, which is where a value out of its range
+ * would fail (exit 2) before anything is downloaded.
+ *
+ * <p>It lives in integration-tests, the one module whose classpath has both workers' command
+ * lines and the launcher (all in test scope); the launcher itself depends on the contract only,
+ * never on a worker.
+ */
+class LauncherArgsContractTest {
+    private static final StoreRef S3 = new StoreRef(StorageProvider.S3, "etcd-backups", "", null, "etcd-backup", null);
+    private static final StoreRef S3_FULL = new StoreRef(StorageProvider.S3, "etcd-backups", "shoot/etcd-main",
+            "http://127.0.0.1:9000", "etcd-backup", null);
+    private static final StoreRef LOCAL = new StoreRef(StorageProvider.Local, "etcd-main", "p", null, null, "bucket-pvc");
+    private static final RestoreFlags MINIMAL_RESTORE =
+            new RestoreFlags("etcd-main-0", null, null, null, null, null, false, false, null, null);
+    private static final RestoreFlags EVERY_RESTORE_FLAG = new RestoreFlags("etcd-main-0", "/var/etcd/data/restored",
+            "etcd-main-0", "etcd-main-0=https://etcd-main-0.peer:2380", "tok-1",
+            "https://etcd-main-0.peer:2380", true, true, 4L << 30, 8);
+    private static final RestoreFlags TO_TIME_LAST_GOOD = new RestoreFlags("etcd-main-0", null, null, null, null, null,
+            false, false, null, null, null, "2026-12-01T04:04:05.5+01:00", true);
+    private static final RestoreFlags TO_REVISION = new RestoreFlags("etcd-main-0", null, null, null, null, null,
+            false, false, null, null, 123_456L, null, false);
+    private static final ExtractFlags EVERY_EXTRACT_FLAG = new ExtractFlags("rescue", "/var/etcd-extract/team-a",
+            "/registry/secrets/team-a/", "etcd", 77L, null, true, true);
+    private static final ExtractFlags ENCRYPTED_EXTRACT = new ExtractFlags("rescue", null, "/registry/secrets/", "files",
+            null, "2026-12-01T03:03:00Z", false, false, "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
+            "encryption-configuration.yaml");
+    private static final DefragFlags EVERY_TRIGGER_SET =
+            new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
+    private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
+    private static final CompactFlags EVERY_COMPACT_FLAG = new CompactFlags(5000L, 6L, 7L << 20, "lzw", false,
+            Duration.ofMinutes(8), true, "etcd-main-full-snap");
+
+    static Stream<Arguments> requests() {
+        return Stream.of(
+                Arguments.of("restore S3, worker defaults", restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults())),
+                Arguments.of("restore S3, prefix, endpoint, every restore flag",
+                        restore(S3_FULL, EVERY_RESTORE_FLAG, DefragFlags.workerDefaults())),
+                Arguments.of("restore Local", restore(LOCAL, MINIMAL_RESTORE, DefragFlags.workerDefaults())),
+                Arguments.of("restore --to-time --to-last-good", restore(S3, TO_TIME_LAST_GOOD,
+                        DefragFlags.workerDefaults())),
+                Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
+                Arguments.of("extract, every flag", extract(S3, EVERY_EXTRACT_FLAG)),
+                Arguments.of("extract, files with an encryption config", extract(S3, ENCRYPTED_EXTRACT)),
+                Arguments.of("verify", checkRequest(WorkerKind.VERIFY, S3_FULL)),
+                Arguments.of("drill, Local", checkRequest(WorkerKind.DRILL, LOCAL)),
+                Arguments.of("sizing (--memory-limit=auto)", checkRequest(WorkerKind.SIZING, S3_FULL)),
+                Arguments.of("restore, every trigger set", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_SET)),
+                Arguments.of("restore, every trigger 0 (off)", restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF)),
+                Arguments.of("compact S3, no flags", compact(S3, CompactFlags.none(), DefragFlags.workerDefaults())),
+                Arguments.of("compact Local", compact(LOCAL, CompactFlags.none(), DefragFlags.workerDefaults())),
+                Arguments.of("compact, every flag, lease renewal", compact(S3_FULL, EVERY_COMPACT_FLAG, EVERY_TRIGGER_SET)),
+                Arguments.of("compact, defragment, every trigger 0 (off)", compact(S3, new CompactFlags(null, null, null,
+                        "gzip", true, null, false, null), new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, "offline"))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("requests")
+    void theWorkerAcceptsEveryFlagTheLauncherRenders(String name, JobRequest request) {
+        WorkerPod pod = WorkerPod.of(request);
+
+        assertThat(pod.spec().name()).isEqualTo(request.kind().subcommand());
+        for (String arg : pod.args()) {
+            String flag = arg.split("=", 2)[0];
+            assertThat(pod.parsed().subcommand().hasMatchedOption(flag)).as("%s matched", arg).isTrue();
+        }
+        assertThat(pod.parsed().subcommand().unmatched()).isEmpty();
+        // what the worker builds from its flags before touching anything: out-of-range values fail here
+        if (request.kind() != WorkerKind.VERIFY && request.kind() != WorkerKind.SIZING) {
+            assertThat(rebuildConfig(pod)).isNotNull();
+        }
+    }
+
+    @Test
+    void zeroMinimumsAreNoMinimumInTheWorker() {
+        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(0L, 0L, 0L, null, null, null, false, null),
+                DefragFlags.workerDefaults()));
+        assertThat(pod.args()).contains("--min-delta-revisions=0", "--min-delta-snapshots=0", "--min-delta-bytes=0");
+        assertThat(compactionConfig(pod).thresholds()).isEqualTo(CompactionThresholds.none());
+    }
+
+    @Test
+    void zeroSwitchesEveryTriggerOffInTheWorker() {
+        for (JobRequest request : List.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF),
+                compact(S3, CompactFlags.none(), EVERY_TRIGGER_OFF))) {
+            WorkerPod pod = WorkerPod.of(request);
+            assertThat(pod.args()).contains("--defrag-every-events=0", "--defrag-every-deltas=0",
+                    "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0.0", "--defrag-interval=0s");
+
+            DefragPolicyConfig policy = pod.defrag().toConfig();
+            assertThat(policy).isEqualTo(new DefragPolicyConfig(0, 0, 0, 0, Duration.ZERO,
+                    DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
+        }
+    }
+
+    @Test
+    void setTriggersLandAsSetAndUnsetOnesKeepTheWorkersDefaults() {
+        WorkerPod set = WorkerPod.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_SET));
+        DefragPolicyConfig policy = set.defrag().toConfig();
+        assertThat(policy.everyEvents()).isEqualTo(1000);
+        assertThat(policy.everyDeltas()).isEqualTo(10);
+        assertThat(policy.dbSizeBytes()).isEqualTo(1L << 30);
+        assertThat(policy.fragmentationRatio()).isEqualTo(0.25);
+        assertThat(policy.interval()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(rebuildConfig(set).engine()).isEqualTo(Engine.REPLAY);
+
+        WorkerPod defaults = WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults()));
+        assertThat(defaults.defrag().toConfig()).isEqualTo(DefragPolicyConfig.defaults());
+        assertThat(rebuildConfig(defaults).engine()).isEqualTo(Engine.AUTO);
+    }
+
+    @Test
+    void zeroGivenToTheLaunchersCommandLineIsOffInTheWorker() {
+        StringWriter yaml = new StringWriter();
+        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
+            throw new AssertionError("--dry-run needs no cluster");
+        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
+        assertThat(LauncherCli.execute(launcher, "compact", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
+                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
+                "--dry-run", "--defrag-every-events", "0", "--defrag-every-deltas", "0", "--defrag-db-size-bytes", "0",
+                "--defrag-fragmentation-ratio", "0", "--defrag-interval", "0")).isZero();
+
+        WorkerPod pod = WorkerPod.of(WorkerKind.COMPACT, new KubernetesSerialization().unmarshal(yaml.toString(), Job.class));
+        assertThat(pod.defrag().toConfig()).as("every trigger off").isEqualTo(new DefragPolicyConfig(0, 0, 0, 0,
+                Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
+    }
+
+    @Test
+    void everyMembersJobRestoresItsOwnMemberOfTheWholeCluster() {
+        StringWriter yaml = new StringWriter();
+        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
+            throw new AssertionError("--dry-run needs no cluster");
+        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
+        String cluster = "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--dev.svc:2380,"
+                + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--dev.svc:2380,"
+                + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--dev.svc:2380";
+        assertThat(LauncherCli.execute(launcher, "restore", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
+                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
+                "--dry-run", "--initial-cluster", cluster, "--initial-cluster-token", "etcd-main", "--member-claims",
+                "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,etcd-main-2=etcd-main-etcd-main-2"))
+                .isZero();
+
+        List<Job> jobs = java.util.Arrays.stream(yaml.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
+                .map(d -> new KubernetesSerialization().unmarshal(d, Job.class)).toList();
+        assertThat(jobs).hasSize(3);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            Job job = jobs.get(i);
+            names.add(job.getMetadata().getName());
+            WorkerPod pod = WorkerPod.of(WorkerKind.RESTORE, job);
+            EtcdMember member = restoreConfig(pod).rebuild().member();
+            assertThat(member.name()).isEqualTo("etcd-main-" + i);
+            assertThat(member.peerUrl()).isEqualTo(URI.create("https://etcd-main-" + i
+                    + ".etcd-main-peer.shoot--dev.svc:2380"));
+            assertThat(member.initialCluster()).isEqualTo(cluster);
+            assertThat(member.clusterToken()).isEqualTo("etcd-main");
+            String claim = "etcd-main-etcd-main-" + i;
+            assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).anySatisfy(v -> assertThat(
+                    v.getPersistentVolumeClaim() == null ? null : v.getPersistentVolumeClaim().getClaimName())
+                    .isEqualTo(claim));
+        }
+        assertThat(names).as("one Job name per member").hasSize(3);
+    }
+
+    @Test
+    void theWorkerOutputTheLauncherSetsIsWhatTheWorkerReads() {
+        WorkerPod pod = WorkerPod.of(checkRequest(WorkerKind.VERIFY, S3).withOutput(
+                new io.etcdworkers.launcher.job.WorkerOutput("json", "http://pushgateway.monitoring:9091")));
+
+        assertThat(pod.env()).containsEntry("ETCD_WORKER_LOG_FORMAT", "json")
+                .containsEntry("ETCD_WORKER_METRICS_PUSHGATEWAY", "http://pushgateway.monitoring:9091");
+        assertThat(pod.parsed().subcommand().matchedOptionValue("--metrics-pushgateway", (String) null))
+                .as("not on the command line").isNull();
+        var spec = pod.parsed().subcommand().commandSpec();
+        assertThat((String) spec.findOption("--metrics-pushgateway").getValue())
+                .isEqualTo("http://pushgateway.monitoring:9091");
+        assertThat((String) spec.findOption("--log-format").getValue()).isEqualTo("json");
+    }
+
+    @Test
+    void everyEngineTheLauncherAllowsIsOneOfTheWorkers() {
+        for (String engine : WorkerFlags.ENGINES) {
+            WorkerPod pod = WorkerPod.of(restore(S3, MINIMAL_RESTORE, new DefragFlags(null, null, null, null, null,
+                    engine)));
+            assertThat(rebuildConfig(pod).engine().label()).isEqualTo(engine);
+        }
+    }
+
+    @Test
+    void restoreFlagsLandWhereTheRequestMeantThem() {
+        WorkerPod pod = WorkerPod.of(restore(S3_FULL, EVERY_RESTORE_FLAG, DefragFlags.workerDefaults()));
+
+        assertThat(pod.<StoreOptions.Provider>value(WorkerFlags.STORAGE_PROVIDER)).isEqualTo(StoreOptions.Provider.S3);
+        assertThat(pod.<String>value(WorkerFlags.STORE_CONTAINER)).isEqualTo("etcd-backups");
+        assertThat(pod.<String>value(WorkerFlags.STORE_PREFIX)).isEqualTo("shoot/etcd-main");
+        assertThat(pod.<String>value(WorkerFlags.STORE_ENDPOINT_OVERRIDE)).isEqualTo("http://127.0.0.1:9000");
+        RestoreConfig config = restoreConfig(pod);
+        assertThat(config.rebuild().skipHashCheck()).isTrue();
+        assertThat(config.force()).isTrue();
+        assertThat(config.rebuild().member()).isEqualTo(new EtcdMember("etcd-main-0", URI.create("https://etcd-main-0.peer:2380"),
+                "tok-1"));
+        assertThat(config.dataDir()).isEqualTo(Path.of("/var/etcd/data/restored"));
+        assertThat(config.rebuild().scratchDir()).isEqualTo(Path.of("/scratch"));
+        assertThat(config.rebuild().settings().quotaBytes()).isEqualTo(4L << 30);
+        assertThat(config.rebuild().settings().maxFetchers()).isEqualTo(8);
+    }
+
+    @Test
+    void pointInTimeFlagsLandAsTheRestorePoint() {
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_TIME_LAST_GOOD, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtTime(
+                        java.time.Instant.parse("2026-12-01T03:04:05.500Z")), true));
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_REVISION, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(123_456), false));
+        assertThat(restoreConfig(WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults())))
+                .rebuild().point()).isEqualTo(RestorePoint.LATEST);
+    }
+
+    @Test
+    void extractFlagsLandWhereTheRequestMeantThem() {
+        WorkerPod pod = WorkerPod.of(extract(S3, EVERY_EXTRACT_FLAG));
+
+        assertThat(pod.spec().userObject()).isInstanceOf(ExtractCommand.class);
+        ExtractConfig config = ((ExtractCommand) pod.spec().userObject()).config();
+        assertThat(config.prefix()).isEqualTo(KeyPrefix.of("/registry/secrets/team-a/"));
+        assertThat(config.output()).isEqualTo(Path.of("/var/etcd-extract/team-a"));
+        assertThat(config.format()).isEqualTo(OutputFormat.etcd);
+        assertThat(config.force()).isTrue();
+        assertThat(config.rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(77), true));
+        assertThat(config.rebuild().engine()).as("a data dir of the prefix alone: offline").isEqualTo(Engine.OFFLINE);
+    }
+
+    @Test
+    void theEncryptionConfigTheWorkerReadsIsTheFileTheJobMounts() {
+        WorkerPod pod = WorkerPod.of(extract(S3, ENCRYPTED_EXTRACT));
+
+        ExtractConfig config = ((ExtractCommand) pod.spec().userObject()).config();
+        Path file = config.encryptionConfig().orElseThrow();
+        assertThat(config.format()).isEqualTo(OutputFormat.files);
+        var podSpec = pod.job().getSpec().getTemplate().getSpec();
+        var mount = podSpec.getContainers().get(0).getVolumeMounts().stream()
+                .filter(m -> file.startsWith(Path.of(m.getMountPath()))).findFirst().orElseThrow();
+        assertThat(mount.getReadOnly()).isTrue();
+        var secret = podSpec.getVolumes().stream().filter(v -> v.getName().equals(mount.getName())).findFirst()
+                .orElseThrow().getSecret();
+        assertThat(secret.getSecretName()).isEqualTo("kube-apiserver-etcd-encryption-configuration-a1b2c3d4");
+        assertThat(secret.getItems()).singleElement().satisfies(item -> assertThat(
+                Path.of(mount.getMountPath()).resolve(item.getPath())).isEqualTo(file));
+
+        StringWriter yaml = new StringWriter();
+        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
+            throw new AssertionError("--dry-run needs no cluster");
+        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
+        assertThat(LauncherCli.execute(launcher, "extract", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
+                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
+                "--output-claim", "rescue", "--prefix", "/registry/secrets/team-a/", "--dry-run",
+                "--encryption-config-secret", "apiserver-encryption", "--encryption-config-key", "enc.yaml")).isZero();
+        WorkerPod fromCli = WorkerPod.of(WorkerKind.EXTRACT, new KubernetesSerialization().unmarshal(yaml.toString(),
+                Job.class));
+        assertThat(((ExtractCommand) fromCli.spec().userObject()).config().encryptionConfig()).contains(file);
+    }
+
+    @Test
+    void aLocalBucketIsTheDirectoryOnTheMountedClaim() {
+        WorkerPod pod = WorkerPod.of(restore(LOCAL, MINIMAL_RESTORE, DefragFlags.workerDefaults()));
+
+        assertThat(pod.<StoreOptions.Provider>value(WorkerFlags.STORAGE_PROVIDER))
+                .isEqualTo(StoreOptions.Provider.Local);
+        String container = pod.value(WorkerFlags.STORE_CONTAINER);
+        assertThat(container).isEqualTo("/var/etcd-bucket/etcd-main");
+        assertThat(pod.job().getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts())
+                .anyMatch(m -> container.startsWith(m.getMountPath() + "/"));
+        assertThat(restoreConfig(pod).dataDir()).isEqualTo(Path.of(RestoreFlags.DEFAULT_DATA_DIR));
+    }
+
+    @Test
+    void compactionFlagsLandWhereTheRequestMeantThem() {
+        WorkerPod pod = WorkerPod.of(compact(S3_FULL, EVERY_COMPACT_FLAG, DefragFlags.workerDefaults()));
+
+        CompactionConfig config = compactionConfig(pod);
+        assertThat(config.thresholds()).isEqualTo(new CompactionThresholds(5000, 6, 7L << 20));
+        assertThat(config.compression()).contains(Compression.LZW);
+        assertThat(config.defragment()).isFalse();
+        assertThat(config.rebuild().replay().defragTimeout()).isEqualTo(Duration.ofMinutes(8));
+        assertThat(pod.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isTrue();
+        assertThat(pod.<String>value(WorkerFlags.FULL_SNAPSHOT_LEASE_NAME)).isEqualTo("etcd-main-full-snap");
+        // the launcher leaves --lease-renewal out: a renewal that fails fails the Job, with exit 23
+        assertThat(LeaseRenewal.Policy.parse(pod.value("--lease-renewal"))).isEqualTo(LeaseRenewal.Policy.REQUIRED);
+
+        WorkerPod plain = WorkerPod.of(compact(S3, CompactFlags.none(), DefragFlags.workerDefaults()));
+        assertThat(compactionConfig(plain).defragment()).as("the worker's default").isTrue();
+        assertThat(plain.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isFalse();
+    }
+
+    @Test
+    void everyCompressionPolicyTheLauncherAllowsIsOneOfTheWorkers() {
+        for (String policy : WorkerFlags.COMPRESSION_POLICIES) {
+            WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(null, null, null, policy, null, null, false, null),
+                    DefragFlags.workerDefaults()));
+            assertThat(compactionConfig(pod).compression()).map(Compression::policyName).contains(policy);
+        }
+    }
+
+    @Test
+    void theLargestCountsTheLauncherAcceptsFitTheWorkersOptions() {
+        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(Long.MAX_VALUE, (long) Integer.MAX_VALUE,
+                Long.MAX_VALUE, null, null, null, false, null), new DefragFlags(Long.MAX_VALUE,
+                (long) Integer.MAX_VALUE, Long.MAX_VALUE, null, null, null)));
+        assertThat(compactionConfig(pod).thresholds())
+                .isEqualTo(new CompactionThresholds(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE));
+        assertThat(pod.defrag().toConfig().everyDeltas()).isEqualTo(Integer.MAX_VALUE);
+        // one more does not fit the worker's int: the launcher refuses it when the request is made
+        assertThatThrownBy(() -> new CompactFlags(null, Integer.MAX_VALUE + 1L, null, null, null, null, false, null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new DefragFlags(null, Integer.MAX_VALUE + 1L, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void whatTheWorkerRefusesIsRefusedByItsOwnParser() {
+        // the contract test would be worthless if the worker's parser accepted anything
+        assertThatThrownBy(() -> WorkerPod.parse(WorkerKind.RESTORE, WorkerKind.RESTORE.command(),
+                List.of(WorkerFlags.DATA_DIR + "=/var/etcd/data/new.etcd", "--no-such-flag=1"), Map.of()))
+                .isInstanceOf(CommandLine.UnmatchedArgumentException.class);
+        assertThatThrownBy(() -> WorkerPod.parse(WorkerKind.COMPACT, WorkerKind.COMPACT.command(),
+                List.of(WorkerFlags.DEFRAG_INTERVAL + "=5 minutes"), Map.of()))
+                .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("not a duration");
+    }
+
+    /** What the worker's restore command builds from its flags, as it does before touching anything. */
+    static RestoreConfig restoreConfig(WorkerPod pod) {
+        return ((RestoreCommand) pod.spec().userObject()).config();
+    }
+
+    /** What the worker's compact command builds from its flags. */
+    static CompactionConfig compactionConfig(WorkerPod pod) {
+        return ((CompactCommand) pod.spec().userObject()).config();
+    }
+
+    /** The rebuild settings any of the commands builds. */
+    static RebuildConfig rebuildConfig(WorkerPod pod) {
+        if (pod.spec().userObject() instanceof ExtractCommand extract) {
+            return extract.config().rebuild();
+        }
+        return pod.spec().userObject() instanceof RestoreCommand ? restoreConfig(pod).rebuild()
+                : compactionConfig(pod).rebuild();
+    }
+
+    static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {
+        return new JobRequest(WorkerKind.RESTORE, "etcd-main", "shoot--dev", "etcd-workers:test", store, null, defrag,
+                flags, null, null, 0, null, null, null);
+    }
+
+    static JobRequest compact(StoreRef store, CompactFlags flags, DefragFlags defrag) {
+        return new JobRequest(WorkerKind.COMPACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null, defrag,
+                null, flags, null, 0, null, null, flags.enableSnapshotLeaseRenewal() ? "etcd-compactor" : null);
+    }
+
+    static JobRequest extract(StoreRef store, ExtractFlags flags) {
+        return new JobRequest(WorkerKind.EXTRACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null,
+                DefragFlags.workerDefaults(), null, null, null, 0, null, null, null, null, flags);
+    }
+
+    static JobRequest checkRequest(WorkerKind kind, StoreRef store) {
+        return new JobRequest(kind, "etcd-main", "shoot--dev", "etcd-workers:test", store, null,
+                DefragFlags.workerDefaults(), null, null, null, 0, null, null, null);
+    }
+}

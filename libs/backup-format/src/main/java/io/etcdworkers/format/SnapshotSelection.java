@@ -1,0 +1,105 @@
+package io.etcdworkers.format;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * What a rebuild uses: a full snapshot and the deltas after it, in order, up to the point asked
+ * for, with every break in the chain found by {@link #problems()}.
+ *
+ * <p>The first delta may overlap the base (the base's name comes from a read taken before
+ * the snapshot, so its database can be ahead of its name; the replay skips the events the
+ * database already has). Every later delta must start at the previous one's last revision + 1.
+ *
+ * @param base the full snapshot the rebuild starts from
+ * @param deltas the deltas after it, as far as {@code point} needs
+ * @param point where the rebuild ends
+ * @param omitted what a {@code --to-last-good} selection left out before anything was read
+ */
+public record SnapshotSelection(SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point,
+        List<Omission> omitted) {
+
+    public SnapshotSelection {
+        Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(point, "point");
+        if (!base.isFull()) {
+            throw new IllegalArgumentException("base must be a full snapshot: " + base.key());
+        }
+        deltas = List.copyOf(deltas);
+        omitted = List.copyOf(omitted);
+    }
+
+    /** The latest full snapshot's selection: every delta after it. */
+    public SnapshotSelection(SnapshotObject base, List<SnapshotObject> deltas) {
+        this(base, deltas, RestorePoint.LATEST, List.of());
+    }
+
+    /** Every gap or overlap in the chain, in order; empty when the chain is contiguous. */
+    public List<ChainProblem> problems() {
+        List<ChainProblem> problems = new ArrayList<>();
+        SnapshotObject previous = base;
+        boolean first = true;
+        for (SnapshotObject delta : deltas) {
+            long start = delta.name().startRevision();
+            long expected = previous.name().lastRevision() + 1;
+            boolean broken = first ? start > expected : start != expected;
+            if (broken) {
+                problems.add(new ChainProblem(previous, delta));
+            }
+            previous = delta;
+            first = false;
+        }
+        return problems;
+    }
+
+    /**
+     * The selection a rebuild can run on: this one when the chain is contiguous; with {@code
+     * --to-last-good} the deltas before the first break, the break and everything after it in
+     * {@link #omitted()}.
+     *
+     * @throws WorkerException {@link ErrorCode#BACKUP_INCONSISTENT} naming every break, without {@code --to-last-good}
+     */
+    public SnapshotSelection usable() {
+        List<ChainProblem> problems = problems();
+        if (problems.isEmpty()) {
+            return this;
+        }
+        if (!point.lastGood()) {
+            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT,
+                    problems.size() + " break(s) in the snapshot chain from " + base.key() + ": "
+                            + problems.stream().map(ChainProblem::describe).collect(Collectors.joining("; ")));
+        }
+        ChainProblem first = problems.get(0);
+        int cut = deltas.indexOf(first.next());
+        List<Omission> left = new ArrayList<>(omitted);
+        left.add(Omission.gap(first));
+        for (SnapshotObject delta : deltas.subList(cut, deltas.size())) {
+            left.add(Omission.following(delta, first.isGap() ? "the missing revisions" : "the overlap"));
+        }
+        return new SnapshotSelection(base, deltas.subList(0, cut), point, left);
+    }
+
+    /** Throws {@link ErrorCode#BACKUP_INCONSISTENT} naming every break, if there is any. */
+    public void requireContiguous() {
+        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted).usable();
+    }
+
+    /** The revision the chain ends at: the last delta's, or the base's when there is none. */
+    public long lastRevision() {
+        return deltas.isEmpty() ? base.name().lastRevision() : deltas.get(deltas.size() - 1).name().lastRevision();
+    }
+
+    /** The revision the rebuild aims at, for progress: the one asked for, else the chain's last. */
+    public long targetRevision() {
+        return point.stopAt() instanceof StopAt.AtRevision r ? Math.min(r.revision(), lastRevision()) : lastRevision();
+    }
+
+    /** Sum of the deltas' sizes as listed (compressed bytes). */
+    public long deltaBytes() {
+        return deltas.stream().mapToLong(SnapshotObject::size).sum();
+    }
+}

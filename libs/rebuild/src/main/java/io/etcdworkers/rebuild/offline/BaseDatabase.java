@@ -1,0 +1,154 @@
+package io.etcdworkers.rebuild.offline;
+
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.etcdworkers.bolt.BoltFormatException;
+import io.etcdworkers.bolt.BoltReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Reads what the fold needs from the base snapshot's database: every entry of the {@code key}
+ * bucket in revision order (into the fold), the compaction revision, and the lease ids.
+ * Anything that does not look like etcd's layout is a {@link BoltFormatException}: the engine
+ * refuses rather than guess.
+ */
+final class BaseDatabase {
+    private static final byte[] EMPTY = new byte[0];
+    /** {@code mvccpb.KeyValue}'s fields: number << 3 | wire type (2 bytes, 0 varint). */
+    private static final int KEY_TAG = 1 << 3 | 2;
+    private static final int CREATE_TAG = 2 << 3;
+    private static final int MOD_TAG = 3 << 3;
+    private static final int VERSION_TAG = 4 << 3;
+    private static final int VALUE_TAG = 5 << 3 | 2;
+    private static final int LEASE_TAG = 6 << 3;
+
+    private BaseDatabase() {}
+
+    /**
+     * What the base holds besides its keys.
+     *
+     * @param compactionPending meta's {@code scheduledCompactRev} is past its {@code
+     *     finishedCompactRev}: etcd finishes that compaction when it opens the database
+     */
+    record Summary(long revision, long entries, Set<Long> leaseIds, boolean compactionPending) {}
+
+    static Summary fold(BoltReader base, KeyspaceFold fold) throws IOException {
+        for (byte[] required : new byte[][] {EtcdSchema.KEY_BUCKET, EtcdSchema.META_BUCKET}) {
+            if (!base.hasBucket(required)) {
+                throw new BoltFormatException("the base database has no '" + new String(required, java.nio.charset.StandardCharsets.US_ASCII)
+                        + "' bucket: not an etcd v3 database");
+            }
+        }
+        long[] entries = {0};
+        base.forEach(EtcdSchema.KEY_BUCKET, (k, v, isBucket) -> {
+            fold.baseEntry(entry(k, v, isBucket));
+            entries[0]++;
+        });
+        long[] compaction = compaction(base);
+        fold.endBase(compaction[0]);
+        Set<Long> leases = new HashSet<>();
+        if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
+            base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> {
+                if (isBucket || k.length != 8) {
+                    throw new BoltFormatException("unexpected entry in the lease bucket (key of " + k.length + " bytes)");
+                }
+                leases.add(EtcdSchema.leaseId(k));
+            });
+        }
+        return new Summary(fold.baseRevision(), entries[0], leases, compaction[1] > compaction[0]);
+    }
+
+    static BaseKeyEntry entry(byte[] bucketKey, byte[] value, boolean isBucket) throws BoltFormatException {
+        long[] rev = EtcdSchema.parseRevision(bucketKey);
+        if (isBucket || rev == null || rev[1] < 0 || rev[1] > Integer.MAX_VALUE) {
+            throw new BoltFormatException("unexpected entry in the key bucket: " + Arrays.toString(bucketKey));
+        }
+        boolean tombstone = EtcdSchema.isTombstone(bucketKey);
+        try {
+            return keyValue(rev[0], (int) rev[1], tombstone, value);
+        } catch (InvalidProtocolBufferException e) {
+            throw new BoltFormatException("key bucket entry at revision " + rev[0] + "_" + rev[1]
+                    + " is not an mvccpb.KeyValue: " + e.getMessage());
+        }
+    }
+
+    /**
+     * An {@code mvccpb.KeyValue} decoded as protobuf-java decodes it (unknown fields skipped, the
+     * last of a repeated field kept), its key and value copied once: the generated message copied
+     * each into a {@code ByteString} and then out again, the whole base twice more.
+     */
+    private static BaseKeyEntry keyValue(long main, int sub, boolean tombstone, byte[] value)
+            throws InvalidProtocolBufferException, BoltFormatException {
+        CodedInputStream in = CodedInputStream.newInstance(value);
+        byte[] key = EMPTY;
+        byte[] data = EMPTY;
+        long create = 0;
+        long mod = 0;
+        long version = 0;
+        long lease = 0;
+        try {
+            for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
+                switch (tag) {
+                    case KEY_TAG -> key = in.readByteArray();
+                    case CREATE_TAG -> create = in.readInt64();
+                    case MOD_TAG -> mod = in.readInt64();
+                    case VERSION_TAG -> version = in.readInt64();
+                    case VALUE_TAG -> data = in.readByteArray();
+                    case LEASE_TAG -> lease = in.readInt64();
+                    default -> {
+                        if (!in.skipField(tag)) {
+                            throw new InvalidProtocolBufferException("an end-group tag outside a group");
+                        }
+                    }
+                }
+            }
+        } catch (InvalidProtocolBufferException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new InvalidProtocolBufferException(e);
+        }
+        if (!tombstone && mod != main) {
+            throw new BoltFormatException("key bucket entry at revision " + main + " says mod revision " + mod);
+        }
+        return new BaseKeyEntry(main, sub, tombstone, key, data, create, version, lease);
+    }
+
+    /**
+     * Whether {@code file}'s meta records a finished compaction at {@code revision} and none
+     * scheduled past it: then etcd kept one entry per live key, the layout the fold would write.
+     * Reads the meta bucket only; a file that is not an etcd database is simply not.
+     */
+    static boolean compactedAt(Path file, long revision) throws IOException {
+        try (BoltReader base = BoltReader.open(file)) {
+            if (!base.hasBucket(EtcdSchema.META_BUCKET)) {
+                return false;
+            }
+            long[] compaction = compaction(base);
+            return compaction[0] == revision && compaction[1] <= revision;
+        } catch (BoltFormatException e) {
+            return false;
+        }
+    }
+
+    /** @return {finished, scheduled} compaction revisions of meta, 0 where absent */
+    private static long[] compaction(BoltReader base) throws IOException {
+        long[] compaction = {0, 0};
+        base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
+            int at = Arrays.equals(k, EtcdSchema.FINISHED_COMPACT_REV) ? 0
+                    : Arrays.equals(k, EtcdSchema.SCHEDULED_COMPACT_REV) ? 1 : -1;
+            if (at >= 0) {
+                long[] rev = EtcdSchema.parseRevision(v);
+                if (rev == null && at == 0) {
+                    throw new BoltFormatException("meta finishedCompactRev is not a revision");
+                }
+                // a scheduled revision that does not parse counts as pending: the base is then rewritten
+                compaction[at] = rev == null ? Long.MAX_VALUE : rev[0];
+            }
+        });
+        return compaction;
+    }
+}

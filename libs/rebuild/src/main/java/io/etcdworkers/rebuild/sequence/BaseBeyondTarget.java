@@ -1,0 +1,27 @@
+package io.etcdworkers.rebuild.sequence;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.format.SnapshotObject;
+
+/**
+ * The revision asked for lies inside the base's database: the full snapshot's name is taken
+ * before it is written, so its database can hold a few revisions more than the name says. The
+ * rebuild then starts again from an earlier full snapshot, or fails with this ({@link
+ * ErrorCode#USAGE}) when there is none.
+ */
+public final class BaseBeyondTarget extends WorkerException {
+    private final transient SnapshotObject base;
+
+    public BaseBeyondTarget(SnapshotObject base, long baseRevision, long target) {
+        super(ErrorCode.USAGE, String.format("revision %d is inside the full snapshot %s, whose database holds "
+                + "revisions up to %d: the nearest restorable revision from it is %d, and no earlier full snapshot "
+                + "reaches back to %d", target, base.key(), baseRevision, baseRevision, target));
+        this.base = base;
+    }
+
+    /** The full snapshot whose database is past the target. */
+    public SnapshotObject base() {
+        return base;
+    }
+}

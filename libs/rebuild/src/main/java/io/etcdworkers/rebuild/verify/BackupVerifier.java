@@ -1,0 +1,241 @@
+package io.etcdworkers.rebuild.verify;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.format.DeltaDecoder;
+import io.etcdworkers.format.DeltaSummary;
+import io.etcdworkers.format.FullSnapshotReader;
+import io.etcdworkers.format.FullSnapshotSummary;
+import io.etcdworkers.format.SnapshotCatalog;
+import io.etcdworkers.format.SnapshotObject;
+import io.etcdworkers.format.SnapshotSelection;
+import io.etcdworkers.format.SnapshotStreams;
+import io.etcdworkers.format.codec.WholeReads;
+import io.etcdworkers.store.ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads everything a restore would use, end to end, without changing anything: the base's
+ * hash, every delta's hash, JSON and events, whether each delta's events match its name, and
+ * the contiguity of the chain. It goes on after a bad object so the report names all of them.
+ * The base and the deltas are read on a thread per core, the deltas as a restore reads them
+ * (whole, by libdeflate).
+ */
+public final class BackupVerifier {
+    private static final Logger LOG = LoggerFactory.getLogger(BackupVerifier.class);
+    private static final Duration PROGRESS_EVERY = Duration.ofSeconds(5);
+    /** Deltas checked at once: one per core, at most four (a restore's default fetch threads). */
+    static final int THREADS = Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors()));
+    /** How long a stopped verification waits for the checks still running (a socket read ignores interrupts). */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+    private final ObjectStore store;
+    private final String prefix;
+    private final boolean skipHashCheck;
+    private final Clock clock;
+    private final Optional<Path> estimateDir;
+    private final SizeEstimate.Builder estimate = new SizeEstimate.Builder();
+
+    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock) {
+        this(store, prefix, skipHashCheck, clock, Optional.empty());
+    }
+
+    /**
+     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base is
+     *     written there (and removed) so its keys can be counted
+     */
+    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock,
+            Optional<Path> estimateDir) {
+        this.store = store;
+        this.prefix = prefix;
+        this.skipHashCheck = skipHashCheck;
+        this.clock = clock;
+        this.estimateDir = estimateDir;
+    }
+
+    /**
+     * @throws WorkerException only for what stops verification as a whole (no snapshots, the
+     *     store unreachable); problems of single objects are in the report
+     */
+    public VerifyReport verify() throws InterruptedException {
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, prefix);
+        SnapshotSelection selection = catalog.select();
+        LOG.info("verifying base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
+                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
+                selection.lastRevision());
+        List<ObjectCheck> checks = new ArrayList<>();
+        checks.addAll(checkObjects(selection.base(), selection.deltas()));
+        for (ObjectCheck check : checks) {
+            if (!check.passed()) {
+                LOG.error("bad object key={} code={} problem={}", check.object().key(),
+                        check.failure().orElseThrow(), check.message());
+            }
+        }
+        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
+        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
+        size.ifPresent(e -> LOG.info("size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} "
+                + "heapPercent={}", e.keysAtMost(), e.databaseBytesAtMost(), e.memoryLimitBytes(), e.heapPercent()));
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
+    }
+
+    /**
+     * Reads the base end to end; for the estimate it is written to {@code estimateDir} (and
+     * removed) so the keys of its key bucket can be counted.
+     */
+    private ObjectCheck checkFull(SnapshotObject base) {
+        Path file = estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
+        try {
+            FullSnapshotSummary summary;
+            try (InputStream in = SnapshotStreams.openDecompressed(store, base);
+                    OutputStream out = file == null ? null : OwnerOnly.newOutputStream(file)) {
+                summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
+            }
+            if (file != null) {
+                countBase(base, file, summary.databaseBytes());
+            }
+            return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
+        } catch (WorkerException e) {
+            return failedOrRethrow(base, e);
+        } catch (IOException e) {
+            return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
+        } finally {
+            if (file != null) {
+                try {
+                    Files.deleteIfExists(file);
+                } catch (IOException e) {
+                    LOG.warn("cannot remove {}: {}", file, e.getMessage());
+                }
+            }
+        }
+    }
+
+    private static Path estimateFile(Path dir) {
+        try {
+            return Files.createTempFile(OwnerOnly.createDirectories(dir), "estimate-base-", ".db");
+        } catch (IOException e) {
+            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the base under " + dir + " to count its keys "
+                    + "for --estimate-memory: " + e.getMessage(), e);
+        }
+    }
+
+    private void countBase(SnapshotObject base, Path file, long databaseBytes) {
+        try {
+            estimate.base(file, databaseBytes);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot count the keys of {} ({}): the size estimate counts the deltas' keys only", base.key(),
+                    e.getMessage());
+        }
+    }
+
+    /**
+     * Checks the base and the deltas on {@link #THREADS} threads (the decompression, hashing and
+     * decoding are all CPU), the base first, and returns their checks in that order (the base's,
+     * then the deltas' in the chain's), logging progress as they complete in that order. A failure
+     * that stops the verification is thrown as the first object in that order that met it.
+     */
+    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas)
+            throws InterruptedException {
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
+            Thread t = new Thread(r, "verify-object-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        try (WholeReads reads = new WholeReads()) {
+            try {
+                List<Future<ObjectCheck>> futures = new ArrayList<>();
+                futures.add(pool.submit(() -> checkFull(base)));
+                for (SnapshotObject delta : deltas) {
+                    futures.add(pool.submit(() -> checkDelta(delta, reads)));
+                }
+                List<ObjectCheck> checks = new ArrayList<>();
+                Instant lastProgress = clock.instant();
+                for (Future<ObjectCheck> future : futures) {
+                    checks.add(result(future));
+                    if (Duration.between(lastProgress, clock.instant()).compareTo(PROGRESS_EVERY) >= 0) {
+                        lastProgress = clock.instant();
+                        LOG.info("progress deltas={}/{}", checks.size() - 1, deltas.size());
+                    }
+                }
+                return checks;
+            } finally {
+                pool.shutdownNow();
+                if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    LOG.warn("object checks still running {} s after the verification stopped", CLOSE_WAIT.toSeconds());
+                }
+            }
+        }
+    }
+
+    private static ObjectCheck result(Future<ObjectCheck> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure; // a WorkerException that stops the verification, or a bug
+            }
+            if (e.getCause() instanceof Error failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof InterruptedException) {
+                throw new InterruptedException("delta check interrupted");
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Reads the delta as a restore's fetch threads do: whole, by libdeflate when it is gzip ({@link WholeReads}). */
+    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads) throws InterruptedException {
+        try (InputStream raw = SnapshotStreams.openRaw(store, delta);
+                InputStream in = reads.decompress(SnapshotStreams.codecOf(delta), raw, delta.size())) {
+            DeltaSummary summary = estimateDir.isPresent()
+                    ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
+                    : DeltaDecoder.verify(delta.key(), in);
+            if (summary.events() == 0) {
+                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT,
+                        delta.key() + ": holds no events (etcd-backup-restore never writes an empty delta)");
+            }
+            if (summary.lastRevision() != delta.name().lastRevision()
+                    || summary.firstRevision() < delta.name().startRevision()) {
+                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT, String.format(
+                        "%s: name says revisions %d..%d but its events span %d..%d", delta.key(),
+                        delta.name().startRevision(), delta.name().lastRevision(),
+                        summary.firstRevision(), summary.lastRevision()));
+            }
+            return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes(), summary.lastTime());
+        } catch (WorkerException e) {
+            return failedOrRethrow(delta, e);
+        } catch (IOException e) {
+            return ObjectCheck.failed(delta, ErrorCode.STORE_UNAVAILABLE, delta.key() + ": " + e.getMessage());
+        }
+    }
+
+    private static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
+        // the store itself failing, or the local disk (writing the base for the estimate), is not
+        // a finding about this object: stop and say so
+        if (e.code() == ErrorCode.STORE_UNAVAILABLE || e.code() == ErrorCode.STORE_NOT_FOUND
+                || e.code() == ErrorCode.LOCAL_IO) {
+            throw e;
+        }
+        return ObjectCheck.failed(object, e.code(), e.getMessage());
+    }
+}

@@ -1,0 +1,53 @@
+package io.etcdworkers.rebuild.verify;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.format.ChainProblem;
+import io.etcdworkers.format.SnapshotKey;
+import io.etcdworkers.format.SnapshotSelection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything {@code verify-backup} found: the selection a restore would use, the check of
+ * every object in it, every break in the chain, the keys that were skipped, and (when asked)
+ * what a rebuild of it needs in memory.
+ */
+public record VerifyReport(
+        SnapshotSelection selection,
+        List<ObjectCheck> checks,
+        List<ChainProblem> chainProblems,
+        List<SnapshotKey.Invalid> skipped,
+        Optional<SizeEstimate> sizeEstimate) {
+
+    public VerifyReport {
+        checks = List.copyOf(checks);
+        chainProblems = List.copyOf(chainProblems);
+        skipped = List.copyOf(skipped);
+    }
+
+    /**
+     * The code the command exits with: the first failed object in restore order (the most
+     * specific finding), else a chain break, else none.
+     */
+    public Optional<ErrorCode> failure() {
+        for (ObjectCheck check : checks) {
+            if (check.failure().isPresent()) {
+                return check.failure();
+            }
+        }
+        return chainProblems.isEmpty() ? Optional.empty() : Optional.of(ErrorCode.BACKUP_INCONSISTENT);
+    }
+
+    /** What a restore from this base can reach; empty when the base is bad. */
+    public Optional<RestorableRange> restorable() {
+        return RestorableRange.of(checks, chainProblems);
+    }
+
+    public long events() {
+        return checks.stream().mapToLong(ObjectCheck::events).sum();
+    }
+
+    public long failedObjects() {
+        return checks.stream().filter(c -> !c.passed()).count();
+    }
+}

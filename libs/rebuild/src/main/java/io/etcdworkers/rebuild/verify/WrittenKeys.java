@@ -1,0 +1,68 @@
+package io.etcdworkers.rebuild.verify;
+
+import io.etcd.jetcd.api.KeyValue;
+import io.etcdworkers.bolt.BoltFormatException;
+import io.etcdworkers.bolt.BoltReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * What a database file's {@code key} bucket holds, read back from the file with this project's
+ * own reader (not the writer that produced it):
+ *
+ * <ul>
+ *   <li>{@code hashKv}: the CRC-32C etcd's {@code Maintenance.HashKV} computes over the same
+ *       bucket (the bucket's name, then every revision key and its value in bucket order), so
+ *       etcd's answer shows it opened exactly these bytes;
+ *   <li>{@code sum}: every entry decoded as the {@code mvccpb.KeyValue} etcd serves, as a
+ *       {@link KeySum}, so it can be compared with the keyspace the fold computed.
+ * </ul>
+ *
+ * The bucket must hold one live entry per key, at its mod revision (what a compacted database
+ * holds): a tombstone or a revision key that is not the value's mod revision is refused.
+ *
+ * @param hashKv the unsigned CRC-32C, as etcd reports it
+ * @param sum the entries' fingerprint
+ * @param entries entries in the bucket
+ */
+public record WrittenKeys(int hashKv, KeySum sum, long entries) {
+    private static final byte[] KEY_BUCKET = "key".getBytes(StandardCharsets.US_ASCII);
+    /** {@code 8 bytes main, '_', 8 bytes sub}; a tombstone appends {@code 't'}. */
+    private static final int REVISION_KEY = 17;
+
+    public static WrittenKeys read(Path database) throws IOException {
+        CRC32C crc = new CRC32C();
+        crc.update(KEY_BUCKET);
+        KeyHasher hasher = new KeyHasher();
+        KeySum sum = new KeySum();
+        long[] entries = {0};
+        try (BoltReader db = BoltReader.open(database)) {
+            db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
+                if (isBucket || k.length != REVISION_KEY) {
+                    throw new BoltFormatException("the key bucket holds an entry that is no live revision ("
+                            + k.length + " byte key" + (isBucket ? ", a bucket" : "") + ")");
+                }
+                crc.update(k);
+                crc.update(v);
+                KeyValue kv = KeyValue.parseFrom(v);
+                long main = ByteBuffer.wrap(k).getLong();
+                if (main != kv.getModRevision()) {
+                    throw new BoltFormatException("revision key " + main + " holds a value of mod revision "
+                            + kv.getModRevision());
+                }
+                hasher.addTo(sum, kv.getKey(), kv.getValue(), kv.getCreateRevision(), kv.getModRevision(),
+                        kv.getVersion(), kv.getLease());
+                entries[0]++;
+            });
+        }
+        return new WrittenKeys((int) crc.getValue(), sum, entries[0]);
+    }
+
+    /** {@link #hashKv()} as etcd prints it (an unsigned 32-bit number). */
+    public long hashKvUnsigned() {
+        return Integer.toUnsignedLong(hashKv);
+    }
+}

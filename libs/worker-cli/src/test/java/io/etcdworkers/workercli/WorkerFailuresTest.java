@@ -1,0 +1,33 @@
+package io.etcdworkers.workercli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+class WorkerFailuresTest {
+    @Test
+    void anExhaustedHeapIsOutOfMemoryWhereverItSurfaced() {
+        OutOfMemoryError oom = new OutOfMemoryError("Java heap space");
+
+        assertThat(WorkerFailures.of(oom).code()).isEqualTo(ErrorCode.OUT_OF_MEMORY);
+        // a fetch thread's, wrapped by its Future and then by the worker
+        WorkerException wrapped = new WorkerException(ErrorCode.UNEXPECTED, "fetch failed",
+                new RuntimeException(new ExecutionException(oom)));
+        assertThat(WorkerFailures.of(wrapped).code()).isEqualTo(ErrorCode.OUT_OF_MEMORY);
+        // one that happened while cleaning up after another failure
+        RuntimeException first = new IllegalStateException("first");
+        first.addSuppressed(oom);
+        assertThat(WorkerFailures.of(first).code()).isEqualTo(ErrorCode.OUT_OF_MEMORY);
+        assertThat(WorkerFailures.of(oom).getMessage()).contains("Java heap", "at most", "MiB", "--memory");
+    }
+
+    @Test
+    void otherFailuresKeepTheirCodes() {
+        assertThat(WorkerFailures.of(new WorkerException(ErrorCode.HASH_MISMATCH, "bad")).code())
+                .isEqualTo(ErrorCode.HASH_MISMATCH);
+        assertThat(WorkerFailures.of(new IllegalStateException("bug")).code()).isEqualTo(ErrorCode.UNEXPECTED);
+    }
+}
