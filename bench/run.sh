@@ -38,8 +38,8 @@ note_load() { echo "$(date -Is) $1: $(uptime)" | tee -a "$DATA/uptime.log" >&2; 
 
 build() {
   if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-    # -am: with the modules they are built on (worker-contract, and job-launcher for compaction-worker's tests)
-    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl compaction-worker,benchmark -am)
+    # -am: with the modules they are built on (worker-cli and the layers below it)
+    (cd "$ROOT" && mvn -B -ntp -q -Pbenchmark -DskipTests package -pl restore-worker,compaction-worker,benchmark -am)
   fi
 }
 
