@@ -82,10 +82,12 @@ class EtcdOrphanIT {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
         Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.onPath().etcd());
         Path pidFile = tmp.resolve("tool.pid");
+        // the pid file appears only once the first WAL write is done: the test then reads 0.wal's size
         String tool = String.join("\n", "#!/bin/sh",
-                "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,
                 "for a in \"$@\"; do case $a in --data-dir=*) dir=${a#--data-dir=};; esac; done",
                 "mkdir -p \"$dir/member/wal\"",
+                "echo start >> \"$dir/member/wal/0.wal\"",
+                "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,
                 "i=0; while [ $i -lt 600 ]; do echo $i >> \"$dir/member/wal/0.wal\"; sleep 0.1; i=$((i+1)); done", "");
         for (String name : List.of("etcdctl", "etcdutl")) {
             Files.writeString(bin.resolve(name), tool);
