@@ -30,7 +30,7 @@ TMPFS=${BENCH_TMPFS:-/dev/shm/etcd-bench}
 WORKER_JAVA_OPTS=${WORKER_JAVA_OPTS:-}
 WORKER_JAR=$ROOT/restore-worker/target/restore-worker.jar
 BENCH_JAR=$ROOT/benchmark/target/benchmark.jar
-# The compaction worker has not landed yet; once it builds this jar, run_compact measures it too.
+# run_compact measures the compaction worker's jar
 COMPACT_JAR=$ROOT/compaction-worker/target/compaction-worker.jar
 
 bench() { java -jar "$BENCH_JAR" "$@"; }
