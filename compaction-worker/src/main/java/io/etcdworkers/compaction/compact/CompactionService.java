@@ -61,7 +61,7 @@ public final class CompactionService {
             // a run killed after it committed leaves its scratch dir, and the next run skips:
             // no scratch dir is created here, so the sweep that creating one does must run anyway
             sweepDeadScratch();
-            return CompactionOutcome.skipped(selection, skip.get(), phases.snapshot());
+            return new CompactionOutcome.Skipped(selection, skip.get(), phases.snapshot());
         }
         EtcdBinaries binaries = rebuilder.binaries();
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
@@ -96,8 +96,8 @@ public final class CompactionService {
                 uploaded = uploader.upload(snapshot, revision, compression, isFinal, clock.instant());
             }
             Optional<SnapshotLeaseUpdater.Result> lease = config.leaseRenewal().map(l -> renew(l, revision));
-            return new CompactionOutcome(selection, Optional.empty(), Optional.of(verified.outcome()), sizeBefore,
-                    sizeAfter, Optional.of(uploaded), lease, phases.snapshot());
+            return new CompactionOutcome.Compacted(selection, verified.outcome(), sizeBefore, sizeAfter, uploaded,
+                    lease, phases.snapshot());
         } finally {
             early.ifPresent(SnapshotUploader.Pending::close);
             background.shutdownNow();

@@ -12,7 +12,6 @@ import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.restore.RestoreConfig;
-import io.etcdworkers.restore.RestoreOutcome;
 import io.etcdworkers.restore.RestoreService;
 import io.etcdworkers.restore.TargetDir;
 import io.etcdworkers.format.SnapshotSelection;
@@ -20,7 +19,6 @@ import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,10 +51,8 @@ public final class ExtractService {
 
     public ExtractOutcome extract() throws InterruptedException {
         if (config.format() == OutputFormat.etcd) {
-            RestoreOutcome r = new RestoreService(store, new RestoreConfig(config.rebuild(), config.output(),
-                    config.force()), clock).restore();
-            return new ExtractOutcome(r.rebuilt(), r.dataDir(), r.rebuilt().digest().keys(), -1, Map.of(), Map.of(),
-                    EncryptionSummary.none(), r.phases());
+            return new ExtractOutcome.AsDataDir(new RestoreService(store, new RestoreConfig(config.rebuild(),
+                    config.output(), config.force()), clock).restore());
         }
         AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Phases phases = new Phases(clock);
@@ -85,7 +81,7 @@ public final class ExtractService {
                     + "leftEncrypted={}", config.output(), config.prefix(), verified.outcome().finalRevision(),
                     written.keys(), written.encodings(), written.kinds(), encryption.decryptedBy(),
                     encryption.leftEncryptedBy());
-            return new ExtractOutcome(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
+            return new ExtractOutcome.AsFiles(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
                     written.encodings(), written.kinds(), encryption, phases.snapshot());
         }
     }
