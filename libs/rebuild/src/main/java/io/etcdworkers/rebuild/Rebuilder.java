@@ -94,16 +94,21 @@ public final class Rebuilder {
     }
 
     /**
-     * The same, for a restore that places the database in {@code placeInto} ({@code <data-dir>.part},
-     * absent or empty) with the configured member's identity: an engine that writes its database
-     * as a file restores it once with that identity and copies the restored dir there before its
-     * verifying etcd starts on it (see {@link Placement}); the {@link VerifiedDatabase} then says
-     * it is placed already.
+     * The same, for a restore that places the database ({@code <data-dir>.part}, absent or empty,
+     * with the member's identity): an engine that writes its database as a file restores it once
+     * with that identity and places the restored dir before its verifying etcd starts on it (see
+     * {@link Placement}); after the verification, {@link Placement#complete} places what is not
+     * placed yet.
      */
-    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeInto)
+    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Placement placement)
+            throws InterruptedException {
+        return start(binaries, selection, Optional.of(placement));
+    }
+
+    private Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Placement> placement)
             throws InterruptedException {
         try {
-            return startOnce(binaries, selection, placeInto.map(dir -> new Placement(config.member(), dir)));
+            return startOnce(binaries, selection, placement);
         } catch (BaseBeyondTarget e) {
             Optional<SnapshotSelection> earlier = catalog == null ? Optional.empty()
                     : catalog.selectBefore(selection.point(), e.base());
@@ -111,7 +116,7 @@ public final class Rebuilder {
                 throw e;
             }
             LOG.warn("{}; starting again from the full snapshot before it", e.getMessage().split(":")[0]);
-            return start(binaries, usable(earlier.get()), placeInto);
+            return start(binaries, usable(earlier.get()), placement);
         }
     }
 
