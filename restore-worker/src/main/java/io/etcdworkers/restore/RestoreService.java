@@ -1,8 +1,8 @@
 package io.etcdworkers.restore;
 
 import io.etcdworkers.etcd.EtcdBinaries;
-import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
@@ -51,10 +51,10 @@ public final class RestoreService {
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
-            SnapshotSelection selection = rebuilder.plan();
+            RebuildPlan plan = rebuilder.plan();
             Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
-            try (Rebuild rebuild = rebuilder.start(binaries, selection, placement)) {
+            try (Rebuild rebuild = rebuilder.start(binaries, plan, placement)) {
                 verified = rebuild.verify();
                 placement.complete(verified);
             }

@@ -11,6 +11,7 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.files.ScratchSweep;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.format.SnapshotObject;
 import io.etcdworkers.format.SnapshotSelection;
@@ -54,7 +55,8 @@ public final class CompactionService {
     public CompactionOutcome compact() throws InterruptedException {
         Phases phases = new Phases(clock);
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
-        SnapshotSelection selection = rebuilder.plan();
+        RebuildPlan plan = rebuilder.plan();
+        SnapshotSelection selection = plan.selection();
         Optional<String> skip = config.thresholds().skipReason(selection);
         if (skip.isPresent()) {
             LOG.info("compaction skipped: {}", skip.get());
@@ -73,7 +75,7 @@ public final class CompactionService {
             return t;
         });
         Optional<SnapshotUploader.Pending> early = Optional.empty();
-        try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+        try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
             early = rebuild.written().map(w -> uploader.start(w.file(), w.revision(), compression, isFinal,
                     clock.instant(), background));
             VerifiedDatabase verified = rebuild.verify();

@@ -45,7 +45,6 @@ public final class Rebuilder {
     private final ObjectStore store;
     private final RebuildConfig config;
     private final Phases phases;
-    private SnapshotCatalog catalog;
 
     public Rebuilder(ObjectStore store, RebuildConfig config, Phases phases) {
         this.store = store;
@@ -63,12 +62,12 @@ public final class Rebuilder {
      * refusing a chain with gaps (all of them named) before anything is downloaded; with {@code
      * --to-last-good} the selection ends before the first gap instead.
      */
-    public SnapshotSelection plan() {
+    public RebuildPlan plan() {
         Instant t = phases.start();
-        catalog = SnapshotCatalog.load(store, config.prefix());
-        SnapshotSelection selection = usable(catalog.select(config.point()));
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
+        RebuildPlan plan = new RebuildPlan(catalog, usable(catalog.select(config.point())));
         phases.done("select", t);
-        return selection;
+        return plan;
     }
 
     private static SnapshotSelection usable(SnapshotSelection selected) {
@@ -89,8 +88,8 @@ public final class Rebuilder {
      * asked for turns out to be inside the base's database, it starts again from the full snapshot
      * before it (see {@link BaseBeyondTarget}).
      */
-    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
-        return start(binaries, selection, Optional.empty());
+    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan) throws InterruptedException {
+        return start(binaries, plan, Optional.empty());
     }
 
     /**
@@ -100,23 +99,24 @@ public final class Rebuilder {
      * {@link Placement}); after the verification, {@link Placement#complete} places what is not
      * placed yet.
      */
-    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Placement placement)
-            throws InterruptedException {
-        return start(binaries, selection, Optional.of(placement));
+    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Placement placement) throws InterruptedException {
+        return start(binaries, plan, Optional.of(placement));
     }
 
-    private Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Placement> placement)
+    private Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Optional<Placement> placement)
             throws InterruptedException {
-        try {
-            return startOnce(binaries, selection, placement);
-        } catch (BaseBeyondTarget e) {
-            Optional<SnapshotSelection> earlier = catalog == null ? Optional.empty()
-                    : catalog.selectBefore(selection.point(), e.base());
-            if (earlier.isEmpty()) {
-                throw e;
+        RebuildPlan current = plan;
+        while (true) {
+            try {
+                return startOnce(binaries, current.selection(), placement);
+            } catch (BaseBeyondTarget e) {
+                Optional<SnapshotSelection> earlier = current.before(e.base());
+                if (earlier.isEmpty()) {
+                    throw e;
+                }
+                LOG.warn("{}; starting again from the full snapshot before it", e.finding());
+                current = current.with(usable(earlier.get()));
             }
-            LOG.warn("{}; starting again from the full snapshot before it", e.getMessage().split(":")[0]);
-            return start(binaries, usable(earlier.get()), placement);
         }
     }
 

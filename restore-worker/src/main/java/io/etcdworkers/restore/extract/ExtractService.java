@@ -10,11 +10,11 @@ import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.RestoreService;
 import io.etcdworkers.restore.TargetDir;
-import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -59,10 +59,10 @@ public final class ExtractService {
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.output(), config.force())) {
-            SnapshotSelection selection = rebuilder.plan();
+            RebuildPlan plan = rebuilder.plan();
             VerifiedDatabase verified;
             KeyFiles.Written written;
-            try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+            try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
                 verified = rebuild.verify();
                 Instant t = phases.start();
                 written = write(verified, target, decryption);
