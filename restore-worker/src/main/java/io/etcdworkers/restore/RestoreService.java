@@ -1,35 +1,37 @@
 package io.etcdworkers.restore;
 
-import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.rebuild.engine.Phases;
-import io.etcdworkers.rebuild.engine.VerifiedDatabase;
-import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.etcd.EtcdBinaries;
-import io.etcdworkers.etcd.MaintenanceSnapshot;
-import io.etcdworkers.etcd.SnapshotRestorer;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
-import io.etcdworkers.format.SnapshotSelection;
+import io.etcdworkers.rebuild.engine.Phases;
+import io.etcdworkers.rebuild.engine.Placement;
+import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The restore, top to bottom: take the target ({@code <data-dir>.part}, locked), select the base
- * and deltas (refusing gaps up front), rebuild and verify the database in a scratch etcd, and
- * rename the part into place. The part holds the verified database with the member's identity:
- * the offline engine restores its database once with that identity and copies the restored dir
- * into the part before the verifying etcd starts on the original (the bytes placed are the bytes
- * verified); after the replay's verification, the running etcd's database is taken as a file, that
- * etcd stopped, and the file restored into the part. The placed dir is never one an etcd ran on, so
- * no etcd version is stamped into it (see {@link PlacedDataDir}). On any failure the target is
- * left as it was and the scratch dir is removed.
+ * The restore, top to bottom, one named step each:
+ * <ol>
+ *   <li>take the target ({@link TargetDir}: {@code <data-dir>.part}, locked);
+ *   <li>plan: select the base and deltas, refusing gaps before anything is downloaded
+ *       ({@link Rebuilder#plan});
+ *   <li>build: download the base and have the engine build the database in a scratch dir
+ *       ({@link Rebuilder#start});
+ *   <li>verify it with a real etcd ({@link Rebuild#verify});
+ *   <li>place it into the part with the member's identity ({@link Placement#complete});
+ *   <li>rename the part into place ({@link TargetDir#place}).
+ * </ol>
+ * The bytes placed are the bytes verified: the offline engine restores its database once with the
+ * member's identity and copies the restored dir into the part before the verifying etcd starts on
+ * the original, so placing it only stops that etcd; the replay's database is taken from its
+ * running etcd as a file after the verification, that etcd stopped, and the file restored into
+ * the part. The placed dir is never one an etcd ran on, so no etcd version is stamped into it (see
+ * {@link PlacedDataDir}). On any failure the target is left as it was and the scratch dir is
+ * removed.
  */
 public final class RestoreService {
     private static final Logger LOG = LoggerFactory.getLogger(RestoreService.class);
@@ -49,44 +51,20 @@ public final class RestoreService {
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
-            SnapshotSelection selection = rebuilder.plan();
-            PlacedDataDir placed;
+            RebuildPlan plan = rebuilder.plan();
+            Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
-            try (Rebuild rebuild = rebuilder.start(binaries, selection, Optional.of(target.part()))) {
+            try (Rebuild rebuild = rebuilder.start(binaries, plan, placement)) {
                 verified = rebuild.verify();
-                if (verified.placed()) {
-                    verified.stopEtcd();
-                    placed = PlacedDataDir.of(binaries);
-                } else {
-                    Path database = verified.databaseFile(rebuild.scratch().resolve("verified.db"),
-                            MaintenanceSnapshot.DEFAULT_TIMEOUT);
-                    verified.stopEtcd();
-                    placed = restoreInto(binaries, database, target.part(), rebuild.scratch(), phases);
-                }
+                placement.complete(verified);
             }
             Instant t = phases.start();
             target.place();
             phases.done("place", t);
             LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), verified.outcome().finalRevision(),
                     verified.outcome().digest().keys());
-            return new RestoreOutcome(verified.outcome(), config.dataDir(), placed, phases.snapshot());
+            return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
+                    phases.snapshot());
         }
-    }
-
-    /**
-     * Writes the placed data dir: a fresh {@code snapshot restore} of the verified database (its
-     * SHA-256 trailer checked by the tool) with the member's identity and its WAL inside it.
-     */
-    private PlacedDataDir restoreInto(EtcdBinaries binaries, Path verifiedDb, Path part, Path scratch, Phases phases) {
-        Instant t = phases.start();
-        new SnapshotRestorer(binaries, scratch, SnapshotRestorer.DEFAULT_TIMEOUT).restore(new SnapshotRestorer.Request(
-                verifiedDb, config.rebuild().member(), part, Optional.empty(), false));
-        try {
-            Files.deleteIfExists(verifiedDb);
-        } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove " + verifiedDb + ": " + e.getMessage(), e);
-        }
-        phases.done("restorePlaced", t);
-        return PlacedDataDir.of(binaries);
     }
 }

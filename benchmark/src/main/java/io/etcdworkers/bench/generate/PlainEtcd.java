@@ -1,5 +1,6 @@
 package io.etcdworkers.bench.generate;
 
+import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.LoopbackPorts;
 import java.io.IOException;
@@ -32,7 +33,7 @@ final class PlainEtcd implements AutoCloseable {
                 "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
                 "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
                 "--initial-cluster=seed=" + peerUrl, "--auto-compaction-retention=0",
-                "--quota-backend-bytes=" + (8L << 30), "--max-request-bytes=" + (16 << 20), "--max-txn-ops=4096",
+                "--quota-backend-bytes=" + EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, "--max-request-bytes=" + (16 << 20), "--max-txn-ops=4096",
                 "--logger=zap", "--log-level=warn", "--log-outputs=stderr");
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(logFile.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));

@@ -69,7 +69,7 @@ public final class CeilingRun {
             EmbeddedEtcdConfig defaults = EmbeddedEtcdConfig.defaults(binaries, member, dataDir, scratch);
             // The limits EngineInput gives the worker's scratch etcd.
             EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
-                    EngineSettings.DEFAULT_QUOTA_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
+                    EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
                     spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0,
                     false, false);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);

@@ -150,28 +150,29 @@ public final class CompactCommand implements Callable<Integer> {
 
     /** Fills the result; the exit code is 0 unless a required lease renewal failed. */
     private static int describe(ObjectNode result, CompactionOutcome outcome, CompactionConfig config) {
-        if (outcome.isSkipped()) {
+        if (outcome instanceof CompactionOutcome.Skipped skipped) {
             result.put(ResultFields.OUTCOME, ResultFields.SKIPPED);
-            result.put("reason", outcome.skipReason().orElseThrow());
-            result.put("base", outcome.selection().base().key());
-            result.put("deltas", outcome.selection().deltas().size());
-            result.put("deltaBytes", outcome.selection().deltaBytes());
+            result.put("reason", skipped.reason());
+            result.put("base", skipped.selection().base().key());
+            result.put("deltas", skipped.selection().deltas().size());
+            result.put("deltaBytes", skipped.selection().deltaBytes());
             return 0;
         }
-        ResultJson.rebuild(result, outcome.rebuilt().orElseThrow(), outcome.phases());
-        UploadedSnapshot uploaded = outcome.uploaded().orElseThrow();
+        CompactionOutcome.Compacted compacted = (CompactionOutcome.Compacted) outcome;
+        ResultJson.rebuild(result, compacted.rebuilt(), compacted.phases());
+        UploadedSnapshot uploaded = compacted.uploaded();
         ObjectNode snapshot = result.putObject("uploaded");
         snapshot.put("name", uploaded.key());
         snapshot.put("size", uploaded.size());
         snapshot.put("compression", uploaded.compression().policyName());
         snapshot.put("databaseBytes", uploaded.databaseBytes());
         snapshot.put("sha256", uploaded.sha256());
-        result.put("dbSizeBeforeCompaction", outcome.dbSizeBeforeCompaction());
-        result.put("dbSizeAfterCompaction", outcome.dbSizeAfterCompaction());
-        if (outcome.lease().isEmpty()) {
+        result.put("dbSizeBeforeCompaction", compacted.dbSizeBeforeCompaction());
+        result.put("dbSizeAfterCompaction", compacted.dbSizeAfterCompaction());
+        if (compacted.lease().isEmpty()) {
             return 0;
         }
         LeaseRenewalConfig lease = config.leaseRenewal().orElseThrow();
-        return LeaseRenewal.record(result, lease.leaseName(), outcome.lease().get(), lease.policy(), uploaded.key());
+        return LeaseRenewal.record(result, lease.leaseName(), compacted.lease().get(), lease.policy(), uploaded.key());
     }
 }

@@ -1,34 +1,47 @@
 package io.etcdworkers.compaction.compact;
 
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
-import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import io.etcdworkers.format.SnapshotSelection;
+import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * A finished compaction: skipped (with the reason), or the rebuild it ran, the database sizes
- * around the final compaction, the uploaded snapshot and what became of the Lease.
- *
- * @param lease the renewal's result, when one was asked for; a failed renewal is here, not thrown
+ * A finished compaction: {@link Skipped} (too little accumulated), or {@link Compacted}, with
+ * the rebuild it ran and the snapshot it uploaded.
  */
-public record CompactionOutcome(
-        SnapshotSelection selection,
-        Optional<String> skipReason,
-        Optional<RebuildOutcome> rebuilt,
-        long dbSizeBeforeCompaction,
-        long dbSizeAfterCompaction,
-        Optional<UploadedSnapshot> uploaded,
-        Optional<SnapshotLeaseUpdater.Result> lease,
-        Map<String, Duration> phases) {
+public sealed interface CompactionOutcome {
 
-    public static CompactionOutcome skipped(SnapshotSelection selection, String reason, Map<String, Duration> phases) {
-        return new CompactionOutcome(selection, Optional.of(reason), Optional.empty(), 0, 0, Optional.empty(),
-                Optional.empty(), phases);
-    }
+    /** The base and the deltas the compaction looked at. */
+    SnapshotSelection selection();
 
-    public boolean isSkipped() {
-        return skipReason.isPresent();
-    }
+    /** Wall time of each phase, in order. */
+    Map<String, Duration> phases();
+
+    /**
+     * Nothing rebuilt, nothing uploaded.
+     *
+     * @param reason which thresholds the deltas stay below
+     */
+    record Skipped(SnapshotSelection selection, String reason, Map<String, Duration> phases)
+            implements CompactionOutcome {}
+
+    /**
+     * A new full snapshot uploaded.
+     *
+     * @param rebuilt the verified rebuild it was taken from
+     * @param dbSizeBeforeCompaction the database's size before the final compaction
+     * @param dbSizeAfterCompaction its size after it (and the defragmentation, when asked for)
+     * @param uploaded the snapshot as it stands in the store
+     * @param lease the renewal's result, when one was asked for; a failed renewal is here, not thrown
+     */
+    record Compacted(
+            SnapshotSelection selection,
+            RebuildOutcome rebuilt,
+            long dbSizeBeforeCompaction,
+            long dbSizeAfterCompaction,
+            UploadedSnapshot uploaded,
+            Optional<SnapshotLeaseUpdater.Result> lease,
+            Map<String, Duration> phases) implements CompactionOutcome {}
 }

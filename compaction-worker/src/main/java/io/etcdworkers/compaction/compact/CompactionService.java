@@ -11,6 +11,7 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.files.ScratchSweep;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.format.SnapshotObject;
 import io.etcdworkers.format.SnapshotSelection;
@@ -54,14 +55,15 @@ public final class CompactionService {
     public CompactionOutcome compact() throws InterruptedException {
         Phases phases = new Phases(clock);
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
-        SnapshotSelection selection = rebuilder.plan();
+        RebuildPlan plan = rebuilder.plan();
+        SnapshotSelection selection = plan.selection();
         Optional<String> skip = config.thresholds().skipReason(selection);
         if (skip.isPresent()) {
             LOG.info("compaction skipped: {}", skip.get());
             // a run killed after it committed leaves its scratch dir, and the next run skips:
             // no scratch dir is created here, so the sweep that creating one does must run anyway
             sweepDeadScratch();
-            return CompactionOutcome.skipped(selection, skip.get(), phases.snapshot());
+            return new CompactionOutcome.Skipped(selection, skip.get(), phases.snapshot());
         }
         EtcdBinaries binaries = rebuilder.binaries();
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
@@ -73,7 +75,7 @@ public final class CompactionService {
             return t;
         });
         Optional<SnapshotUploader.Pending> early = Optional.empty();
-        try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+        try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
             early = rebuild.written().map(w -> uploader.start(w.file(), w.revision(), compression, isFinal,
                     clock.instant(), background));
             VerifiedDatabase verified = rebuild.verify();
@@ -96,8 +98,8 @@ public final class CompactionService {
                 uploaded = uploader.upload(snapshot, revision, compression, isFinal, clock.instant());
             }
             Optional<SnapshotLeaseUpdater.Result> lease = config.leaseRenewal().map(l -> renew(l, revision));
-            return new CompactionOutcome(selection, Optional.empty(), Optional.of(verified.outcome()), sizeBefore,
-                    sizeAfter, Optional.of(uploaded), lease, phases.snapshot());
+            return new CompactionOutcome.Compacted(selection, verified.outcome(), sizeBefore, sizeAfter, uploaded,
+                    lease, phases.snapshot());
         } finally {
             early.ifPresent(SnapshotUploader.Pending::close);
             background.shutdownNow();

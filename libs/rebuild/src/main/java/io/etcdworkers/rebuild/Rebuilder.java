@@ -45,7 +45,6 @@ public final class Rebuilder {
     private final ObjectStore store;
     private final RebuildConfig config;
     private final Phases phases;
-    private SnapshotCatalog catalog;
 
     public Rebuilder(ObjectStore store, RebuildConfig config, Phases phases) {
         this.store = store;
@@ -63,12 +62,12 @@ public final class Rebuilder {
      * refusing a chain with gaps (all of them named) before anything is downloaded; with {@code
      * --to-last-good} the selection ends before the first gap instead.
      */
-    public SnapshotSelection plan() {
+    public RebuildPlan plan() {
         Instant t = phases.start();
-        catalog = SnapshotCatalog.load(store, config.prefix());
-        SnapshotSelection selection = usable(catalog.select(config.point()));
+        SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
+        RebuildPlan plan = new RebuildPlan(catalog, usable(catalog.select(config.point())));
         phases.done("select", t);
-        return selection;
+        return plan;
     }
 
     private static SnapshotSelection usable(SnapshotSelection selected) {
@@ -89,29 +88,35 @@ public final class Rebuilder {
      * asked for turns out to be inside the base's database, it starts again from the full snapshot
      * before it (see {@link BaseBeyondTarget}).
      */
-    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection) throws InterruptedException {
-        return start(binaries, selection, Optional.empty());
+    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan) throws InterruptedException {
+        return start(binaries, plan, Optional.empty());
     }
 
     /**
-     * The same, for a restore that places the database in {@code placeInto} ({@code <data-dir>.part},
-     * absent or empty) with the configured member's identity: an engine that writes its database
-     * as a file restores it once with that identity and copies the restored dir there before its
-     * verifying etcd starts on it (see {@link Placement}); the {@link VerifiedDatabase} then says
-     * it is placed already.
+     * The same, for a restore that places the database ({@code <data-dir>.part}, absent or empty,
+     * with the member's identity): an engine that writes its database as a file restores it once
+     * with that identity and places the restored dir before its verifying etcd starts on it (see
+     * {@link Placement}); after the verification, {@link Placement#complete} places what is not
+     * placed yet.
      */
-    public Rebuild start(EtcdBinaries binaries, SnapshotSelection selection, Optional<Path> placeInto)
+    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Placement placement) throws InterruptedException {
+        return start(binaries, plan, Optional.of(placement));
+    }
+
+    private Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Optional<Placement> placement)
             throws InterruptedException {
-        try {
-            return startOnce(binaries, selection, placeInto.map(dir -> new Placement(config.member(), dir)));
-        } catch (BaseBeyondTarget e) {
-            Optional<SnapshotSelection> earlier = catalog == null ? Optional.empty()
-                    : catalog.selectBefore(selection.point(), e.base());
-            if (earlier.isEmpty()) {
-                throw e;
+        RebuildPlan current = plan;
+        while (true) {
+            try {
+                return startOnce(binaries, current.selection(), placement);
+            } catch (BaseBeyondTarget e) {
+                Optional<SnapshotSelection> earlier = current.before(e.base());
+                if (earlier.isEmpty()) {
+                    throw e;
+                }
+                LOG.warn("{}; starting again from the full snapshot before it", e.finding());
+                current = current.with(usable(earlier.get()));
             }
-            LOG.warn("{}; starting again from the full snapshot before it", e.getMessage().split(":")[0]);
-            return start(binaries, usable(earlier.get()), placeInto);
         }
     }
 

@@ -3,6 +3,7 @@ package io.etcdworkers.workercli;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.rebuild.engine.Engine;
 import io.etcdworkers.rebuild.engine.EngineSettings;
@@ -36,7 +37,7 @@ public final class RebuildOptions {
 
     @Option(names = WorkerFlags.EMBEDDED_ETCD_QUOTA_BYTES, paramLabel = "BYTES", converter = ByteSizeConverter.class,
             description = "Space quota of the scratch etcd (--quota-backend-bytes). Default: ${DEFAULT-VALUE}.")
-    long quotaBytes = EngineSettings.DEFAULT_QUOTA_BYTES;
+    long quotaBytes = EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES;
 
     @Option(names = WorkerFlags.ENGINE, paramLabel = "replay|offline|auto",
             description = "How deltas become the database: replay (every revision into a scratch etcd), offline "

@@ -5,6 +5,8 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.rebuild.engine.DefragStats;
+import io.etcdworkers.rebuild.engine.EngineWork;
+import io.etcdworkers.rebuild.engine.FoldWork;
 import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import io.etcdworkers.rebuild.engine.ReplayWork;
 import io.etcdworkers.rebuild.sequence.SequenceStats;
@@ -76,22 +78,28 @@ public final class ResultJson {
         read.put("keysRead", cost.keysRead());
         read.put("keysCounted", cost.keysCounted());
         result.put("leasesGranted", o.stats().leasesGranted());
-        o.stats().fold().ifPresent(f -> {
+        EngineWork work = o.stats().work();
+        if (work instanceof FoldWork f) {
             ObjectNode fold = result.putObject("fold");
             fold.put("memoryBudgetBytes", f.memoryBudgetBytes());
             fold.put("partitions", f.partitions());
             fold.put("partitionedBytes", f.partitionedBytes());
             fold.put("baseAsIs", f.baseAsIs());
             fold.put("earlyStart", f.earlyStart().json());
-        });
+        }
         // the offline engine ran no etcd while building: nothing revoked, restarted or defragmented
-        ReplayWork replay = o.stats().replay().orElse(new ReplayWork(0, 0,
-                new DefragStats(0, 0, 0, Duration.ZERO, o.stats().finalDbSize(), "none")));
-        result.put("leasesRevoked", replay.leasesRevoked());
+        int leasesRevoked = 0;
+        int etcdRestarts = 0;
+        DefragStats d = DefragStats.none(o.stats().finalDbSize());
+        if (work instanceof ReplayWork replay) {
+            leasesRevoked = replay.leasesRevoked();
+            etcdRestarts = replay.etcdRestarts();
+            d = replay.defrag();
+        }
+        result.put("leasesRevoked", leasesRevoked);
         result.put("largestRevisionEvents", s.largestGroupEvents());
         result.put("largestRevisionBytes", s.largestGroupBytes());
-        result.put("etcdRestarts", replay.etcdRestarts());
-        DefragStats d = replay.defrag();
+        result.put("etcdRestarts", etcdRestarts);
         ObjectNode defrag = result.putObject("defragmentations");
         defrag.put("count", d.count());
         defrag.put("failed", d.failed());

@@ -157,15 +157,16 @@ public final class ExtractCommand implements Callable<Integer> {
 
     private static void describe(ObjectNode result, ExtractOutcome outcome) {
         result.put("extractedKeys", outcome.keys());
-        if (outcome.valueBytes() >= 0) {
-            result.put("extractedValueBytes", outcome.valueBytes());
+        if (outcome instanceof ExtractOutcome.AsFiles files) {
+            result.put("extractedValueBytes", files.valueBytes());
         }
+        // a data dir keeps every value as stored: nothing counted by encoding or kind
         ObjectNode encodings = result.putObject("encodings");
-        outcome.encodings().forEach(encodings::put);
         ObjectNode kinds = result.putObject("kinds");
-        outcome.kinds().forEach(kinds::put);
-        if (outcome.valueBytes() >= 0) {
-            encryption(result.putObject("encryption"), outcome.encryption());
+        if (outcome instanceof ExtractOutcome.AsFiles files) {
+            files.encodings().forEach(encodings::put);
+            files.kinds().forEach(kinds::put);
+            encryption(result.putObject("encryption"), files.encryption());
         }
     }
 

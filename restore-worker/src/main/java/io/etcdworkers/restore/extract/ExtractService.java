@@ -10,17 +10,15 @@ import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.restore.RestoreConfig;
-import io.etcdworkers.restore.RestoreOutcome;
 import io.etcdworkers.restore.RestoreService;
 import io.etcdworkers.restore.TargetDir;
-import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,20 +51,18 @@ public final class ExtractService {
 
     public ExtractOutcome extract() throws InterruptedException {
         if (config.format() == OutputFormat.etcd) {
-            RestoreOutcome r = new RestoreService(store, new RestoreConfig(config.rebuild(), config.output(),
-                    config.force()), clock).restore();
-            return new ExtractOutcome(r.rebuilt(), r.dataDir(), r.rebuilt().digest().keys(), -1, Map.of(), Map.of(),
-                    EncryptionSummary.none(), r.phases());
+            return new ExtractOutcome.AsDataDir(new RestoreService(store, new RestoreConfig(config.rebuild(),
+                    config.output(), config.force()), clock).restore());
         }
         AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Phases phases = new Phases(clock);
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.output(), config.force())) {
-            SnapshotSelection selection = rebuilder.plan();
+            RebuildPlan plan = rebuilder.plan();
             VerifiedDatabase verified;
             KeyFiles.Written written;
-            try (Rebuild rebuild = rebuilder.start(binaries, selection)) {
+            try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
                 verified = rebuild.verify();
                 Instant t = phases.start();
                 written = write(verified, target, decryption);
@@ -85,7 +81,7 @@ public final class ExtractService {
                     + "leftEncrypted={}", config.output(), config.prefix(), verified.outcome().finalRevision(),
                     written.keys(), written.encodings(), written.kinds(), encryption.decryptedBy(),
                     encryption.leftEncryptedBy());
-            return new ExtractOutcome(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
+            return new ExtractOutcome.AsFiles(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
                     written.encodings(), written.kinds(), encryption, phases.snapshot());
         }
     }

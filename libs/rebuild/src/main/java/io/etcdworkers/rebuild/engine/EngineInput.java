@@ -77,7 +77,7 @@ public record EngineInput(
             FileTree.delete(walDir.get());
         }
         if (placement.isPresent()) {
-            FileTree.delete(placement.get().dataDir());
+            placement.get().clear();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.etcdworkers.rebuild.engine;
 
+import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.rebuild.verify.VerifyScope;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,7 +12,8 @@ import java.util.Objects;
  * @param decodeBudgetBytes decoded events held between the decode and apply threads (replay)
  * @param leaseTtlSeconds TTL of a lease that deltas name but the base lacks (granted or written with the same id)
  * @param progressEvery how often progress is logged
- * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes}
+ * @param quotaBytes the scratch etcd's {@code --quota-backend-bytes} ({@link
+ *     EmbeddedEtcdConfig#DEFAULT_QUOTA_BACKEND_BYTES} unless given)
  * @param callTimeout deadline of one call to the scratch etcd
  * @param verifyScope how much of the keyspace the offline engine's verification asks etcd to serve
  * @param foldMemoryBytes heap the offline fold's live keys may take before they go to key partitions
@@ -38,7 +40,6 @@ public record EngineSettings(
     /** Kubernetes' default event TTL: a guess that matches the most common leased keys. */
     public static final long DEFAULT_LEASE_TTL_SECONDS = 3600;
     public static final Duration DEFAULT_PROGRESS_EVERY = Duration.ofSeconds(5);
-    public static final long DEFAULT_QUOTA_BYTES = 8L * 1024 * 1024 * 1024;
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(2);
 
     public EngineSettings {
@@ -75,7 +76,7 @@ public record EngineSettings(
 
     public static EngineSettings defaults() {
         return new EngineSettings(DEFAULT_MAX_FETCHERS, DEFAULT_DECODE_BUDGET_BYTES, DEFAULT_LEASE_TTL_SECONDS,
-                DEFAULT_PROGRESS_EVERY, DEFAULT_QUOTA_BYTES, DEFAULT_CALL_TIMEOUT, VerifyScope.SAMPLE, AUTO);
+                DEFAULT_PROGRESS_EVERY, EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, DEFAULT_CALL_TIMEOUT, VerifyScope.SAMPLE, AUTO);
     }
 
     /** The same settings with another verification scope. */

@@ -11,7 +11,7 @@ package io.etcdworkers.rebuild.engine;
  * @param earlyStart whether etcd restored and opened the base while the fold read it
  */
 public record FoldWork(long memoryBudgetBytes, int partitions, long partitionedBytes, boolean baseAsIs,
-        EarlyStart earlyStart) {
+        EarlyStart earlyStart) implements EngineWork {
 
     /**
      * Whether the verifying etcd was started on the base while the fold still read it: only for a
@@ -35,11 +35,6 @@ public record FoldWork(long memoryBudgetBytes, int partitions, long partitionedB
         public String json() {
             return json;
         }
-    }
-
-    /** Work without an early start. */
-    public FoldWork(long memoryBudgetBytes, int partitions, long partitionedBytes, boolean baseAsIs) {
-        this(memoryBudgetBytes, partitions, partitionedBytes, baseAsIs, EarlyStart.NO);
     }
 
     /** The same work, with the base's database used as it is. */

@@ -2,7 +2,6 @@ package io.etcdworkers.rebuild.engine;
 
 import io.etcdworkers.rebuild.sequence.SequenceStats;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * What an engine did to build the database.
@@ -11,13 +10,12 @@ import java.util.Optional;
  * @param leasesGranted leases granted (replay) or written (offline) because keys name them and the base lacked them
  * @param finalDbSize the database size at the end of the build
  * @param duration wall time of applying the deltas (and, offline, of writing the database)
- * @param replay what the replay did in etcd; empty for the offline engine, which never ran one
- * @param fold what the offline fold did; empty for the replay
+ * @param work what the engine did besides: the replay's {@link ReplayWork} in etcd, or the offline
+ *     engine's {@link FoldWork}
  */
 public record RebuildStats(
         SequenceStats sequence,
         int leasesGranted,
         long finalDbSize,
         Duration duration,
-        Optional<ReplayWork> replay,
-        Optional<FoldWork> fold) {}
+        EngineWork work) {}

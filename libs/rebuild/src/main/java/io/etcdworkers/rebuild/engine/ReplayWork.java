@@ -7,4 +7,4 @@ package io.etcdworkers.rebuild.engine;
  * @param etcdRestarts restarts to raise the request limits
  * @param defrag compaction and defragmentation during the replay
  */
-public record ReplayWork(int leasesRevoked, int etcdRestarts, DefragStats defrag) {}
+public record ReplayWork(int leasesRevoked, int etcdRestarts, DefragStats defrag) implements EngineWork {}

@@ -14,7 +14,7 @@ import java.util.Optional;
 /**
  * A rebuilt database that a real etcd opened and served as expected; that etcd still runs until
  * {@link #stopEtcd()} or {@link #close()}. What the caller does with it (place it as a data dir,
- * upload it as a full snapshot) is the caller's.
+ * {@link Placement#complete}, or upload it as a full snapshot) is the caller's.
  */
 public final class VerifiedDatabase implements AutoCloseable {
     private final ScratchEtcd etcd;
@@ -46,6 +46,11 @@ public final class VerifiedDatabase implements AutoCloseable {
         }
     }
 
+    /** The rebuild's inputs: where its etcd runs, and the placement it was built for. */
+    EngineInput input() {
+        return input;
+    }
+
     /** The verifying etcd, running. */
     public ScratchEtcd etcd() {
         return etcd;
@@ -62,8 +67,8 @@ public final class VerifiedDatabase implements AutoCloseable {
 
     /**
      * Whether the placement's data dir ({@link EngineInput#placement()}) already holds this database,
-     * with the member's identity (copied before the verifying etcd started); else the caller places
-     * it (from {@link #databaseFile}).
+     * with the member's identity (copied before the verifying etcd started, {@link
+     * Placement#copyRestored}); else {@link Placement#complete} restores it there.
      */
     public boolean placed() {
         return placed;

@@ -4,10 +4,14 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.etcdworkers.bolt.BoltFormatException;
 import io.etcdworkers.bolt.BoltReader;
+import io.etcdworkers.etcd.schema.Bucket;
+import io.etcdworkers.etcd.schema.MetaKey;
+import io.etcdworkers.etcd.schema.Revision;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,41 +41,42 @@ final class BaseDatabase {
     record Summary(long revision, long entries, Set<Long> leaseIds, boolean compactionPending) {}
 
     static Summary fold(BoltReader base, KeyspaceFold fold) throws IOException {
-        for (byte[] required : new byte[][] {EtcdSchema.KEY_BUCKET, EtcdSchema.META_BUCKET}) {
-            if (!base.hasBucket(required)) {
-                throw new BoltFormatException("the base database has no '" + new String(required, java.nio.charset.StandardCharsets.US_ASCII)
+        for (Bucket required : new Bucket[] {Bucket.KEY, Bucket.META}) {
+            if (!base.hasBucket(required.bytes())) {
+                throw new BoltFormatException("the base database has no '" + required.label()
                         + "' bucket: not an etcd v3 database");
             }
         }
         long[] entries = {0};
-        base.forEach(EtcdSchema.KEY_BUCKET, (k, v, isBucket) -> {
+        base.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> {
             fold.baseEntry(entry(k, v, isBucket));
             entries[0]++;
         });
-        long[] compaction = compaction(base);
-        fold.endBase(compaction[0]);
+        Compaction compaction = compaction(base);
+        fold.endBase(compaction.finished());
         Set<Long> leases = new HashSet<>();
-        if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
-            base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> {
+        if (base.hasBucket(Bucket.LEASE.bytes())) {
+            base.forEach(Bucket.LEASE.bytes(), (k, v, isBucket) -> {
                 if (isBucket || k.length != 8) {
                     throw new BoltFormatException("unexpected entry in the lease bucket (key of " + k.length + " bytes)");
                 }
-                leases.add(EtcdSchema.leaseId(k));
+                leases.add(EtcdValues.leaseId(k));
             });
         }
-        return new Summary(fold.baseRevision(), entries[0], leases, compaction[1] > compaction[0]);
+        return new Summary(fold.baseRevision(), entries[0], leases, compaction.pending());
     }
 
     static BaseKeyEntry entry(byte[] bucketKey, byte[] value, boolean isBucket) throws BoltFormatException {
-        long[] rev = EtcdSchema.parseRevision(bucketKey);
-        if (isBucket || rev == null || rev[1] < 0 || rev[1] > Integer.MAX_VALUE) {
+        Optional<Revision> parsed = Revision.parse(bucketKey);
+        if (isBucket || parsed.isEmpty() || parsed.get().sub() < 0 || parsed.get().sub() > Integer.MAX_VALUE) {
             throw new BoltFormatException("unexpected entry in the key bucket: " + Arrays.toString(bucketKey));
         }
-        boolean tombstone = EtcdSchema.isTombstone(bucketKey);
+        Revision rev = parsed.get();
+        boolean tombstone = Revision.isTombstone(bucketKey);
         try {
-            return keyValue(rev[0], (int) rev[1], tombstone, value);
+            return keyValue(rev.main(), (int) rev.sub(), tombstone, value);
         } catch (InvalidProtocolBufferException e) {
-            throw new BoltFormatException("key bucket entry at revision " + rev[0] + "_" + rev[1]
+            throw new BoltFormatException("key bucket entry at revision " + rev
                     + " is not an mvccpb.KeyValue: " + e.getMessage());
         }
     }
@@ -124,31 +129,41 @@ final class BaseDatabase {
      */
     static boolean compactedAt(Path file, long revision) throws IOException {
         try (BoltReader base = BoltReader.open(file)) {
-            if (!base.hasBucket(EtcdSchema.META_BUCKET)) {
+            if (!base.hasBucket(Bucket.META.bytes())) {
                 return false;
             }
-            long[] compaction = compaction(base);
-            return compaction[0] == revision && compaction[1] <= revision;
+            Compaction compaction = compaction(base);
+            return compaction.finished() == revision && compaction.scheduled() <= revision;
         } catch (BoltFormatException e) {
             return false;
         }
     }
 
-    /** @return {finished, scheduled} compaction revisions of meta, 0 where absent */
-    private static long[] compaction(BoltReader base) throws IOException {
-        long[] compaction = {0, 0};
-        base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
-            int at = Arrays.equals(k, EtcdSchema.FINISHED_COMPACT_REV) ? 0
-                    : Arrays.equals(k, EtcdSchema.SCHEDULED_COMPACT_REV) ? 1 : -1;
-            if (at >= 0) {
-                long[] rev = EtcdSchema.parseRevision(v);
-                if (rev == null && at == 0) {
-                    throw new BoltFormatException("meta finishedCompactRev is not a revision");
-                }
+    /**
+     * The compaction revisions meta records (their main revisions), 0 where absent.
+     *
+     * @param finished {@code finishedCompactRev}
+     * @param scheduled {@code scheduledCompactRev}
+     */
+    private record Compaction(long finished, long scheduled) {
+        /** A compaction etcd finishes when it opens the database. */
+        boolean pending() {
+            return scheduled > finished;
+        }
+    }
+
+    private static Compaction compaction(BoltReader base) throws IOException {
+        long[] finished = {0};
+        long[] scheduled = {0};
+        base.forEach(Bucket.META.bytes(), (k, v, isBucket) -> {
+            if (MetaKey.FINISHED_COMPACT_REV.is(k)) {
+                finished[0] = Revision.parse(v).orElseThrow(
+                        () -> new BoltFormatException("meta finishedCompactRev is not a revision")).main();
+            } else if (MetaKey.SCHEDULED_COMPACT_REV.is(k)) {
                 // a scheduled revision that does not parse counts as pending: the base is then rewritten
-                compaction[at] = rev == null ? Long.MAX_VALUE : rev[0];
+                scheduled[0] = Revision.parse(v).map(Revision::main).orElse(Long.MAX_VALUE);
             }
         });
-        return compaction;
+        return new Compaction(finished[0], scheduled[0]);
     }
 }

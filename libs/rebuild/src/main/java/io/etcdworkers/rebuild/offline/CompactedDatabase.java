@@ -5,6 +5,9 @@ import io.etcdworkers.bolt.BoltFormatException;
 import io.etcdworkers.bolt.BoltReader;
 import io.etcdworkers.bolt.BoltWriter;
 import io.etcdworkers.bolt.BucketWriter;
+import io.etcdworkers.etcd.schema.Bucket;
+import io.etcdworkers.etcd.schema.MetaKey;
+import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.rebuild.verify.KeyBounds;
 import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import io.etcdworkers.rebuild.verify.KeyspaceDigestBuilder;
@@ -46,19 +49,19 @@ final class CompactedDatabase {
             Path file) throws IOException {
         TreeSet<byte[]> buckets = new TreeSet<>(Arrays::compareUnsigned);
         buckets.addAll(base.bucketNames());
-        buckets.add(EtcdSchema.KEY_BUCKET);
-        buckets.add(EtcdSchema.META_BUCKET);
-        buckets.add(EtcdSchema.LEASE_BUCKET);
+        for (Bucket b : Bucket.values()) {
+            buckets.add(b.bytes());
+        }
         int granted = 0;
         ExpectedOnTheSide expected = ExpectedOnTheSide.start(live, revision);
         try (BoltWriter out = BoltWriter.create(file, PAGE_SIZE)) {
             for (byte[] name : buckets) {
                 try (BucketWriter bucket = out.bucket(name)) {
-                    if (Arrays.equals(name, EtcdSchema.KEY_BUCKET)) {
+                    if (Bucket.KEY.is(name)) {
                         writeKeys(live, bucket);
-                    } else if (Arrays.equals(name, EtcdSchema.META_BUCKET)) {
+                    } else if (Bucket.META.is(name)) {
                         writeMeta(base, revision, bucket);
-                    } else if (Arrays.equals(name, EtcdSchema.LEASE_BUCKET)) {
+                    } else if (Bucket.LEASE.is(name)) {
                         granted = writeLeases(base, live, baseLeases, grantTtlSeconds, bucket);
                     } else {
                         copy(base, name, bucket);
@@ -89,20 +92,20 @@ final class CompactedDatabase {
     }
 
     private static void writeKeys(FoldedKeys live, BucketWriter bucket) throws IOException {
-        live.byRevision(k -> bucket.putOwned(EtcdSchema.revision(k.mod(), k.sub()),
-                EtcdSchema.keyValue(k.key(), k.create(), k.mod(), k.version(), k.value(), k.lease())));
+        live.byRevision(k -> bucket.putOwned(new Revision(k.mod(), k.sub()).bytes(),
+                EtcdValues.keyValue(k.key(), k.create(), k.mod(), k.version(), k.value(), k.lease())));
     }
 
     private static void writeMeta(BoltReader base, long revision, BucketWriter bucket) throws IOException {
         TreeMap<byte[], byte[]> meta = new TreeMap<>(Arrays::compareUnsigned);
-        base.forEach(EtcdSchema.META_BUCKET, (k, v, isBucket) -> {
+        base.forEach(Bucket.META.bytes(), (k, v, isBucket) -> {
             if (isBucket) {
                 throw new BoltFormatException("unexpected nested bucket in meta");
             }
             meta.put(k, v);
         });
-        meta.put(EtcdSchema.FINISHED_COMPACT_REV, EtcdSchema.revision(revision, 0));
-        meta.put(EtcdSchema.SCHEDULED_COMPACT_REV, EtcdSchema.revision(revision, 0));
+        meta.put(MetaKey.FINISHED_COMPACT_REV.bytes(), new Revision(revision, 0).bytes());
+        meta.put(MetaKey.SCHEDULED_COMPACT_REV.bytes(), new Revision(revision, 0).bytes());
         for (var e : meta.entrySet()) {
             bucket.put(e.getKey(), e.getValue());
         }
@@ -111,12 +114,12 @@ final class CompactedDatabase {
     private static int writeLeases(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long ttlSeconds,
             BucketWriter bucket) throws IOException {
         TreeMap<byte[], byte[]> leases = new TreeMap<>(Arrays::compareUnsigned);
-        if (base.hasBucket(EtcdSchema.LEASE_BUCKET)) {
-            base.forEach(EtcdSchema.LEASE_BUCKET, (k, v, isBucket) -> leases.put(k, v));
+        if (base.hasBucket(Bucket.LEASE.bytes())) {
+            base.forEach(Bucket.LEASE.bytes(), (k, v, isBucket) -> leases.put(k, v));
         }
         int granted = 0;
         for (long id : live.leaseIds()) {
-            if (!baseLeases.contains(id) && leases.putIfAbsent(EtcdSchema.leaseKey(id), lease(id, ttlSeconds)) == null) {
+            if (!baseLeases.contains(id) && leases.putIfAbsent(EtcdValues.leaseKey(id), lease(id, ttlSeconds)) == null) {
                 granted++;
             }
         }

@@ -91,8 +91,8 @@ final class KeyspaceFold implements RevisionSink {
 
     /** The budget, and how much went to partitions. */
     FoldWork work() {
-        return partitions == null ? new FoldWork(memoryBudget, 0, 0, false)
-                : new FoldWork(memoryBudget, partitions.count(), partitions.bytes(), false);
+        return partitions == null ? new FoldWork(memoryBudget, 0, 0, false, FoldWork.EarlyStart.NO)
+                : new FoldWork(memoryBudget, partitions.count(), partitions.bytes(), false, FoldWork.EarlyStart.NO);
     }
 
     /** The partition {@code key}'s changes go to once the fold is partitioned. */

@@ -1,5 +1,6 @@
 package io.etcdworkers.rebuild.offline;
 
+import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.files.ValueFile;
 
 /**
@@ -25,6 +26,6 @@ record LiveKey(byte[] key, long create, long mod, int sub, long version, long le
 
     /** Orders entries as etcd's key bucket does: by main then sub revision. */
     static int byRevision(LiveKey a, LiveKey b) {
-        return EtcdSchema.compareRevisions(a.mod, a.sub, b.mod, b.sub);
+        return Revision.compare(a.mod, a.sub, b.mod, b.sub);
     }
 }

@@ -202,7 +202,7 @@ public final class OfflineEngine implements DatabaseEngine {
             ServedKeyspace.log(read, Engine.OFFLINE);
             in.phases().done("verify", t);
             RebuildStats stats = new RebuildStats(folded.sequence(), folded.leasesGranted(), folded.databaseBytes(),
-                    folded.duration(), Optional.empty(), Optional.of(folded.fold().withEarlyStart(earlyStart)));
+                    folded.duration(), folded.fold().withEarlyStart(earlyStart));
             return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.OFFLINE, "",
                     folded.baseRevision(), stats, read), Optional.of(folded.database()), in, in.placement().isPresent());
         }

@@ -1,5 +1,6 @@
 package io.etcdworkers.rebuild.offline;
 
+import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.files.OwnerOnly;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -80,8 +81,8 @@ final class SortedRun {
                 Cursor c = heads.poll();
                 if (last != null && order.compare(last, c.head) >= 0) {
                     // two runs hold the same key or revision, or one is out of order: never write that
-                    throw new IllegalStateException("sorted runs out of order at key "
-                            + KeyRules.printable(c.head.key()) + " revision " + c.head.mod() + "_" + c.head.sub());
+                    throw new IllegalStateException("sorted runs out of order at key " + KeyRules.printable(c.head.key())
+                            + " revision " + new Revision(c.head.mod(), c.head.sub()));
                 }
                 last = c.head;
                 visitor.visit(c.head);

@@ -6,31 +6,24 @@ import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.DataDirCopy;
 import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.ScratchEtcd;
 import io.etcdworkers.etcd.SnapshotRestorer;
-import io.etcdworkers.files.DiskFull;
-import io.etcdworkers.files.FileTree;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A database file opened by the etcd that verifies it: turned into that etcd's data dir by etcd's
  * own {@code snapshot restore} (phase {@code restoreOffline}), and etcd started on it. For a
  * restore ({@link EngineInput#placement()}) the dir is restored with the member's identity and
- * copied into the placement before etcd starts (phase {@code copyPlaced}), and the placed copy is
+ * placed before etcd starts ({@link Placement#copyRestored}), and the placed copy is
  * what is read back; for a compaction the file itself is. etcd's start, until it answers, is phase
  * {@code startEtcd} (at millions of keys it is etcd building its index, the longest step after the
  * fold). The read-back ({@link DatabaseReadBack}) runs on a thread of its own while etcd starts.
  */
 final class VerifyingEtcd implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(VerifyingEtcd.class);
     /**
      * The verifying etcd only serves reads for a second or two: a tight Go heap costs little CPU
      * there and keeps it from adding tens of MB of garbage on top of the database it maps
@@ -67,7 +60,7 @@ final class VerifyingEtcd implements AutoCloseable {
         try {
             EmbeddedEtcdConfig config;
             if (in.placement().isPresent()) {
-                config = restoreAndCopy(in, settings, database, skipHashCheck, in.placement().get());
+                config = restoreAndPlace(in, settings, database, skipHashCheck, in.placement().get());
                 // the placed bytes themselves, read back on the other core while etcd starts on
                 // the dir they were copied from
                 fileRead = DatabaseReadBack.start(in.placement().get().databaseFile(), "the placed database");
@@ -92,44 +85,18 @@ final class VerifyingEtcd implements AutoCloseable {
     }
 
     /**
-     * The database restored with the member's identity, and that dir copied into the placement
-     * before etcd starts on it; the copy is synced in the background while etcd starts and serves,
-     * the placement's own sync before the rename then finds little left to write. The etcd forms a
-     * cluster of its own when the dir records several members.
+     * The database restored with the member's identity, and that dir placed before etcd starts on
+     * it ({@link Placement#copyRestored}). The etcd forms a cluster of its own when the dir records
+     * several members.
      */
-    private static EmbeddedEtcdConfig restoreAndCopy(EngineInput in, EngineSettings settings, Path database,
+    private static EmbeddedEtcdConfig restoreAndPlace(EngineInput in, EngineSettings settings, Path database,
             boolean skipHashCheck, Placement placement) throws EngineRefused {
         Instant t = in.phases().start();
         restore(in, database, skipHashCheck, placement.member(), in.dataDir(), in.walDir());
         in.phases().done("restoreOffline", t);
-        t = in.phases().start();
-        long bytes;
-        try {
-            bytes = DataDirCopy.copy(in.dataDir(), in.walDir(), placement.dataDir());
-        } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot copy the restored data dir into "
-                    + placement.dataDir() + ": " + DiskFull.explain(e, placement.dataDir()), e);
-        }
-        in.phases().done("copyPlaced", t);
-        LOG.info("restored data dir copied to be placed from={} to={} bytes={} newCluster={}", in.dataDir(),
-                placement.dataDir(), bytes, placement.needsNewCluster());
-        syncInBackground(placement.dataDir());
+        placement.copyRestored(in);
         EmbeddedEtcdConfig config = in.etcdConfig(settings);
         return placement.needsNewCluster() ? config.withForceNewCluster() : config;
-    }
-
-    private static void syncInBackground(Path dir) {
-        Thread sync = new Thread(() -> {
-            try {
-                FileTree.fsync(dir);
-            } catch (IOException e) {
-                // the placement syncs again before its rename and reports a failure there; a
-                // refused database's copy may be removed while this runs
-                LOG.debug("background sync of {}: {}", dir, e.toString());
-            }
-        }, "sync-placed-data-dir");
-        sync.setDaemon(true);
-        sync.start();
     }
 
     private static void restore(EngineInput in, Path database, boolean skipHashCheck, EtcdMember member, Path dataDir,

@@ -24,7 +24,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +83,7 @@ final class DeltaReplayer {
             defrag.status();
             return new RebuildStats(sequence, leases.grantedCount(), defrag.lastDbSize(),
                     Duration.between(started, clock.instant()),
-                    Optional.of(new ReplayWork(revoked, etcd.restarts(), defrag.stats())), Optional.empty());
+                    new ReplayWork(revoked, etcd.restarts(), defrag.stats()));
         }
     }
 

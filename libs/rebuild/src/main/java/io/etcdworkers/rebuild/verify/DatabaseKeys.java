@@ -2,8 +2,8 @@ package io.etcdworkers.rebuild.verify;
 
 import com.google.protobuf.CodedInputStream;
 import io.etcdworkers.bolt.BoltReader;
+import io.etcdworkers.etcd.schema.Bucket;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,7 +16,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DatabaseKeys {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseKeys.class);
-    private static final byte[] KEY_BUCKET = "key".getBytes(StandardCharsets.US_ASCII);
     /** {@code mvccpb.KeyValue.key}: field 1, length-delimited. */
     private static final int KEY_TAG = (1 << 3) | 2;
 
@@ -25,11 +24,11 @@ public final class DatabaseKeys {
     /** @return whether every entry was read */
     public static boolean sample(Path database, KeySample sample) {
         try (BoltReader db = BoltReader.open(database)) {
-            if (!db.hasBucket(KEY_BUCKET)) {
+            if (!db.hasBucket(Bucket.KEY.bytes())) {
                 LOG.warn("no key bucket in {}: the verification's ranges come from the deltas' keys alone", database);
                 return false;
             }
-            db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
+            db.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> {
                 if (!isBucket) {
                     sample.offer(key(v));
                 }

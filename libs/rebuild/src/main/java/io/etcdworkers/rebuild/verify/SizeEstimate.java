@@ -1,11 +1,11 @@
 package io.etcdworkers.rebuild.verify;
 
 import io.etcdworkers.bolt.BoltReader;
+import io.etcdworkers.etcd.schema.Bucket;
 import io.etcdworkers.format.DeltaDecoder;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.EventType;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
@@ -45,7 +45,6 @@ public record SizeEstimate(
     static final long JVM_ABOVE_HEAP_MIB = 100;
     /** The revision key, the KeyValue's other fields and bbolt's element header, per new key. */
     static final long DATABASE_BYTES_PER_NEW_KEY = 64;
-    private static final byte[] KEY_BUCKET = "key".getBytes(StandardCharsets.US_ASCII);
 
     public long keysAtMost() {
         return baseEntries + createdKeys;
@@ -99,8 +98,8 @@ public record SizeEstimate(
         public void base(Path database, long databaseBytes) throws IOException {
             long[] entriesAndKeyBytes = new long[2];
             try (BoltReader db = BoltReader.open(database)) {
-                if (db.hasBucket(KEY_BUCKET)) {
-                    db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
+                if (db.hasBucket(Bucket.KEY.bytes())) {
+                    db.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> {
                         if (!isBucket) {
                             entriesAndKeyBytes[0]++;
                             entriesAndKeyBytes[1] += DatabaseKeys.key(v).length;

@@ -3,9 +3,9 @@ package io.etcdworkers.rebuild.verify;
 import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.bolt.BoltFormatException;
 import io.etcdworkers.bolt.BoltReader;
+import io.etcdworkers.etcd.schema.Bucket;
+import io.etcdworkers.etcd.schema.Revision;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
@@ -29,26 +29,22 @@ import java.util.zip.CRC32C;
  * @param entries entries in the bucket
  */
 public record WrittenKeys(int hashKv, KeySum sum, long entries) {
-    private static final byte[] KEY_BUCKET = "key".getBytes(StandardCharsets.US_ASCII);
-    /** {@code 8 bytes main, '_', 8 bytes sub}; a tombstone appends {@code 't'}. */
-    private static final int REVISION_KEY = 17;
-
     public static WrittenKeys read(Path database) throws IOException {
         CRC32C crc = new CRC32C();
-        crc.update(KEY_BUCKET);
+        crc.update(Bucket.KEY.bytes());
         KeyHasher hasher = new KeyHasher();
         KeySum sum = new KeySum();
         long[] entries = {0};
         try (BoltReader db = BoltReader.open(database)) {
-            db.forEach(KEY_BUCKET, (k, v, isBucket) -> {
-                if (isBucket || k.length != REVISION_KEY) {
+            db.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> {
+                if (isBucket || k.length != Revision.BYTES) {
                     throw new BoltFormatException("the key bucket holds an entry that is no live revision ("
                             + k.length + " byte key" + (isBucket ? ", a bucket" : "") + ")");
                 }
                 crc.update(k);
                 crc.update(v);
                 KeyValue kv = KeyValue.parseFrom(v);
-                long main = ByteBuffer.wrap(k).getLong();
+                long main = Revision.fromBytes(k).main();
                 if (main != kv.getModRevision()) {
                     throw new BoltFormatException("revision key " + main + " holds a value of mod revision "
                             + kv.getModRevision());

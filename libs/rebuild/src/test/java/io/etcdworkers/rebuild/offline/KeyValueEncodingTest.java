@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.KeyValue;
+import io.etcdworkers.etcd.schema.Revision;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -24,7 +25,7 @@ class KeyValueEncodingTest {
                 .setModRevision(mod).setVersion(version).setValue(ByteString.copyFrom(value)).setLease(lease).build()
                 .toByteArray();
 
-        assertThat(EtcdSchema.keyValue(key, create, mod, version, value, lease)).isEqualTo(expected);
+        assertThat(EtcdValues.keyValue(key, create, mod, version, value, lease)).isEqualTo(expected);
     }
 
     @Property(tries = 500)
@@ -41,7 +42,7 @@ class KeyValueEncodingTest {
         byte[] encoded = kv.build().toByteArray();
         KeyValue parsed = KeyValue.parseFrom(encoded);
 
-        BaseKeyEntry entry = BaseDatabase.entry(EtcdSchema.revision(mod, 3), encoded, false);
+        BaseKeyEntry entry = BaseDatabase.entry(new Revision(mod, 3).bytes(), encoded, false);
 
         assertThat(entry.main()).isEqualTo(mod);
         assertThat(entry.sub()).isEqualTo(3);
@@ -63,7 +64,7 @@ class KeyValueEncodingTest {
         }
         boolean ours;
         try {
-            BaseDatabase.entry(EtcdSchema.revision(1, 0), junk, false);
+            BaseDatabase.entry(new Revision(1, 0).bytes(), junk, false);
             ours = true;
         } catch (io.etcdworkers.bolt.BoltFormatException e) {
             // a mod revision other than the key's is refused too; only a parse failure counts here

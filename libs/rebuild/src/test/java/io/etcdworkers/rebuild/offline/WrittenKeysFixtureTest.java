@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.bolt.BoltFormatException;
 import io.etcdworkers.bolt.BoltWriter;
 import io.etcdworkers.bolt.BucketWriter;
+import io.etcdworkers.etcd.schema.Bucket;
+import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.rebuild.verify.WrittenKeys;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
@@ -67,19 +69,19 @@ class WrittenKeysFixtureTest {
     @Test
     void aKeyEntryThatIsNoKeyValueOrNoLiveRevisionIsRefused() throws Exception {
         Path garbage = dir.resolve("garbage.db");
-        writeKeyBucket(garbage, EtcdSchema.revision(5, 0), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
+        writeKeyBucket(garbage, new Revision(5, 0).bytes(), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff});
         assertThatThrownBy(() -> WrittenKeys.read(garbage))
                 .isInstanceOf(com.google.protobuf.InvalidProtocolBufferException.class);
 
         Path tombstone = dir.resolve("tombstone.db");
-        writeKeyBucket(tombstone, java.util.Arrays.copyOf(EtcdSchema.revision(5, 0), 18), new byte[0]);
+        writeKeyBucket(tombstone, java.util.Arrays.copyOf(new Revision(5, 0).bytes(), 18), new byte[0]);
         assertThatThrownBy(() -> WrittenKeys.read(tombstone)).isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("no live revision");
     }
 
     private static void writeKeyBucket(Path file, byte[] key, byte[] value) throws java.io.IOException {
         try (BoltWriter out = BoltWriter.create(file, CompactedDatabase.PAGE_SIZE)) {
-            try (BucketWriter keys = out.bucket(EtcdSchema.KEY_BUCKET)) {
+            try (BucketWriter keys = out.bucket(Bucket.KEY.bytes())) {
                 keys.put(key, value);
             }
             out.finish();

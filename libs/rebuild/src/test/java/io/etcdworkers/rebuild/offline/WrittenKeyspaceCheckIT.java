@@ -15,6 +15,8 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.etcd.schema.Bucket;
+import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.rebuild.verify.KeyBounds;
 import io.etcdworkers.rebuild.verify.KeyspaceRead;
 import io.etcdworkers.rebuild.verify.VerifyScope;
@@ -149,18 +151,18 @@ class WrittenKeyspaceCheckIT {
         TreeMap<byte[], byte[]> keys = new TreeMap<>(Arrays::compareUnsigned);
         try (BoltReader good = BoltReader.open(folded.database());
                 BoltWriter out = BoltWriter.create(doubled, CompactedDatabase.PAGE_SIZE)) {
-            good.forEach(EtcdSchema.KEY_BUCKET, (k, v, isBucket) -> keys.put(k, v));
+            good.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> keys.put(k, v));
             long unused = 1;
-            while (keys.containsKey(EtcdSchema.revision(unused, 0))) {
+            while (keys.containsKey(new Revision(unused, 0).bytes())) {
                 unused++;
             }
             KeyValue some = KeyValue.parseFrom(keys.lastEntry().getValue());
-            keys.put(EtcdSchema.revision(unused, 0), some.toBuilder().setCreateRevision(unused)
+            keys.put(new Revision(unused, 0).bytes(), some.toBuilder().setCreateRevision(unused)
                     .setModRevision(unused).setVersion(1).setValue(ByteString.copyFromUtf8("older")).build()
                     .toByteArray());
             for (byte[] name : good.bucketNames()) {
                 try (BucketWriter bucket = out.bucket(name)) {
-                    if (Arrays.equals(name, EtcdSchema.KEY_BUCKET)) {
+                    if (Bucket.KEY.is(name)) {
                         for (var e : keys.entrySet()) {
                             bucket.put(e.getKey(), e.getValue());
                         }

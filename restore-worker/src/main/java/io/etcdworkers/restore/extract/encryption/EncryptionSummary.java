@@ -21,11 +21,6 @@ public record EncryptionSummary(Optional<Path> config, List<KeyUse> uses) {
         uses = List.copyOf(uses);
     }
 
-    /** An extract that wrote no files (a data dir keeps every value as stored). */
-    public static EncryptionSummary none() {
-        return new EncryptionSummary(Optional.empty(), List.of());
-    }
-
     public long decrypted() {
         return sum(KeyUse::decrypted);
     }
