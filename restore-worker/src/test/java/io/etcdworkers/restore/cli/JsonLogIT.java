@@ -43,6 +43,7 @@ class JsonLogIT {
         // the line's values are fields of their own, typed, beside the message
         JsonNode passed = lines.stream().map(JsonLogIT::read)
                 .filter(e -> e.path("formattedMessage").asText().equals("verify-backup passed")).findFirst().orElseThrow();
+        assertThat(passed.get("base")).as(passed.toString()).isNotNull();
         assertThat(passed.get("base").isTextual()).isTrue();
         assertThat(passed.get("base").asText()).startsWith("v2/Full-00000000-00000601-");
         for (String number : List.of("deltas", "events", "baseRevision", "lastRevision", "badObjects", "chainBreaks")) {
