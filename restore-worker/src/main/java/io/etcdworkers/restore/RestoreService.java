@@ -61,8 +61,9 @@ public final class RestoreService {
             Instant t = phases.start();
             target.place();
             phases.done("place", t);
-            LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), verified.outcome().finalRevision(),
-                    verified.outcome().digest().keys());
+            LOG.atInfo().setMessage("restore done").addKeyValue("dataDir", config.dataDir())
+                    .addKeyValue("revision", verified.outcome().finalRevision())
+                    .addKeyValue("keys", verified.outcome().digest().keys()).log();
             return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
                     phases.snapshot());
         }

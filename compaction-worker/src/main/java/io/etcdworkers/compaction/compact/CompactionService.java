@@ -126,8 +126,9 @@ public final class CompactionService {
             client.defragment(config.rebuild().replay().defragTimeout());
         }
         StatusResponse after = client.status();
-        LOG.info("final compaction revision={} defragmented={} dbSizeBefore={} dbSizeAfter={} inUseAfter={}",
-                revision, defragment, before.getDbSize(), after.getDbSize(), after.getDbSizeInUse());
+        LOG.atInfo().setMessage("final compaction").addKeyValue("revision", revision)
+                .addKeyValue("defragmented", defragment).addKeyValue("dbSizeBefore", before.getDbSize())
+                .addKeyValue("dbSizeAfter", after.getDbSize()).addKeyValue("inUseAfter", after.getDbSizeInUse()).log();
         return before;
     }
 

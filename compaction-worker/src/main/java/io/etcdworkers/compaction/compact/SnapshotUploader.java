@@ -88,8 +88,9 @@ public final class SnapshotUploader {
         if (!summary.hasHash()) {
             throw new WorkerException(ErrorCode.ETCD_FAILURE, snapshot + " has no SHA-256 trailer");
         }
-        LOG.info("uploading snapshot={} databaseBytes={} compression={}", key, summary.databaseBytes(),
-                compression.policyName());
+        LOG.atInfo().setMessage("uploading").addKeyValue("snapshot", key)
+                .addKeyValue("databaseBytes", summary.databaseBytes()).addKeyValue("compression", compression.policyName())
+                .log();
         try (InputStream in = Files.newInputStream(snapshot);
                 OutputStream out = compression.compress(writer.out())) {
             in.transferTo(out);
@@ -138,7 +139,7 @@ public final class SnapshotUploader {
                 throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, "uploaded " + key + " with " + written.size()
                         + " bytes but " + store.describe() + " lists " + listed.size());
             }
-            LOG.info("uploaded snapshot={} size={}", key, listed.size());
+            LOG.atInfo().setMessage("uploaded").addKeyValue("snapshot", key).addKeyValue("bytes", listed.size()).log();
             return new UploadedSnapshot(key, listed.size(), compression, summary.databaseBytes(), summary.sha256());
         }
 

@@ -2,10 +2,13 @@ package io.etcdworkers.format;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,26 +21,42 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Random and mutated deltas, through every codec: the decoder either rejects them with one of
  * its object-level codes or (for the untouched original) returns exactly the written events.
  * Never another exception, never a hang, never a wrong but "valid" event list.
  */
+@Timeout(60)
 class DeltaDecoderFuzzTest {
     private static final Set<ErrorCode> REJECTIONS = Set.of(ErrorCode.HASH_MISMATCH, ErrorCode.CORRUPT_OBJECT,
             ErrorCode.TRUNCATED_OBJECT);
 
-    @Property(tries = 300)
-    void mutatedDeltasAreRejectedNeverMisread(@ForAll("codecs") Compression codec, @ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 8) int mutations) throws Exception {
-        Random random = new Random(seed);
+    @SeededTest(tries = 300)
+    void mutatedDeltasAreRejectedNeverMisread(SeededCase c) throws Exception {
+        assertRejectedOrReadExactly(c.oneOf(Compression.values()), c.intBetween(1, 8), c.random());
+    }
+
+    /** One mutation (the likeliest to slip through a check) and the most the random cases make. */
+    @ParameterizedTest(name = "{0}, {1} mutations")
+    @MethodSource("everyCodecWithTheFewestAndTheMostMutations")
+    void theFewestAndTheMostMutationsAreRejectedNeverMisread(Compression codec, int mutations) throws Exception {
+        for (long seed = 0; seed < 20; seed++) {
+            assertRejectedOrReadExactly(codec, mutations, new Random(seed));
+        }
+    }
+
+    static Stream<Arguments> everyCodecWithTheFewestAndTheMostMutations() {
+        return Stream.of(Compression.values()).flatMap(codec -> Stream.of(arguments(codec, 1), arguments(codec, 8)));
+    }
+
+    private static void assertRejectedOrReadExactly(Compression codec, int mutations, Random random) throws Exception {
         List<DeltaEvent> events = events(random);
         byte[] original = compressed(codec, events);
         byte[] mutated = mutate(original, random, mutations);
@@ -56,19 +75,31 @@ class DeltaDecoderFuzzTest {
         }
     }
 
-    @Property(tries = 200)
-    void randomBytesAreRejected(@ForAll("codecs") Compression codec, @ForAll long seed,
-            @ForAll @IntRange(min = 0, max = 4000) int length) {
+    @SeededTest(tries = 200)
+    void randomBytesAreRejected(SeededCase c) {
+        assertRandomBytesRejected(c.oneOf(Compression.values()), c.intBetween(0, 4000), c.random());
+    }
+
+    /** No byte at all, one, and the most the random cases hold, in every codec. */
+    @ParameterizedTest(name = "{0}, {1} bytes")
+    @MethodSource("everyCodecWithNoneOneAndTheMostBytes")
+    void noByteOneByteAndTheMostAreRejected(Compression codec, int length) {
+        for (long seed = 0; seed < 20; seed++) {
+            assertRandomBytesRejected(codec, length, new Random(seed));
+        }
+    }
+
+    static Stream<Arguments> everyCodecWithNoneOneAndTheMostBytes() {
+        return Stream.of(Compression.values()).flatMap(codec -> IntStream.of(0, 1, 4000)
+                .mapToObj(length -> arguments(codec, length)));
+    }
+
+    private static void assertRandomBytesRejected(Compression codec, int length, Random random) {
         byte[] junk = new byte[length];
-        new Random(seed).nextBytes(junk);
+        random.nextBytes(junk);
 
         assertThatThrownBy(() -> decode(codec, junk)).isInstanceOfSatisfying(WorkerException.class,
                 e -> assertThat(e.code()).isIn(REJECTIONS));
-    }
-
-    @Provide
-    Arbitrary<Compression> codecs() {
-        return Arbitraries.of(Compression.values());
     }
 
     private static List<DeltaEvent> decode(Compression codec, byte[] bytes) throws InterruptedException {

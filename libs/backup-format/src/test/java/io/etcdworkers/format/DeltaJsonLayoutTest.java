@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +18,9 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Deltas as any JSON writer could lay them out, not only as Go does: whitespace anywhere, fields
@@ -27,6 +29,7 @@ import net.jqwik.api.constraints.IntRange;
  * the fact (with a trailer that matches it, so the JSON decides) is either rejected as corrupt
  * or truncated, or is JSON that Jackson accepts as well.
  */
+@Timeout(60)
 class DeltaJsonLayoutTest {
     private static final ObjectMapper JACKSON = JsonMapper.builder().build();
 
@@ -35,9 +38,9 @@ class DeltaJsonLayoutTest {
                 .maxNestingDepth(JsonBytes.MAX_DEPTH).build());
     }
 
-    @Property(tries = 300)
-    void anyLayoutDecodesToTheEventsWritten(@ForAll long seed) throws Exception {
-        Random random = new Random(seed);
+    @SeededTest(tries = 300)
+    void anyLayoutDecodesToTheEventsWritten(SeededCase c) throws Exception {
+        Random random = c.random();
         List<DeltaEvent> events = events(random);
         String json = new Layout(random).array(events);
         byte[] content = DeltaBytes.withHash(json);
@@ -50,10 +53,21 @@ class DeltaJsonLayoutTest {
         }
     }
 
-    @Property(tries = 300)
-    void changedContentIsRejectedOrIsJsonJacksonAccepts(@ForAll long seed,
-            @ForAll @IntRange(min = 1, max = 4) int changes) throws InterruptedException {
-        Random random = new Random(seed);
+    @SeededTest(tries = 300)
+    void changedContentIsRejectedOrIsJsonJacksonAccepts(SeededCase c) throws InterruptedException {
+        assertRejectedOrJacksonAccepts(c.intBetween(1, 4), c.random());
+    }
+
+    /** One changed character and the most the random cases change. */
+    @ParameterizedTest(name = "{0} changes")
+    @ValueSource(ints = {1, 4})
+    void theFewestAndTheMostChangesAreRejectedOrJsonJacksonAccepts(int changes) throws InterruptedException {
+        for (long seed = 0; seed < 50; seed++) {
+            assertRejectedOrJacksonAccepts(changes, new Random(seed));
+        }
+    }
+
+    private static void assertRejectedOrJacksonAccepts(int changes, Random random) throws InterruptedException {
         byte[] json = new Layout(random).array(events(random)).getBytes(StandardCharsets.UTF_8);
         for (int i = 0; i < changes; i++) {
             int at = random.nextInt(json.length);

@@ -3,6 +3,8 @@ package io.etcdworkers.bolt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -12,13 +14,12 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Unsound files are BoltFormatExceptions: never an index error, never an endless walk. */
 @Timeout(60)
@@ -147,34 +148,37 @@ class BoltCorruptionTest {
                 .hasMessageContaining("flags");
     }
 
-    // jqwik refuses JUnit annotations such as @Timeout on a property; the walk is bounded anyway
-    @Property(tries = 300)
-    void randomDamageIsReadOrRefusedNeverACrash(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int flips)
-            throws IOException {
-        Path dir = Files.createTempDirectory("bolt-fuzz");
+    @SeededTest(tries = 300)
+    void randomDamageIsReadOrRefusedNeverACrash(SeededCase c) throws IOException {
+        readOrRefused(damaged(c.random(), c.intBetween(1, 40)));
+    }
+
+    /** One flipped bit and the most the random damage flips, each at a few places. */
+    @ParameterizedTest(name = "{0} flips")
+    @ValueSource(ints = {1, 40})
+    void theFewestAndTheMostFlipsAreReadOrRefused(int flips) throws IOException {
+        for (long seed = 0; seed < 10; seed++) {
+            readOrRefused(damaged(new Random(seed), flips));
+        }
+    }
+
+    private Path damaged(Random random, int flips) throws IOException {
+        byte[] bad = good.clone();
+        for (int n = 0; n < flips; n++) {
+            // mostly headers and element arrays, where damage matters
+            int page = random.nextInt(bad.length / PAGE);
+            int offset = random.nextInt(4) == 0 ? random.nextInt(PAGE) : random.nextInt(96);
+            bad[page * PAGE + offset] ^= (byte) (1 << random.nextInt(8));
+        }
+        return write("bad", bad);
+    }
+
+    /** Read back whole or refused as unsound; anything else (an index error, a hang) fails. */
+    private static void readOrRefused(Path file) throws IOException {
         try {
-            byte[] base = goodFile(dir.resolve("good.db"));
-            Random random = new Random(seed);
-            byte[] bad = base.clone();
-            for (int n = 0; n < flips; n++) {
-                // mostly headers and element arrays, where damage matters
-                int page = random.nextInt(bad.length / PAGE);
-                int offset = random.nextInt(4) == 0 ? random.nextInt(PAGE) : random.nextInt(96);
-                bad[page * PAGE + offset] ^= (byte) (1 << random.nextInt(8));
-            }
-            Path file = Files.write(dir.resolve("bad.db"), bad);
-            try {
-                readAll(file);
-            } catch (BoltFormatException expected) {
-                // refused: fine
-            }
-        } finally {
-            try (var files = Files.list(dir)) {
-                for (Path p : (Iterable<Path>) files::iterator) {
-                    Files.delete(p);
-                }
-            }
-            Files.delete(dir);
+            readAll(file);
+        } catch (BoltFormatException expected) {
+            // refused: fine
         }
     }
 

@@ -2,25 +2,40 @@ package io.etcdworkers.bolt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The streaming NodeBuilder cuts pages exactly where bbolt's split (node.go: split, splitTwo,
  * splitIndex) cuts one node holding all the elements, restated here literally.
  */
+@Timeout(60)
 class BoltNodeSplitTest {
 
-    @Property(tries = 400)
-    void streamingCutsEqualBboltsSplitOfTheWholeNode(@ForAll long seed,
-            @ForAll @IntRange(min = 0, max = 400) int count, @ForAll boolean branch) throws IOException {
-        Random random = new Random(seed);
+    @SeededTest(tries = 400)
+    void streamingCutsEqualBboltsSplitOfTheWholeNode(SeededCase c) throws IOException {
+        assertCutsEqualBbolts(c.random(), c.intBetween(0, 400), c.anyBoolean());
+    }
+
+    /** No element, one, the four bbolt never splits, the fifth, and the most the random cases hold. */
+    @ParameterizedTest(name = "{0} elements, branch {1}")
+    @CsvSource({"0, false", "0, true", "1, false", "1, true", "2, false", "4, false", "4, true", "5, false",
+        "5, true", "399, false", "400, false", "400, true"})
+    void streamingCutsEqualBboltsAtTheEdges(int count, boolean branch) throws IOException {
+        for (long seed = 0; seed < 12; seed++) {
+            assertCutsEqualBbolts(new Random(seed), count, branch);
+        }
+    }
+
+    private static void assertCutsEqualBbolts(Random random, int count, boolean branch) throws IOException {
         int pageSize = 4096;
         List<NodeBuilder.Element> elements = new ArrayList<>();
         int mode = random.nextInt(3);
@@ -34,12 +49,14 @@ class BoltNodeSplitTest {
             elements.add(branch ? NodeBuilder.Element.branch(new byte[key], 7)
                     : NodeBuilder.Element.leaf(new byte[key], new byte[value], 0));
         }
-        assertThat(streamed(elements, pageSize)).isEqualTo(bboltSplit(elements, pageSize, 0.9));
+        assertThat(streamed(elements, pageSize)).as("%d elements, mode %d", count, mode)
+                .isEqualTo(bboltSplit(elements, pageSize, 0.9));
     }
 
-    @Property(tries = 200)
-    void heldElementsStayWithinAFewPagesWhateverTheCount(@ForAll long seed, @ForAll boolean large) throws IOException {
-        Random random = new Random(seed);
+    @SeededTest(tries = 200)
+    void heldElementsStayWithinAFewPagesWhateverTheCount(SeededCase c) throws IOException {
+        boolean large = c.anyBoolean();
+        Random random = c.random();
         int pageSize = 4096;
         int maxElement = 16 + 300 + (large ? 3 * pageSize : 200);
         NodeBuilder node = new NodeBuilder(pageSize, 0.9, p -> { });

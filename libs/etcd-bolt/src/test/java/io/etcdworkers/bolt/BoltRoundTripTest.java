@@ -2,6 +2,8 @@ package io.etcdworkers.bolt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,54 +15,67 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Random bucket sets written with BoltWriter read back identical, in a structurally sound file. */
+@Timeout(60)
 class BoltRoundTripTest {
+    private static final int[] PAGE_SIZES = {4096, 1024, 512};
 
     /** One bucket as written: sorted entries and a sequence. */
     record Spec(byte[] name, TreeMap<byte[], byte[]> entries, long sequence) {}
 
-    @Property(tries = 60)
-    void writtenBucketsReadBackIdentical(@ForAll long seed, @ForAll @IntRange(min = 0, max = 6) int buckets,
-            @ForAll @IntRange(min = 0, max = 2) int pageSizeChoice) throws IOException {
-        int pageSize = new int[] {4096, 1024, 512}[pageSizeChoice];
-        Random random = new Random(seed);
+    @TempDir
+    Path tmp;
+
+    @SeededTest(tries = 60)
+    void writtenBucketsReadBackIdentical(SeededCase c) throws IOException {
+        int buckets = c.intBetween(0, 6);
+        int pageSize = PAGE_SIZES[c.intBetween(0, 2)];
+        assertReadBackIdentical(c.random(), buckets, pageSize);
+    }
+
+    /** A file of no bucket and one of the most the random cases write, in each page size. */
+    @ParameterizedTest(name = "{0} buckets, page size {1}")
+    @CsvSource({"0, 4096", "0, 1024", "0, 512", "6, 4096", "6, 1024", "6, 512"})
+    void noBucketAndTheMostBucketsReadBackIdentical(int buckets, int pageSize) throws IOException {
+        for (long seed = 0; seed < 3; seed++) {
+            assertReadBackIdentical(new Random(seed), buckets, pageSize);
+        }
+    }
+
+    private void assertReadBackIdentical(Random random, int buckets, int pageSize) throws IOException {
         List<Spec> specs = randomBuckets(random, buckets, pageSize);
-        Path dir = Files.createTempDirectory("bolt-rt");
-        Path file = dir.resolve("db");
-        try {
-            long bytes = write(file, pageSize, shuffled(specs, random));
-            assertThat(Files.size(file)).isEqualTo(bytes).isEqualTo(bytes / pageSize * pageSize);
-            try (BoltReader reader = BoltReader.open(file)) {
-                assertThat(reader.pageSize()).isEqualTo(pageSize);
-                assertThat(reader.highWaterMark() * pageSize).isEqualTo(bytes);
-                assertThat(reader.bucketNames()).containsExactlyElementsOf(specs.stream().map(Spec::name).toList());
-                for (Spec spec : specs) {
-                    assertThat(reader.sequence(List.of(spec.name()))).isEqualTo(spec.sequence());
-                    List<byte[]> keys = new ArrayList<>();
-                    List<byte[]> values = new ArrayList<>();
-                    reader.forEach(spec.name(), (k, v, isBucket) -> {
-                        assertThat(isBucket).isFalse();
-                        keys.add(k);
-                        values.add(v);
-                    });
-                    assertThat(keys).containsExactlyElementsOf(spec.entries().keySet());
-                    assertThat(values).containsExactlyElementsOf(spec.entries().values());
-                }
-                PageUsage usage = reader.checkPages();
-                // every page below the high-water mark is a meta page, the freelist, or reached once from a root
-                assertThat(usage.unaccounted()).isZero();
-                assertThat(usage.freePages()).isZero();
-                assertThat(usage.freelistPages()).isEqualTo(1);
-                assertThat(2 + 1 + usage.treePages()).isEqualTo(reader.highWaterMark());
-                assertThat(usage.buckets()).isEqualTo(specs.size() + 1);
+        Path file = tmp.resolve("db");
+        Files.deleteIfExists(file);
+        long bytes = write(file, pageSize, shuffled(specs, random));
+        assertThat(Files.size(file)).isEqualTo(bytes).isEqualTo(bytes / pageSize * pageSize);
+        try (BoltReader reader = BoltReader.open(file)) {
+            assertThat(reader.pageSize()).isEqualTo(pageSize);
+            assertThat(reader.highWaterMark() * pageSize).isEqualTo(bytes);
+            assertThat(reader.bucketNames()).containsExactlyElementsOf(specs.stream().map(Spec::name).toList());
+            for (Spec spec : specs) {
+                assertThat(reader.sequence(List.of(spec.name()))).isEqualTo(spec.sequence());
+                List<byte[]> keys = new ArrayList<>();
+                List<byte[]> values = new ArrayList<>();
+                reader.forEach(spec.name(), (k, v, isBucket) -> {
+                    assertThat(isBucket).isFalse();
+                    keys.add(k);
+                    values.add(v);
+                });
+                assertThat(keys).containsExactlyElementsOf(spec.entries().keySet());
+                assertThat(values).containsExactlyElementsOf(spec.entries().values());
             }
-        } finally {
-            Files.deleteIfExists(file);
-            Files.delete(dir);
+            PageUsage usage = reader.checkPages();
+            // every page below the high-water mark is a meta page, the freelist, or reached once from a root
+            assertThat(usage.unaccounted()).isZero();
+            assertThat(usage.freePages()).isZero();
+            assertThat(usage.freelistPages()).isEqualTo(1);
+            assertThat(2 + 1 + usage.treePages()).isEqualTo(reader.highWaterMark());
+            assertThat(usage.buckets()).isEqualTo(specs.size() + 1);
         }
     }
 

@@ -34,7 +34,7 @@ public final class MaintenanceSnapshot {
     public static long save(EtcdGrpcClient client, Path file, Duration timeout) {
         try (OutputStream out = OwnerOnly.newOutputStream(file)) {
             long bytes = client.snapshot(out, timeout);
-            LOG.info("snapshot streamed file={} bytes={}", file, bytes);
+            LOG.atInfo().setMessage("snapshot streamed").addKeyValue("file", file).addKeyValue("bytes", bytes).log();
             return bytes;
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the snapshot to " + file + ": " + e.getMessage(), e);

@@ -86,8 +86,9 @@ public final class SnapshotRestorer {
         boolean dataDirWasEmpty = prepareTarget(request.dataDir(), "data dir");
         boolean walDirWasEmpty = request.walDir().isPresent() && prepareTarget(request.walDir().get(), "WAL dir");
         long started = System.nanoTime();
-        log.info("snapshot restore starting snapshot={} bytes={} dataDir={} tool={}", request.snapshot(), size,
-                request.dataDir(), binaries.snapshotRestoreTool());
+        log.atInfo().setMessage("snapshot restore starting").addKeyValue("snapshot", request.snapshot())
+                .addKeyValue("bytes", size).addKeyValue("dataDir", request.dataDir())
+                .addKeyValue("tool", binaries.snapshotRestoreTool()).log();
         try {
             run(request);
         } catch (RuntimeException | Error e) {
@@ -95,8 +96,9 @@ public final class SnapshotRestorer {
             request.walDir().ifPresent(w -> undo(w, walDirWasEmpty, e));
             throw e;
         }
-        log.info("snapshot restore done snapshot={} dataDir={} ms={}", request.snapshot(), request.dataDir(),
-                (System.nanoTime() - started) / 1_000_000);
+        log.atInfo().setMessage("snapshot restore done").addKeyValue("snapshot", request.snapshot())
+                .addKeyValue("dataDir", request.dataDir()).addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
+                .log();
     }
 
     /** The tool's command line: one pure function of the binaries and the request. */

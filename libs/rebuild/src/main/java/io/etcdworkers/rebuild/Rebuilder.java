@@ -72,10 +72,12 @@ public final class Rebuilder {
 
     private static SnapshotSelection usable(SnapshotSelection selected) {
         SnapshotSelection selection = selected.usable();
-        LOG.info("restore plan base={} deltas={} deltaBytes={} revisions={}..{} point={}{}", selection.base().key(),
-                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
-                selection.lastRevision(), selection.point().stopAt().describe(),
-                selection.point().lastGood() ? " (to the last good)" : "");
+        LOG.atInfo().setMessage(selection.point().lastGood() ? "restore plan (to the last good)" : "restore plan")
+                .addKeyValue("base", selection.base().key()).addKeyValue("deltas", selection.deltas().size())
+                .addKeyValue("deltaBytes", selection.deltaBytes())
+                .addKeyValue("baseRevision", selection.base().name().lastRevision())
+                .addKeyValue("lastRevision", selection.lastRevision())
+                .addKeyValue("point", selection.point().stopAt().describe()).log();
         selection.omitted().forEach(o -> LOG.warn("--to-last-good: left out revisions {}..{} {}: {}",
                 o.firstRevision(), o.lastRevision(), o.object().orElse("(no object)"), o.reason()));
         return selection;

@@ -3,11 +3,12 @@ package io.etcdworkers.workercli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
 
@@ -17,11 +18,14 @@ import java.util.Map;
  * thread at every start). Logs go to stderr, one line each: stdout carries only the result JSON,
  * so scripts can parse it. The root level is {@code LOG_LEVEL} (a system property or the
  * environment; {@code INFO} when unset or unknown). A file named by {@code
- * -Dlogback.configurationFile} still wins: then this steps aside.
+ * -Dlogback.configurationFile} still wins: then this steps aside. A line is the message and then the
+ * event's key-value pairs as {@code key=value} ({@link KeyValueText}).
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_NORMAL_PRIORITY)
 public final class LogSetup extends ContextAwareBase implements Configurator {
-    static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} - %msg%n";
+    static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} - %msg%kv%n";
+    /** The conversion word of {@link KeyValueText}. */
+    static final String KEY_VALUES = "kv";
 
     /** Libraries that say too much at INFO. */
     static final Map<String, Level> QUIETER = Map.of(
@@ -39,9 +43,14 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         if (System.getProperty("logback.configurationFile") != null) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         }
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put(KEY_VALUES, KeyValueText::new);
+        layout.setPattern(PATTERN);
+        layout.start();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(PATTERN);
+        encoder.setLayout(layout);
         encoder.start();
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(context);

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,8 @@ class LogSetupTest {
         ConsoleAppender<ILoggingEvent> console = (ConsoleAppender<ILoggingEvent>) appender;
         assertThat(console.getTarget()).isEqualTo("System.err");
         assertThat(console.isStarted()).isTrue();
-        if (console.getEncoder() instanceof PatternLayoutEncoder pattern) {
+        if (console.getEncoder() instanceof LayoutWrappingEncoder<ILoggingEvent> wrapping
+                && wrapping.getLayout() instanceof PatternLayout pattern) {
             assertThat(pattern.getPattern()).isEqualTo(LogSetup.PATTERN);
         }
     }

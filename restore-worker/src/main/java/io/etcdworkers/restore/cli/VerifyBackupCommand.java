@@ -96,11 +96,14 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                 } else {
                     ResultJson.failed(result, new WorkerException(failure.get(), firstProblem(report)));
                 }
-                LOG.info("verify-backup {} base={} deltas={} events={} revisions={}..{} badObjects={} chainBreaks={}",
-                        failure.isPresent() ? "FAILED" : "passed", report.selection().base().key(),
-                        report.selection().deltas().size(), report.events(),
-                        report.selection().base().name().lastRevision(), report.selection().lastRevision(),
-                        report.failedObjects(), report.chainProblems().size());
+                LOG.atInfo().setMessage(failure.isPresent() ? "verify-backup FAILED" : "verify-backup passed")
+                        .addKeyValue("base", report.selection().base().key())
+                        .addKeyValue("deltas", report.selection().deltas().size())
+                        .addKeyValue("events", report.events())
+                        .addKeyValue("baseRevision", report.selection().base().name().lastRevision())
+                        .addKeyValue("lastRevision", report.selection().lastRevision())
+                        .addKeyValue("badObjects", report.failedObjects())
+                        .addKeyValue("chainBreaks", report.chainProblems().size()).log();
                 report.restorable().ifPresentOrElse(r -> LOG.info("restorable revisions {}..{} ({} .. {}){}",
                         r.fromRevision(), r.toRevision(), r.fromTime(), r.toTime().map(Object::toString).orElse("the base"),
                         r.stopsBefore().map(b -> ", stops before " + b + ": restore --to-last-good reaches "

@@ -77,10 +77,11 @@ public final class ExtractService {
             Instant t = phases.start();
             target.place();
             phases.done("place", t);
-            LOG.info("extract done output={} prefix={} revision={} keys={} encodings={} kinds={} decrypted={} "
-                    + "leftEncrypted={}", config.output(), config.prefix(), verified.outcome().finalRevision(),
-                    written.keys(), written.encodings(), written.kinds(), encryption.decryptedBy(),
-                    encryption.leftEncryptedBy());
+            LOG.atInfo().setMessage("extract done").addKeyValue("output", config.output())
+                    .addKeyValue("prefix", config.prefix()).addKeyValue("revision", verified.outcome().finalRevision())
+                    .addKeyValue("keys", written.keys()).addKeyValue("encodings", written.encodings())
+                    .addKeyValue("kinds", written.kinds()).addKeyValue("decrypted", encryption.decryptedBy())
+                    .addKeyValue("leftEncrypted", encryption.leftEncryptedBy()).log();
             return new ExtractOutcome.AsFiles(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
                     written.encodings(), written.kinds(), encryption, phases.snapshot());
         }

@@ -7,6 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.etcdworkers.testsupport.seeded.EdgeCases;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -16,17 +19,17 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.Map;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The failure contract of {@link Compression#decompress} for the three real codecs: damaged
  * input ends in {@link CorruptStreamException} or {@link TruncatedStreamException} (or decodes
  * to other bytes, which the hash layer catches), never in another exception or a hang.
  */
+@Timeout(60)
 class CompressionCorruptionTest {
     private static final Compression[] CODECS = {Compression.GZIP, Compression.ZLIB, Compression.LZW};
     private static final byte[] ORIGINAL = firstBytesOfDelta(3000);
@@ -42,7 +45,7 @@ class CompressionCorruptionTest {
         }
     }
 
-    @Example
+    @Test
     void truncationAtEveryPositionIsTruncated() throws IOException {
         for (Compression c : CODECS) {
             byte[] valid = VALID.get(c);
@@ -59,7 +62,7 @@ class CompressionCorruptionTest {
         }
     }
 
-    @Example
+    @Test
     void dataAfterTheEndIsCorrupt() {
         for (Compression c : CODECS) {
             for (byte[] extra : new byte[][] {{0}, {'x'}, "trailing garbage".getBytes(), new byte[100_000]}) {
@@ -73,35 +76,72 @@ class CompressionCorruptionTest {
     }
 
     /** Random tails: for gzip a tail may start like a next member and then be cut (truncated). */
-    @Property(tries = 300)
-    void anyDataAfterTheEndFails(@ForAll @Size(min = 1, max = 300) byte[] extra,
-                                 @ForAll @IntRange(min = 0, max = 2) int codec) {
-        Compression c = CODECS[codec];
+    @SeededTest(tries = 300)
+    void anyDataAfterTheEndFails(SeededCase c) {
+        assertDataAfterTheEndFails(CODECS[c.intBetween(0, 2)], c.bytes(1, 300));
+    }
+
+    /** One byte of each edge value, the longest tails, and the first bytes of a next gzip member. */
+    @ParameterizedTest
+    @EnumSource(names = {"GZIP", "ZLIB", "LZW"})
+    void edgeTailsAfterTheEndFail(Compression c) {
+        for (byte[] extra : EdgeCases.byteArrays(1, 300)) {
+            assertDataAfterTheEndFails(c, extra);
+        }
+        assertDataAfterTheEndFails(c, new byte[] {0x1f});
+        assertDataAfterTheEndFails(c, new byte[] {0x1f, (byte) 0x8b});
+    }
+
+    private static void assertDataAfterTheEndFails(Compression c, byte[] extra) {
         byte[] input = concat(VALID.get(c), extra);
-        assertThatThrownBy(() -> decompress(c, input))
+        assertThatThrownBy(() -> decompress(c, input)).as("%s with %s after the end", c, HexFormat.of().formatHex(extra))
                 .isInstanceOfAny(CorruptStreamException.class, TruncatedStreamException.class);
     }
 
-    @Property(tries = 1000)
-    void flippedBitsInValidStream(@ForAll @IntRange(min = 0, max = 2) int codec,
-                                  @ForAll @IntRange(min = 0, max = 100_000) int position,
-                                  @ForAll @IntRange(min = 1, max = 255) int mask) {
-        Compression c = CODECS[codec];
+    @SeededTest(tries = 1000)
+    void flippedBitsInValidStream(SeededCase c) {
+        assertFlippedBitsFailCleanlyOrDecode(CODECS[c.intBetween(0, 2)], c.intBetween(0, 100_000), c.intBetween(1, 255));
+    }
+
+    /** The first and last positions the random cases pick, with one, two, all but one and all eight bits. */
+    @ParameterizedTest
+    @EnumSource(names = {"GZIP", "ZLIB", "LZW"})
+    void flippedBitsAtTheEdgesFailCleanlyOrDecode(Compression c) {
+        for (int position : new int[] {0, 1, 99_999, 100_000}) {
+            for (int mask : new int[] {1, 2, 254, 255}) {
+                assertFlippedBitsFailCleanlyOrDecode(c, position, mask);
+            }
+        }
+    }
+
+    private static void assertFlippedBitsFailCleanlyOrDecode(Compression c, int position, int mask) {
         byte[] damaged = VALID.get(c).clone();
         damaged[position % damaged.length] ^= (byte) mask;
         assertFailsCleanlyOrDecodes(c, damaged);
     }
 
-    @Property(tries = 1000)
-    void randomBytes(@ForAll @IntRange(min = 0, max = 2) int codec, @ForAll @Size(max = 3000) byte[] garbage) {
-        assertFailsCleanlyOrDecodes(CODECS[codec], garbage);
+    @SeededTest(tries = 1000)
+    void randomBytes(SeededCase c) {
+        assertFailsCleanlyOrDecodes(CODECS[c.intBetween(0, 2)], c.bytes(0, 3000));
     }
 
     /** Random bytes behind a valid header reach the inflater itself. */
-    @Property(tries = 1000)
-    void validHeaderThenRandomBytes(@ForAll @IntRange(min = 0, max = 2) int codec,
-                                    @ForAll @Size(max = 3000) byte[] garbage) {
-        Compression c = CODECS[codec];
+    @SeededTest(tries = 1000)
+    void validHeaderThenRandomBytes(SeededCase c) {
+        assertHeaderThenBytesFailCleanlyOrDecode(CODECS[c.intBetween(0, 2)], c.bytes(0, 3000));
+    }
+
+    /** No byte, one byte of each edge value and the longest inputs, alone and behind a valid header. */
+    @ParameterizedTest
+    @EnumSource(names = {"GZIP", "ZLIB", "LZW"})
+    void edgeInputsFailCleanlyOrDecode(Compression c) {
+        for (byte[] garbage : EdgeCases.byteArrays(0, 3000)) {
+            assertFailsCleanlyOrDecodes(c, garbage);
+            assertHeaderThenBytesFailCleanlyOrDecode(c, garbage);
+        }
+    }
+
+    private static void assertHeaderThenBytesFailCleanlyOrDecode(Compression c, byte[] garbage) {
         int keep = c == Compression.GZIP ? 10 : 2;
         assertFailsCleanlyOrDecodes(c, concat(Arrays.copyOf(VALID.get(c), keep), garbage));
     }

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.etcdworkers.testsupport.seeded.EdgeCases;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,40 +16,69 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Damaged input ends in one of the two failure types, quickly; never in another exception, a
  * hang, or a silent end. Decoding that still succeeds is fine: the hash layer catches it.
  */
+@Timeout(60)
 class LzwCorruptionTest {
     /** A real delta's first 3 KB: a valid stream of a few hundred bytes with multi-byte codes. */
     private static final byte[] ORIGINAL = firstBytesOfDelta(3000);
     private static final byte[] VALID = encodeUnchecked(ORIGINAL);
 
-    @Property(tries = 1000)
-    void randomBytes(@ForAll @Size(max = 5000) byte[] garbage) {
-        assertFailsCleanlyOrDecodes(garbage);
+    @SeededTest(tries = 1000)
+    void randomBytes(SeededCase c) {
+        assertFailsCleanlyOrDecodes(c.bytes(0, 5000));
     }
 
     /** Garbage after a valid start gets past the first codes, deeper into the decoder. */
-    @Property(tries = 1000)
-    void validStartThenRandomBytes(@ForAll @IntRange(min = 1, max = 400) int keep,
-                                   @ForAll @Size(max = 2000) byte[] garbage) {
+    @SeededTest(tries = 1000)
+    void validStartThenRandomBytes(SeededCase c) {
+        assertFailsCleanlyOrDecodes(validStartThen(c.intBetween(1, 400), c.bytes(0, 2000)));
+    }
+
+    /** No byte, one of each edge value and the longest, alone and behind the shortest and longest valid start. */
+    @Test
+    void edgeInputsFailCleanlyOrDecode() {
+        for (byte[] garbage : EdgeCases.byteArrays(0, 5000)) {
+            assertFailsCleanlyOrDecodes(garbage);
+        }
+        for (byte[] garbage : EdgeCases.byteArrays(0, 2000)) {
+            for (int keep : new int[] {1, 2, 399, 400}) {
+                assertFailsCleanlyOrDecodes(validStartThen(keep, garbage));
+            }
+        }
+    }
+
+    private static byte[] validStartThen(int keep, byte[] garbage) {
         int n = Math.min(keep, VALID.length);
         byte[] input = Arrays.copyOf(VALID, n + garbage.length);
         System.arraycopy(garbage, 0, input, n, garbage.length);
-        assertFailsCleanlyOrDecodes(input);
+        return input;
     }
 
-    @Property(tries = 1000)
-    void flippedBitsInValidStream(@ForAll @IntRange(min = 0, max = 10_000) int position,
-                                  @ForAll @IntRange(min = 1, max = 255) int mask,
-                                  @ForAll @IntRange(min = 0, max = 10_000) int secondPosition) {
+    @SeededTest(tries = 1000)
+    void flippedBitsInValidStream(SeededCase c) {
+        assertFlippedBitsFailCleanlyOrDecode(c.intBetween(0, 10_000), c.intBetween(1, 255), c.intBetween(0, 10_000));
+    }
+
+    /** The first and last positions the random cases pick, with one, two, all but one and all eight bits. */
+    @Test
+    void flippedBitsAtTheEdgesFailCleanlyOrDecode() {
+        int[] positions = {0, 1, 9_999, 10_000};
+        for (int position : positions) {
+            for (int mask : new int[] {1, 2, 254, 255}) {
+                for (int secondPosition : positions) {
+                    assertFlippedBitsFailCleanlyOrDecode(position, mask, secondPosition);
+                }
+            }
+        }
+    }
+
+    private static void assertFlippedBitsFailCleanlyOrDecode(int position, int mask, int secondPosition) {
         byte[] damaged = VALID.clone();
         damaged[position % damaged.length] ^= (byte) mask;
         damaged[secondPosition % damaged.length] ^= (byte) (mask >>> 1);
@@ -54,7 +86,7 @@ class LzwCorruptionTest {
     }
 
     /** Every strict prefix lacks (part of) the EOF code: truncated, never corrupt, never a clean end. */
-    @Example
+    @Test
     void truncationAtEveryPosition() throws IOException {
         assertThat(decode(VALID)).isEqualTo(ORIGINAL);
         for (int cut = 0; cut < VALID.length; cut++) {
@@ -69,7 +101,7 @@ class LzwCorruptionTest {
         }
     }
 
-    @Example
+    @Test
     void dataAfterTheEofCodeIsCorrupt() {
         for (byte extra : new byte[] {0, 1, (byte) 0xff}) {
             byte[] input = Arrays.copyOf(VALID, VALID.length + 1);
@@ -81,7 +113,7 @@ class LzwCorruptionTest {
     }
 
     /** Clear, 'a' (0x61), then code 300 while only 258 may be used: Go's "invalid code". */
-    @Example
+    @Test
     void undefinedCodeIsCorruptAfterTheBytesBeforeIt() throws IOException {
         // 9-bit codes LSB first: 256 | 0x61 << 9 | 300 << 18 | 257 << 27.
         long bits = 256L | 0x61L << 9 | 300L << 18 | 257L << 27;
@@ -96,7 +128,7 @@ class LzwCorruptionTest {
         }
     }
 
-    @Example
+    @Test
     void clearCodesAnywhereAreAccepted() throws IOException {
         // clear, clear, 'a', clear, 'b', EOF: a reader must reset each time and go on.
         long bits = 256L | 256L << 9 | 0x61L << 18 | 256L << 27 | 0x62L << 36 | 257L << 45;
@@ -104,14 +136,14 @@ class LzwCorruptionTest {
         assertThat(decode(input)).containsExactly('a', 'b');
     }
 
-    @Example
+    @Test
     void readAfterCloseFails() throws IOException {
         InputStream in = new LzwInputStream(new ByteArrayInputStream(VALID));
         in.close();
         assertThatThrownBy(in::read).isInstanceOf(IOException.class).hasMessage("Stream closed");
     }
 
-    @Example
+    @Test
     void emptyInputIsTruncated() {
         assertThatThrownBy(() -> decode(new byte[0])).isInstanceOf(TruncatedStreamException.class);
     }

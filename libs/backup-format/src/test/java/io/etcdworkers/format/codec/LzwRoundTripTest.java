@@ -1,7 +1,11 @@
 package io.etcdworkers.format.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Named.named;
 
+import io.etcdworkers.testsupport.seeded.EdgeCases;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,45 +14,87 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Random;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Our writer and reader against each other and against an independent reference encoder. */
+@Timeout(60)
 class LzwRoundTripTest {
 
-    @Property(tries = 300)
-    void randomBytesRoundTrip(@ForAll @Size(max = 20_000) byte[] data) throws IOException {
-        assertThat(decode(encode(data))).isEqualTo(data);
+    @SeededTest(tries = 300)
+    void randomBytesRoundTrip(SeededCase c) throws IOException {
+        assertRoundTrips(c.bytes(0, 20_000));
     }
 
     /** Few symbols in long runs: long matches, the "code == hi" case, many dictionary clears. */
-    @Property(tries = 60)
-    void repetitiveInputsRoundTrip(@ForAll("repetitive") byte[] data) throws IOException {
-        assertThat(decode(encode(data))).isEqualTo(data);
+    @SeededTest(tries = 60)
+    void repetitiveInputsRoundTrip(SeededCase c) throws IOException {
+        assertRoundTrips(runs(c.intBetween(1, 4), c.intBetween(0, 400_000), 64, c.random().nextLong()));
     }
 
-    @Property(tries = 100)
-    void writerMatchesReferenceEncoder(@ForAll("mixed") byte[] data) throws IOException {
-        assertThat(encode(data)).isEqualTo(LzwReferenceEncoder.encode(data, true));
+    @SeededTest(tries = 100)
+    void writerMatchesReferenceEncoder(SeededCase c) throws IOException {
+        assertWriterMatchesReferenceEncoder(mixed(c));
     }
 
     /** Streams that fill all 4096 codes and never clear: Go's reader takes them, so must we. */
-    @Property(tries = 60)
-    void readerAcceptsFrozenDictionary(@ForAll("mixed") byte[] data) throws IOException {
-        assertThat(decode(LzwReferenceEncoder.encode(data, false))).isEqualTo(data);
+    @SeededTest(tries = 60)
+    void readerAcceptsFrozenDictionary(SeededCase c) throws IOException {
+        assertReaderAcceptsFrozenDictionary(mixed(c));
     }
 
     /** Go's writer carries the pending match across Write calls, so the split must not matter. */
-    @Property(tries = 100)
-    void outputDoesNotDependOnHowWritesAreSplit(@ForAll("mixed") byte[] data, @ForAll long seed)
-            throws IOException {
-        Random random = new Random(seed);
+    @SeededTest(tries = 100)
+    void outputDoesNotDependOnHowWritesAreSplit(SeededCase c) throws IOException {
+        assertOutputDoesNotDependOnHowWritesAreSplit(mixed(c), c.random());
+    }
+
+    @SeededTest(tries = 100)
+    void readingInAnyChunkSizesGivesTheSameBytes(SeededCase c) throws IOException {
+        assertReadingInAnyChunkSizesGivesTheSameBytes(mixed(c), c.random());
+    }
+
+    /**
+     * The edges of the random inputs, each through every check above: no byte, one byte of each edge
+     * value, the longest random inputs, one symbol repeated as long as the longest repetitive input,
+     * and 256 symbols in runs of one (the dictionary fills fastest).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("edgeInputs")
+    void edgeInputsPassEveryCheck(byte[] data) throws IOException {
+        assertRoundTrips(data);
+        assertWriterMatchesReferenceEncoder(data);
+        assertReaderAcceptsFrozenDictionary(data);
+        assertOutputDoesNotDependOnHowWritesAreSplit(data, new Random(data.length));
+        assertReadingInAnyChunkSizesGivesTheSameBytes(data, new Random(data.length));
+    }
+
+    static Stream<Named<byte[]>> edgeInputs() {
+        Stream<Named<byte[]>> bytes = EdgeCases.byteArrays(0, 20_000).stream()
+                .map(data -> named(data.length == 0 ? "no byte" : data.length + " bytes of " + data[0], data));
+        return Stream.concat(bytes, Stream.of(
+                named("one symbol, 400,000 bytes", runs(1, 400_000, 64, 0)),
+                named("one symbol, 200,000 bytes in runs of up to 100", runs(1, 200_000, 100, 0)),
+                named("256 symbols, 200,000 bytes in runs of one", runs(256, 200_000, 1, 0))));
+    }
+
+    private static void assertRoundTrips(byte[] data) throws IOException {
+        assertThat(decode(encode(data))).isEqualTo(data);
+    }
+
+    private static void assertWriterMatchesReferenceEncoder(byte[] data) throws IOException {
+        assertThat(encode(data)).isEqualTo(LzwReferenceEncoder.encode(data, true));
+    }
+
+    private static void assertReaderAcceptsFrozenDictionary(byte[] data) throws IOException {
+        assertThat(decode(LzwReferenceEncoder.encode(data, false))).isEqualTo(data);
+    }
+
+    private static void assertOutputDoesNotDependOnHowWritesAreSplit(byte[] data, Random random) throws IOException {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         try (LzwOutputStream out = new LzwOutputStream(sink)) {
             int i = 0;
@@ -68,10 +114,8 @@ class LzwRoundTripTest {
         assertThat(sink.toByteArray()).isEqualTo(encode(data));
     }
 
-    @Property(tries = 100)
-    void readingInAnyChunkSizesGivesTheSameBytes(@ForAll("mixed") byte[] data, @ForAll long seed)
+    private static void assertReadingInAnyChunkSizesGivesTheSameBytes(byte[] data, Random random)
             throws IOException {
-        Random random = new Random(seed);
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         try (InputStream in = new LzwInputStream(new ByteArrayInputStream(encode(data)))) {
             byte[] buf = new byte[70_000];
@@ -96,14 +140,14 @@ class LzwRoundTripTest {
     }
 
     /** Empty input: Go writes a clear code and the EOF code, both 9 bits wide. */
-    @Example
+    @Test
     void emptyInputIsClearThenEof() throws IOException {
         byte[] compressed = encode(new byte[0]);
         assertThat(HexFormat.of().formatHex(compressed)).isEqualTo("000302");
         assertThat(decode(compressed)).isEmpty();
     }
 
-    @Example
+    @Test
     void runOfOneByteUsesTheCodeBeingDefined() throws IOException {
         byte[] data = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".getBytes(StandardCharsets.US_ASCII);
         byte[] compressed = encode(data);
@@ -115,7 +159,7 @@ class LzwRoundTripTest {
     }
 
     /** 10 MB each of the three kinds of input; prints throughput, asserts only correctness. */
-    @Example
+    @Test
     void tenMegabytes() throws IOException {
         int size = 10 << 20;
         byte[] text = EtcdbrFixtures.read("plain", "Incr-00003645-00003645-1795986617");
@@ -140,25 +184,12 @@ class LzwRoundTripTest {
         }
     }
 
-    @Provide
-    Arbitrary<byte[]> repetitive() {
-        return Combinators.combine(
-                        Arbitraries.integers().between(1, 4),
-                        Arbitraries.integers().between(0, 400_000),
-                        Arbitraries.longs())
-                .as((symbols, length, seed) -> runs(symbols, length, 64, seed));
-    }
-
-    @Provide
-    Arbitrary<byte[]> mixed() {
-        return Arbitraries.oneOf(
-                Arbitraries.bytes().array(byte[].class).ofMaxSize(3000),
-                Combinators.combine(
-                                Arbitraries.integers().between(1, 256),
-                                Arbitraries.integers().between(0, 200_000),
-                                Arbitraries.integers().between(1, 100),
-                                Arbitraries.longs())
-                        .as(LzwRoundTripTest::runs));
+    /** Random bytes (up to 3,000) or runs over 1 to 256 symbols (up to 200,000 bytes), half and half. */
+    private static byte[] mixed(SeededCase c) {
+        if (c.anyBoolean()) {
+            return c.bytes(0, 3000);
+        }
+        return runs(c.intBetween(1, 256), c.intBetween(0, 200_000), c.intBetween(1, 100), c.random().nextLong());
     }
 
     /** Runs of random length over an alphabet of {@code symbols} byte values. */

@@ -35,7 +35,7 @@ public final class Phases {
     public synchronized void done(String phase, Instant started) {
         Duration d = Duration.between(started, clock.instant());
         took.put(phase, d);
-        LOG.info("phase done phase={} ms={}", phase, d.toMillis());
+        LOG.atInfo().setMessage("phase done").addKeyValue("phase", phase).addKeyValue("ms", d.toMillis()).log();
     }
 
     /** The phases so far. */

@@ -24,10 +24,14 @@ public final class ServedKeyspace {
     /** Logs what the engine accepted as verified, and what reading it cost. */
     public static void log(KeyspaceRead read, Engine engine) {
         KeyspaceDigest digest = read.digest();
-        LOG.info("verified revision={} keys={} kvSha256={} metaSha256={} engine={} read={} hashKv={} rangeRequests={} "
-                + "ranges={} keysRead={} keysCounted={}", digest.revision(), digest.keys(), digest.kvSha256(),
-                digest.metaSha256(), engine.label(), read.scope().label(),
-                read.hashKv().isPresent() ? Long.toString(read.hashKv().getAsLong()) : "-", read.cost().rangeRequests(),
-                read.cost().ranges(), read.cost().keysRead(), read.cost().keysCounted());
+        var line = LOG.atInfo().setMessage("verified").addKeyValue("revision", digest.revision())
+                .addKeyValue("keys", digest.keys()).addKeyValue("kvSha256", digest.kvSha256())
+                .addKeyValue("metaSha256", digest.metaSha256()).addKeyValue("engine", engine.label())
+                .addKeyValue("read", read.scope().label());
+        // no hashKv field when etcd was not asked for one
+        read.hashKv().ifPresent(hash -> line.addKeyValue("hashKv", hash));
+        line.addKeyValue("rangeRequests", read.cost().rangeRequests()).addKeyValue("ranges", read.cost().ranges())
+                .addKeyValue("keysRead", read.cost().keysRead()).addKeyValue("keysCounted", read.cost().keysCounted())
+                .log();
     }
 }

@@ -114,9 +114,10 @@ public final class FoldWriter {
                     BoltFiles.appendSha256Trailer(output);
                 }
                 Duration took = Duration.between(started, clock.instant());
-                LOG.info("offline database written file={} bytes={} revision={} keys={} leasesGranted={} "
-                        + "partitioned={} ms={}", output, written.bytes(), sequence.finalRevision(), written.keys(),
-                        written.leasesGranted(), fold.partitioned(), took.toMillis());
+                LOG.atInfo().setMessage("offline database written").addKeyValue("file", output)
+                        .addKeyValue("bytes", written.bytes()).addKeyValue("revision", sequence.finalRevision())
+                        .addKeyValue("keys", written.keys()).addKeyValue("leasesGranted", written.leasesGranted())
+                        .addKeyValue("partitioned", fold.partitioned()).addKeyValue("ms", took.toMillis()).log();
                 return new OfflineResult(output, written.bytes(), hashTrailer, summary.revision(), sequence,
                         written.leasesGranted(), fold.work(), written.digest(), written.bounds(),
                         written.sums(), took);

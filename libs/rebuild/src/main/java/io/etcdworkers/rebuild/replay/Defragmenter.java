@@ -91,9 +91,10 @@ final class Defragmenter {
         eventsSince = 0;
         deltasSince = 0;
         since = clock.instant();
-        LOG.info("compacted and defragmented trigger={} revision={} dbSizeBefore={} inUseBefore={} dbSizeAfter={} "
-                        + "inUseAfter={} ms={}", why, revision, before.getDbSize(), before.getDbSizeInUse(),
-                after.getDbSize(), after.getDbSizeInUse(), took.toMillis());
+        LOG.atInfo().setMessage("compacted and defragmented").addKeyValue("trigger", why)
+                .addKeyValue("revision", revision).addKeyValue("dbSizeBefore", before.getDbSize())
+                .addKeyValue("inUseBefore", before.getDbSizeInUse()).addKeyValue("dbSizeAfter", after.getDbSize())
+                .addKeyValue("inUseAfter", after.getDbSizeInUse()).addKeyValue("ms", took.toMillis()).log();
     }
 
     private void failed(String why, Instant started, WorkerException e) {

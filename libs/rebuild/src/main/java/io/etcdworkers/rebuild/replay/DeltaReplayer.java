@@ -58,8 +58,9 @@ final class DeltaReplayer {
         long lastRevision = selection.targetRevision();
         Instant started = clock.instant();
         long baseRevision = etcd.client().status().getHeader().getRevision();
-        LOG.info("replay start deltas={} baseRevision={} lastRevision={} maxFetchers={} defragPolicy={}",
-                deltas.size(), baseRevision, lastRevision, settings.maxFetchers(), config.defrag());
+        LOG.atInfo().setMessage("replay start").addKeyValue("deltas", deltas.size())
+                .addKeyValue("baseRevision", baseRevision).addKeyValue("lastRevision", lastRevision)
+                .addKeyValue("maxFetchers", settings.maxFetchers()).addKeyValue("defragPolicy", config.defrag()).log();
         Path downloads = createDir(scratch.resolve("deltas"));
         Defragmenter defrag = new Defragmenter(etcd::client, new DefragPolicy(config.defrag()), config.defragTimeout(),
                 clock);

@@ -50,7 +50,8 @@ final class EtcdTxnSink implements RevisionSink {
             drain(); // the restart must not cut transactions in flight
             etcd.ensureFits(delta.summary().largestGroupBytes(), delta.summary().largestGroupEvents());
         }
-        LOG.debug("delta start snapshot={} events={}", delta.object().key(), delta.summary().events());
+        LOG.atDebug().setMessage("delta start").addKeyValue("object", delta.object().key())
+                .addKeyValue("events", delta.summary().events()).log();
     }
 
     @Override

@@ -79,15 +79,17 @@ public final class BackupVerifier {
     public VerifyReport verify() throws InterruptedException {
         SnapshotCatalog catalog = SnapshotCatalog.load(store, prefix);
         SnapshotSelection selection = catalog.select();
-        LOG.info("verifying base={} deltas={} deltaBytes={} revisions={}..{}", selection.base().key(),
-                selection.deltas().size(), selection.deltaBytes(), selection.base().name().lastRevision(),
-                selection.lastRevision());
+        LOG.atInfo().setMessage("verifying").addKeyValue("base", selection.base().key())
+                .addKeyValue("deltas", selection.deltas().size()).addKeyValue("deltaBytes", selection.deltaBytes())
+                .addKeyValue("baseRevision", selection.base().name().lastRevision())
+                .addKeyValue("lastRevision", selection.lastRevision()).log();
         List<ObjectCheck> checks = new ArrayList<>();
         checks.addAll(checkObjects(selection.base(), selection.deltas()));
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
-                LOG.error("bad object key={} code={} problem={}", check.object().key(),
-                        check.failure().orElseThrow(), check.message());
+                LOG.atError().setMessage("bad object").addKeyValue("object", check.object().key())
+                        .addKeyValue("code", check.failure().orElseThrow()).addKeyValue("problem", check.message())
+                        .log();
             }
         }
         selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));

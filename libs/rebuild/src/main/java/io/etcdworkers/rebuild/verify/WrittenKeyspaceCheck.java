@@ -78,8 +78,9 @@ public final class WrittenKeyspaceCheck {
         long hashStart = System.nanoTime();
         HashKVResponse hash = client.hashKv(0);
         // at millions of keys etcd's HashKV is most of the verification: the log says how much
-        LOG.info("etcd hashed its keys revision={} compactRevision={} ms={}", hash.getHeader().getRevision(),
-                hash.getCompactRevision(), (System.nanoTime() - hashStart) / 1_000_000);
+        LOG.atInfo().setMessage("etcd hashed its keys").addKeyValue("revision", hash.getHeader().getRevision())
+                .addKeyValue("compactRevision", hash.getCompactRevision())
+                .addKeyValue("ms", (System.nanoTime() - hashStart) / 1_000_000).log();
         if (hash.getHash() != written.hashKv() || hash.getHeader().getRevision() != revision) {
             throw new Mismatch(String.format("etcd's HashKV is %d at revision %d; the file's key bucket hashes to %d "
                     + "at revision %d", Integer.toUnsignedLong(hash.getHash()), hash.getHeader().getRevision(),

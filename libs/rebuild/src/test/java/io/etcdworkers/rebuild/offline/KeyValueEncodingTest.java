@@ -5,22 +5,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.etcd.schema.Revision;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import io.etcdworkers.testsupport.seeded.EdgeCases;
+import io.etcdworkers.testsupport.seeded.SeededCase;
+import io.etcdworkers.testsupport.seeded.SeededTest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The key bucket's values as the writer encodes them (byte for byte what protobuf-java writes) and
  * as the base's reader decodes them (what protobuf-java reads, unknown fields included).
  */
+@Timeout(60)
 class KeyValueEncodingTest {
+    /** The numbers protobuf's varints break on: zero, one, minus one, the extremes, the one-byte and two-byte limits. */
+    private static final long[] EDGE_NUMBERS = {0L, 1L, -1L, Long.MAX_VALUE, Long.MIN_VALUE, 127L, 128L, 16_383L};
 
-    @Property(tries = 500)
-    void encodesExactlyAsTheGeneratedMessage(@ForAll("bytes") byte[] key, @ForAll("numbers") long create,
-            @ForAll("numbers") long mod, @ForAll("numbers") long version, @ForAll("bytes") byte[] value,
-            @ForAll("numbers") long lease) throws Exception {
+    @SeededTest(tries = 500)
+    void encodesExactlyAsTheGeneratedMessage(SeededCase c) throws Exception {
+        assertEncodesAsTheGeneratedMessage(bytes(c), number(c), number(c), number(c), bytes(c), number(c));
+    }
+
+    /** Every field at each edge number, key and value empty and not. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("edgeNumbers")
+    void encodesEdgeNumbersExactlyAsTheGeneratedMessage(long n) throws Exception {
+        for (byte[] bytes : List.of(new byte[0], new byte[] {(byte) 0xff}, new byte[300])) {
+            assertEncodesAsTheGeneratedMessage(bytes, n, n, n, bytes, n);
+            assertEncodesAsTheGeneratedMessage(bytes, n, 0, 0, new byte[0], 0);
+            assertEncodesAsTheGeneratedMessage(new byte[0], 0, n, 0, bytes, 0);
+            assertEncodesAsTheGeneratedMessage(bytes, 0, 0, n, bytes, 0);
+            assertEncodesAsTheGeneratedMessage(new byte[0], 0, 0, 0, bytes, n);
+        }
+    }
+
+    private static void assertEncodesAsTheGeneratedMessage(byte[] key, long create, long mod, long version,
+            byte[] value, long lease) throws Exception {
         byte[] expected = KeyValue.newBuilder().setKey(ByteString.copyFrom(key)).setCreateRevision(create)
                 .setModRevision(mod).setVersion(version).setValue(ByteString.copyFrom(value)).setLease(lease).build()
                 .toByteArray();
@@ -28,10 +52,34 @@ class KeyValueEncodingTest {
         assertThat(EtcdValues.keyValue(key, create, mod, version, value, lease)).isEqualTo(expected);
     }
 
-    @Property(tries = 500)
-    void decodesAsTheGeneratedMessage(@ForAll("bytes") byte[] key, @ForAll("numbers") long create,
-            @ForAll("positive") long mod, @ForAll("numbers") long version, @ForAll("bytes") byte[] value,
-            @ForAll("numbers") long lease, @ForAll boolean unknownField) throws Exception {
+    @SeededTest(tries = 500)
+    void decodesAsTheGeneratedMessage(SeededCase c) throws Exception {
+        assertDecodesAsTheGeneratedMessage(bytes(c), number(c), c.longBetween(1, Long.MAX_VALUE), number(c), bytes(c),
+                number(c), c.anyBoolean());
+    }
+
+    /** Each field at each edge number (the mod revision at the positive ones), with and without an unknown field. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("edgeNumbers")
+    void decodesEdgeNumbersAsTheGeneratedMessage(long n) throws Exception {
+        long mod = n > 0 ? n : 1;
+        for (boolean unknownField : new boolean[] {false, true}) {
+            for (byte[] bytes : List.of(new byte[0], new byte[] {(byte) 0xff}, new byte[300])) {
+                assertDecodesAsTheGeneratedMessage(bytes, n, mod, n, bytes, n, unknownField);
+                assertDecodesAsTheGeneratedMessage(bytes, 0, mod, 0, new byte[0], 0, unknownField);
+                assertDecodesAsTheGeneratedMessage(new byte[0], n, 1, 0, bytes, 0, unknownField);
+                assertDecodesAsTheGeneratedMessage(bytes, 0, 1, n, bytes, 0, unknownField);
+                assertDecodesAsTheGeneratedMessage(new byte[0], 0, 1, 0, bytes, n, unknownField);
+            }
+        }
+    }
+
+    static LongStream edgeNumbers() {
+        return LongStream.of(EDGE_NUMBERS);
+    }
+
+    private static void assertDecodesAsTheGeneratedMessage(byte[] key, long create, long mod, long version,
+            byte[] value, long lease, boolean unknownField) throws Exception {
         KeyValue.Builder kv = KeyValue.newBuilder().setKey(ByteString.copyFrom(key)).setCreateRevision(create)
                 .setModRevision(mod).setVersion(version).setValue(ByteString.copyFrom(value)).setLease(lease);
         if (unknownField) {
@@ -53,8 +101,19 @@ class KeyValueEncodingTest {
         assertThat(entry.lease()).isEqualTo(parsed.getLease());
     }
 
-    @Property(tries = 200)
-    void whatTheGeneratedMessageRefusesTheReaderRefuses(@ForAll("bytes") byte[] junk) {
+    @SeededTest(tries = 200)
+    void whatTheGeneratedMessageRefusesTheReaderRefuses(SeededCase c) {
+        assertRefusesWhatTheGeneratedMessageRefuses(bytes(c));
+    }
+
+    @Test
+    void edgeBytesAreRefusedAsTheGeneratedMessageRefusesThem() {
+        for (byte[] junk : EdgeCases.byteArrays(0, 300)) {
+            assertRefusesWhatTheGeneratedMessageRefuses(junk);
+        }
+    }
+
+    private static void assertRefusesWhatTheGeneratedMessageRefuses(byte[] junk) {
         boolean generated;
         try {
             KeyValue.parseFrom(junk);
@@ -70,22 +129,16 @@ class KeyValueEncodingTest {
             // a mod revision other than the key's is refused too; only a parse failure counts here
             ours = !e.getMessage().contains("is not an mvccpb.KeyValue");
         }
-        assertThat(ours).isEqualTo(generated);
+        assertThat(ours).as(HexFormat.of().formatHex(junk)).isEqualTo(generated);
     }
 
-    @Provide
-    Arbitrary<Long> positive() {
-        return Arbitraries.longs().between(1, Long.MAX_VALUE);
+    /** Half the time empty, else up to 300 random bytes. */
+    private static byte[] bytes(SeededCase c) {
+        return c.anyBoolean() ? new byte[0] : c.bytes(0, 300);
     }
 
-    @Provide
-    Arbitrary<byte[]> bytes() {
-        return Arbitraries.oneOf(Arbitraries.just(new byte[0]), Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
-    }
-
-    @Provide
-    Arbitrary<Long> numbers() {
-        return Arbitraries.oneOf(Arbitraries.of(0L, 1L, -1L, Long.MAX_VALUE, Long.MIN_VALUE, 127L, 128L, 16_383L),
-                Arbitraries.longs());
+    /** Half the time one of the edge numbers, else any long. */
+    private static long number(SeededCase c) {
+        return c.anyBoolean() ? EDGE_NUMBERS[c.random().nextInt(EDGE_NUMBERS.length)] : c.anyLong();
     }
 }
