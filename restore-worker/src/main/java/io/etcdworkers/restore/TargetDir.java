@@ -2,6 +2,7 @@ package io.etcdworkers.restore;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.files.FileTree;
 import io.etcdworkers.files.LockFile;
 import io.etcdworkers.files.OwnerOnly;
@@ -45,6 +46,11 @@ public final class TargetDir implements AutoCloseable {
 
     /** Locks the target, checks it may be written and deals with what a killed run left. */
     public static TargetDir prepare(Path target, boolean force) {
+        return prepare(target, force, WorkerFlags.DATA_DIR);
+    }
+
+    /** As above, for a target given by {@code flag} ({@code --data-dir}, {@code --output}), which messages name. */
+    public static TargetDir prepare(Path target, boolean force, String flag) {
         Path parent = target.getParent();
         try {
             OwnerOnly.createDirectories(parent);
@@ -61,7 +67,7 @@ public final class TargetDir implements AutoCloseable {
         }
         TargetDir dir = new TargetDir(target, lock);
         try {
-            dir.checkAndClean(force);
+            dir.checkAndClean(force, flag);
             return dir;
         } catch (IOException e) {
             dir.close();
@@ -72,13 +78,19 @@ public final class TargetDir implements AutoCloseable {
         }
     }
 
-    private void checkAndClean(boolean force) throws IOException {
+    private void checkAndClean(boolean force, String flag) throws IOException {
         recoverReplaced();
         MountPoint.refuse(target);
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
+            String named = WorkerFlags.DATA_DIR.equals(flag) ? "data dir " : flag + " ";
+            if (!force && !Files.isDirectory(target)) {
+                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, named + target + " is a file, not a directory: "
+                        + "give " + flag + " the path of a new directory");
+            }
             if (!force) {
-                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, "data dir " + target
-                        + " exists and is not empty: refusing to replace it without --force");
+                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, named + target
+                        + " exists and is not empty: refusing to replace it without --force (give " + flag
+                        + " a new path, or --force to replace it once the new one is complete)");
             }
             LOG.warn("data dir exists and will be replaced after a successful restore (--force) dataDir={}", target);
         }

@@ -38,6 +38,29 @@ class TargetDirTest {
     }
 
     @Test
+    void aTargetInUseIsRefusedNamingItsFlagAndWhatToDo() throws IOException {
+        Path full = dataDir("full.etcd", "x");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+
+        assertThatThrownBy(() -> TargetDir.prepare(full, false)).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.TARGET_NOT_EMPTY);
+            assertThat(e.code().exitCode()).isEqualTo(31);
+            assertThat(e.getMessage()).startsWith("data dir " + full + " exists and is not empty")
+                    .endsWith("(give --data-dir a new path, or --force to replace it once the new one is complete)");
+        });
+        assertThatThrownBy(() -> TargetDir.prepare(full, false, "--output")).isInstanceOfSatisfying(
+                WorkerException.class, e -> assertThat(e.getMessage()).startsWith("--output " + full + " exists")
+                        .contains("give --output a new path"));
+        assertThatThrownBy(() -> TargetDir.prepare(file, false)).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code().exitCode()).isEqualTo(31);
+            assertThat(e.getMessage()).isEqualTo("data dir " + file + " is a file, not a directory: give --data-dir "
+                    + "the path of a new directory");
+        });
+        assertThat(full.resolve("member/snap/db")).hasContent("x");
+        assertThat(file).hasContent("x");
+    }
+
+    @Test
     void withoutForceThePutBackDataDirIsRefusedButKept() throws IOException {
         dataDir("new.etcd.replaced", "old");
         Path target = dir.resolve("new.etcd");

@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * JVM options every way of starting a worker shares: the launcher's Jobs (their {@code
  * JAVA_TOOL_OPTIONS}), the image's default, and {@code worker-jvm.options}, the argument file the
- * README and {@code demo.sh} start the workers with ({@code java @worker-jvm.options -jar ...}).
+ * start scripts ({@code bin/restore-worker}, {@code bin/compaction-worker}, which the README and
+ * {@code demo.sh} use) start the workers with ({@code java @worker-jvm.options -jar ...}).
  */
 public final class WorkerJvm {
     /**

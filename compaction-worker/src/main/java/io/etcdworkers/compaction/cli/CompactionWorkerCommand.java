@@ -24,6 +24,12 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final WorkerContext context;
+
+    private CompactionWorkerCommand(WorkerContext context) {
+        this.context = context;
+    }
+
     public static int run(WorkerContext context, String[] args) {
         return commandLine(context).execute(args);
     }
@@ -34,7 +40,7 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
 
     /** The command line with a given source of Kubernetes clients (tests point it at a mock server). */
     public static CommandLine commandLineWith(WorkerContext context, KubernetesClients kubernetes) {
-        CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(), context.env(), context.out(), context.err());
+        CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(context), context);
         CommandLine compact = WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
         // every code: a compaction restores first, and has its own (LEASE_NOT_RENEWED)
         ExitCodeHelp.addTo(compact, "done, or skipped (too little to compact)", EnumSet.allOf(ErrorCode.class));
@@ -43,6 +49,6 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return WorkerCli.missingSubcommand(spec);
+        return WorkerCli.missingSubcommand(spec, context);
     }
 }

@@ -19,6 +19,7 @@ import io.etcdworkers.store.swift.SwiftStoreConfig;
 import io.etcdworkers.store.swift.SwiftStoreConfigFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class StoreFactory {
                             + EnvDefaultProvider.variableFor("--store-container") + ")");
         }
         return switch (options.provider) {
-            case Local -> new LocalDirectoryStore(localDirectory(options));
+            case Local -> new LocalDirectoryStore(existingLocalDirectory(options));
             case S3 -> new S3ObjectStore(withTimeout(new S3StoreConfigFactory(env)
                     .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
             case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
@@ -70,6 +71,22 @@ public final class StoreFactory {
             return Optional.empty();
         }
         return Optional.of(localDirectory(options));
+    }
+
+    /**
+     * The Local container's directory, refused when it is none. Without {@code --storage-provider}
+     * the provider is Local, so a bucket name given as the container names a directory that is not
+     * there: the message says that the provider defaulted and names the others.
+     */
+    private Path existingLocalDirectory(StoreOptions options) {
+        Path directory = localDirectory(options).toAbsolutePath().normalize();
+        if (!Files.isDirectory(directory) && options.providerDefaulted(env)) {
+            throw new WorkerException(ErrorCode.STORE_NOT_FOUND, String.format("no directory %s (%s): without "
+                    + "--storage-provider the provider is Local, whose --store-container is a directory. For a bucket "
+                    + "or container in an object store give its provider: did you mean --storage-provider S3, ABS, "
+                    + "GCS, Swift, OSS, ECS or OCS?", options.container, directory));
+        }
+        return directory;
     }
 
     /**

@@ -2,7 +2,10 @@ package io.etcdworkers.workercli;
 
 import io.etcdworkers.contract.WorkerFlags;
 import java.time.Duration;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The store flags shared by every worker command, named as {@code etcdbrctl} names them so a
@@ -54,4 +57,18 @@ public final class StoreOptions {
                     + "starts; a body that stalls this long breaks off); GCS: the longest a request waits for the next "
                     + "bytes of its answer. A request that times out is retried like a 503. Default: 2m.")
     public Duration requestTimeout;
+
+    /** The command these options are part of; null when they were built without a command line. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /**
+     * Whether {@code --storage-provider} was left out (on the command line and in its environment
+     * twin), so that the provider is the default, Local; false when that cannot be told.
+     */
+    public boolean providerDefaulted(Map<String, String> env) {
+        return command != null && command.commandLine() != null && command.commandLine().getParseResult() != null
+                && !command.commandLine().getParseResult().hasMatchedOption(WorkerFlags.STORAGE_PROVIDER)
+                && env.get(EnvDefaultProvider.variableFor(WorkerFlags.STORAGE_PROVIDER)) == null;
+    }
 }

@@ -49,7 +49,9 @@ public final class MemberOptions {
             URI own = cluster.get(name);
             if (own == null) {
                 throw usage("--initial-cluster must name this member (--name " + name + "=<peer URL>), got "
-                        + initialCluster);
+                        + initialCluster + ": give as --name the member this data dir is for, one of "
+                        + String.join(", ", cluster.keySet())
+                        + ("default".equals(name) ? " (without --name the member is etcd's \"default\")" : ""));
             }
             peer = own;
             if (advertised != null && !uri("--initial-advertise-peer-urls", advertised).equals(own)) {

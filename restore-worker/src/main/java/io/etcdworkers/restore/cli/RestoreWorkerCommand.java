@@ -23,6 +23,12 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final WorkerContext context;
+
+    private RestoreWorkerCommand(WorkerContext context) {
+        this.context = context;
+    }
+
     /** Runs the command line and returns the exit code. */
     public static int run(WorkerContext context, String[] args) {
         return commandLine(context, args.length > 0 ? args[0] : null).execute(args);
@@ -42,7 +48,7 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
     static CommandLine commandLine(WorkerContext context, String first) {
         boolean known = VERIFY_BACKUP.equals(first) || WorkerCommands.RESTORE.equals(first)
                 || WorkerCommands.EXTRACT.equals(first);
-        CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(), context.env(), context.out(), context.err());
+        CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(context), context);
         if (!known || VERIFY_BACKUP.equals(first)) {
             WorkerCli.addSubcommand(cli, new VerifyBackupCommand(context), context);
         }
@@ -59,6 +65,6 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return WorkerCli.missingSubcommand(spec);
+        return WorkerCli.missingSubcommand(spec, context);
     }
 }

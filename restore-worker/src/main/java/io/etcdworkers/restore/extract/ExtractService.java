@@ -1,5 +1,6 @@
 package io.etcdworkers.restore.extract;
 
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
@@ -58,7 +59,7 @@ public final class ExtractService {
         Phases phases = new Phases(clock);
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
         EtcdBinaries binaries = rebuilder.binaries();
-        try (TargetDir target = TargetDir.prepare(config.output(), config.force())) {
+        try (TargetDir target = TargetDir.prepare(config.output(), config.force(), WorkerFlags.OUTPUT)) {
             RebuildPlan plan = rebuilder.plan();
             VerifiedDatabase verified;
             KeyFiles.Written written;

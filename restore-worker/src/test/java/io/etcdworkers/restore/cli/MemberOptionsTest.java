@@ -93,6 +93,15 @@ class MemberOptionsTest {
     }
 
     @Test
+    void anInitialClusterWithoutThisMemberNamesTheMembersToChooseFrom() {
+        assertUsage(() -> member("--initial-cluster", "m1=http://a:2380,m2=http://b:2380"),
+                "give as --name the member this data dir is for, one of m1, m2",
+                "(without --name the member is etcd's \"default\")");
+        assertUsage(() -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
+                "give as --name the member this data dir is for, one of etcd-main-1");
+    }
+
+    @Test
     void anInitialClusterEntryWithoutAUrlIsRefused() {
         assertUsage(() -> member("--initial-cluster", "default"), "--initial-cluster entries are NAME=PEER_URL");
     }
