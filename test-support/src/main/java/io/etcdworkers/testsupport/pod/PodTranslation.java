@@ -151,10 +151,13 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
         return texts;
     }
 
-    /** The kubelet's termination message file: created empty with mode 0666, so any user may write it. */
+    /**
+     * The kubelet's termination message file: empty, mode 0666, so any user may write it; a container
+     * run again in the same pod (same pod dir, its emptyDirs kept) starts with an empty one.
+     */
     private static Path terminationFile(Path podDir) {
         try {
-            Path file = Files.createFile(podDir.resolve("termination-log"));
+            Path file = Files.write(podDir.resolve("termination-log"), new byte[0]);
             Files.setAttribute(file, "unix:mode", 0666);
             return file;
         } catch (IOException e) {
