@@ -9,6 +9,7 @@ import io.etcdworkers.testsupport.pod.PodExit;
 import io.etcdworkers.testsupport.pod.PodRun;
 import io.etcdworkers.testsupport.pod.PodTemplate;
 import io.etcdworkers.testsupport.pod.Podman;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,9 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Every Job kind the launcher renders besides the restore, from its {@code --dry-run} YAML, run in
  * containers of the image as a kubelet runs their pods, all on one Local bucket on a claim (a copy of
  * etcdbrctl v0.41.2's): the reading kinds first (verify, drill, extract, the verification and drill
- * CronJobs' Jobs), then the compaction CronJob's Job, which compacts the bucket, then the compaction
- * Job, which finds nothing left to compact, and the drill once more, which restores the compacted
- * bucket to the same state.
+ * CronJobs' Jobs), then the compaction CronJob's Job, which compacts the bucket and moves etcd-druid's
+ * full-snapshot Lease forward through the mock API server (reached as a pod reaches its cluster: the
+ * service variables and the ServiceAccount token's volume), then the compaction Job, which finds
+ * nothing left to compact, and the drill once more, which restores the compacted bucket to the same
+ * state.
  */
 @Timeout(600)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -109,16 +112,30 @@ class WorkerPodsIT {
 
     @Test
     @Order(5)
-    void compactionCronJobsJobCompactsTheBucket() throws IOException {
-        PodExit exit = run(PodTemplate.single(render("cronjob", "--schedule", "17 */6 * * *",
-                "--min-delta-revisions", "0")));
+    void compactionCronJobsJobCompactsTheBucketAndRenewsTheLeaseThroughTheApiServer() throws IOException {
+        try (ApiServer api = ApiServer.start()) {
+            api.client().leases().inNamespace("demo").resource(new LeaseBuilder().withNewMetadata()
+                    .withName("etcd-main-full-snap").withNamespace("demo").endMetadata().withNewSpec()
+                    .withHolderIdentity("1").endSpec().build()).create();
+            PodTemplate template = PodTemplate.single(render("cronjob", "--schedule", "17 */6 * * *",
+                    "--min-delta-revisions", "0", "--enable-snapshot-lease-renewal", "--full-snapshot-lease-name",
+                    "etcd-main-full-snap", "--service-account", "etcd-backup"));
 
-        assertThat(exit.exitCode()).as(exit.describe()).isZero();
-        JsonNode result = exit.result();
-        assertThat(result.get("outcome").asText()).isEqualTo("succeeded");
-        String uploaded = result.get("uploaded").get("name").asText();
-        assertThat(uploaded).startsWith(String.format("v2/Full-00000000-%08d-", state.get("revision").asLong()));
-        assertThat(bucketClaim.resolve(CONTAINER).resolve(uploaded)).isRegularFile();
+            // the pod reaches the API server as a kubelet sets it up: service variables and the token's volume
+            PodExit exit = PodRun.of(template).claim(BUCKET_CLAIM, bucketClaim).cluster(api.access())
+                    .workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+
+            assertThat(exit.exitCode()).as(exit.describe()).isZero();
+            JsonNode result = exit.result();
+            assertThat(result.get("outcome").asText()).isEqualTo("succeeded");
+            String uploaded = result.get("uploaded").get("name").asText();
+            String revision = Long.toString(state.get("revision").asLong());
+            assertThat(uploaded).startsWith(String.format("v2/Full-00000000-%08d-", state.get("revision").asLong()));
+            assertThat(bucketClaim.resolve(CONTAINER).resolve(uploaded)).isRegularFile();
+            assertThat(result.get("snapshotLease").get("updated").asBoolean()).as(exit.describe()).isTrue();
+            assertThat(api.client().leases().inNamespace("demo").withName("etcd-main-full-snap").get().getSpec()
+                    .getHolderIdentity()).isEqualTo(revision);
+        }
     }
 
     @Test
