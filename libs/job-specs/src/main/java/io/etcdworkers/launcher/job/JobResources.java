@@ -35,7 +35,7 @@ public record JobResources(
         compare(memoryRequest, memoryLimit, "memory");
         RequestChecks.quantity(scratchSizeLimit, "scratch size limit");
         RequestChecks.quantity(tmpSizeLimit, "tmp size limit");
-        if (heapPercent < 10 || heapPercent > 75) {
+        if (heapPercent < 10 || heapPercent > MAX_HEAP_PERCENT) {
             throw new IllegalArgumentException(
                     "heap percent must be 10..75 (the child etcd needs the rest): " + heapPercent);
         }
