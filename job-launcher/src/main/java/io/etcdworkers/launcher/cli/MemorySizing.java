@@ -115,7 +115,26 @@ final class MemorySizing {
             throw new IllegalStateException("the sizing Job " + outcome.jobName() + " reported no "
                     + ResultFields.SIZE_ESTIMATE + " (a worker image older than this launcher?)");
         }
-        return new Estimate(size.get(ResultFields.MEMORY_LIMIT_BYTES).asLong(), size.get(ResultFields.HEAP_PERCENT).asInt(),
-                size.path("keysAtMost").asLong(), size.path("databaseBytesAtMost").asLong());
+        return atLeastTheSmallestHeap(new Estimate(size.get(ResultFields.MEMORY_LIMIT_BYTES).asLong(),
+                size.get(ResultFields.HEAP_PERCENT).asInt(), size.path("keysAtMost").asLong(),
+                size.path("databaseBytesAtMost").asLong()));
+    }
+
+    /**
+     * The estimate with at least the heap every Job's worker gets ({@link JobResources#MIN_HEAP_BYTES}):
+     * a small backup's fold needs less (the rule's 64 MiB and its keys, half as much again: 38 % of
+     * 256Mi for 3,000 keys), which the Job would refuse. The heap's share is raised to it; where that
+     * would pass {@link JobResources#MAX_HEAP_PERCENT}, the limit is raised instead.
+     */
+    static Estimate atLeastTheSmallestHeap(Estimate e) {
+        long floorPercent = (JobResources.MIN_HEAP_BYTES * 100 + e.memoryLimitBytes() - 1) / e.memoryLimitBytes();
+        if (floorPercent <= e.heapPercent()) {
+            return e;
+        }
+        if (floorPercent <= JobResources.MAX_HEAP_PERCENT) {
+            return new Estimate(e.memoryLimitBytes(), (int) floorPercent, e.keysAtMost(), e.databaseBytesAtMost());
+        }
+        long limit = (JobResources.MIN_HEAP_BYTES * 100 / JobResources.MAX_HEAP_PERCENT + MIB - 1) / MIB * MIB;
+        return new Estimate(limit, JobResources.MAX_HEAP_PERCENT, e.keysAtMost(), e.databaseBytesAtMost());
     }
 }

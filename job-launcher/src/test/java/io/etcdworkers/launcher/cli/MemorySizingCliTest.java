@@ -105,6 +105,26 @@ class MemorySizingCliTest {
     }
 
     @Test
+    void aSmallBackupsEstimateGetsAtLeastTheHeapEveryJobGets() throws Exception {
+        // what verify-backup --estimate-memory reports for etcdbrctl v0.41.2's 2,895 keys: the rule's
+        // heap (64 MiB and the keys) is 38 % of its 256Mi, below the 128Mi every Job's worker gets
+        String small = "{\"kind\":\"verify-backup\",\"outcome\":\"succeeded\",\"exitCode\":0,"
+                + "\"sizeEstimate\":{\"keysAtMost\":2895,\"databaseBytesAtMost\":3096576,\"etcdBytes\":4051926,"
+                + "\"heapBytes\":67543246,\"memoryLimitBytes\":268435456,\"heapPercent\":38}}";
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> run(COMPACT, "--memory-limit=auto"));
+        sizingEnds(0, small);
+
+        assertThat(exit.get(20, TimeUnit.SECONDS)).as(err.toString()).isZero();
+        Container worker = job(COMPACTION).getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(worker.getResources().getLimits().get("memory")).isEqualTo(new Quantity("256Mi"));
+        assertThat(worker.getEnv()).anySatisfy(e -> {
+            assertThat(e.getName()).isEqualTo("JAVA_TOOL_OPTIONS");
+            assertThat(e.getValue()).contains("-XX:MaxRAMPercentage=50.0");
+        });
+        assertThat(err.toString()).contains("--memory-limit=256Mi --heap-percent=50");
+    }
+
+    @Test
     void checkRefusesALimitTooSmallNamingTheSizeAndCreatesNoJob() throws Exception {
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> run(COMPACT, "--check-memory",
                 "--memory-limit=1Gi", "--memory-request=1Gi"));

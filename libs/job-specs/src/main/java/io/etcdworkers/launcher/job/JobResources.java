@@ -26,14 +26,16 @@ public record JobResources(
     public static final String DEFAULT_TMP = "256Mi";
     public static final int DEFAULT_HEAP_PERCENT = 25;
     /** Below this the worker cannot hold a delta's revision groups and etcd's client. */
-    static final long MIN_HEAP_BYTES = 128L * 1024 * 1024;
+    public static final long MIN_HEAP_BYTES = 128L * 1024 * 1024;
+    /** The largest heap share: the child etcd needs the rest. */
+    public static final int MAX_HEAP_PERCENT = 75;
 
     public JobResources {
         compare(cpuRequest, cpuLimit, "cpu");
         compare(memoryRequest, memoryLimit, "memory");
         RequestChecks.quantity(scratchSizeLimit, "scratch size limit");
         RequestChecks.quantity(tmpSizeLimit, "tmp size limit");
-        if (heapPercent < 10 || heapPercent > 75) {
+        if (heapPercent < 10 || heapPercent > MAX_HEAP_PERCENT) {
             throw new IllegalArgumentException(
                     "heap percent must be 10..75 (the child etcd needs the rest): " + heapPercent);
         }

@@ -1,0 +1,90 @@
+package io.etcdworkers.integration.pod;
+
+import io.etcdworkers.testsupport.pod.ClusterAccess;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+
+/**
+ * fabric8's mock API server in CRUD mode (it keeps what is created, answers lists, label selectors
+ * and watches), over HTTPS on loopback with its own certificate (for {@code localhost} and
+ * {@code 127.0.0.1}): the cluster the launcher's kubeconfig names and a pod's ServiceAccount token
+ * reaches. It checks no token and no RBAC.
+ */
+final class ApiServer implements AutoCloseable {
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final String caPem;
+
+    private ApiServer(KubernetesMockServer server) {
+        this.server = server;
+        this.client = server.createClient();
+        try {
+            this.caPem = Files.readString(Path.of(server.getSelfSignedCertificate().certificatePath()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static ApiServer start() {
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+                new KubernetesCrudDispatcher(), true);
+        server.init(InetAddress.getLoopbackAddress(), 0);
+        return new ApiServer(server);
+    }
+
+    /** The test's own client (it trusts the server's certificate). */
+    KubernetesClient client() {
+        return client;
+    }
+
+    /** What a pod needs to reach this server as its cluster. */
+    ClusterAccess access() {
+        return new ClusterAccess("localhost", server.getPort(), "pod-service-account-token", caPem);
+    }
+
+    /** Writes a kubeconfig for this server (its CA, a token, the namespace {@code demo}); returns its path. */
+    Path kubeconfig(Path file) {
+        try {
+            Path ca = file.resolveSibling(file.getFileName() + "-ca.crt");
+            Files.writeString(ca, caPem);
+            Files.writeString(file, String.join("\n",
+                    "apiVersion: v1",
+                    "kind: Config",
+                    "clusters:",
+                    "- name: test",
+                    "  cluster:",
+                    "    server: https://localhost:" + server.getPort(),
+                    "    certificate-authority: " + ca,
+                    "contexts:",
+                    "- name: test",
+                    "  context:",
+                    "    cluster: test",
+                    "    user: test",
+                    "    namespace: demo",
+                    "current-context: test",
+                    "users:",
+                    "- name: test",
+                    "  user:",
+                    "    token: launcher-token",
+                    ""));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}
