@@ -1,6 +1,7 @@
 package io.etcdworkers.restore;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.contract.WorkerException;
@@ -52,6 +53,7 @@ public final class RestoreService {
             SnapshotSelection selection = rebuilder.plan();
             PlacedDataDir placed;
             VerifiedDatabase verified;
+            Optional<RevisionBump> bump;
             try (Rebuild rebuild = rebuilder.start(binaries, selection, Optional.of(target.part()))) {
                 verified = rebuild.verify();
                 if (verified.placed()) {
@@ -63,14 +65,38 @@ public final class RestoreService {
                     verified.stopEtcd();
                     placed = restoreInto(binaries, database, target.part(), rebuild.scratch(), phases);
                 }
+                bump = bump(binaries, verified, target.part(), rebuild.scratch(), phases);
             }
             Instant t = phases.start();
             target.place();
             phases.done("place", t);
             LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), verified.outcome().finalRevision(),
                     verified.outcome().digest().keys());
-            return new RestoreOutcome(verified.outcome(), config.dataDir(), placed, phases.snapshot());
+            return new RestoreOutcome(verified.outcome(), config.dataDir(), placed, phases.snapshot(), bump);
         }
+    }
+
+    /**
+     * The revision bump of the placed dir, when one is asked for or the point in time calls for it
+     * ({@link BumpSetting}), verified by an etcd of its own ({@link BumpedPlacement}).
+     */
+    private Optional<RevisionBump> bump(EtcdBinaries binaries, VerifiedDatabase verified, Path part, Path scratch,
+            Phases phases) {
+        BumpSetting setting = config.bump();
+        long restored = BumpedPlacement.latestRevision(part);
+        long bucketLatest = setting.isDefault() && config.rebuild().point().isPointInTime()
+                ? BumpedPlacement.bucketLatest(store, config.rebuild().prefix()) : 0;
+        long amount = setting.amountFor(config.rebuild().point(), restored, bucketLatest);
+        if (amount == 0) {
+            if (config.rebuild().point().isPointInTime()) {
+                LOG.warn("point-in-time restore without a revision bump (--bump-revision=0): the backup sidecar "
+                        + "restores the bucket's latest state over it when its revision {} is below the bucket's latest",
+                        verified.outcome().finalRevision());
+            }
+            return Optional.empty();
+        }
+        return Optional.of(BumpedPlacement.apply(binaries, config.rebuild().member(), part, amount,
+                verified.outcome().digest(), scratch, config.rebuild().settings().callTimeout(), phases));
     }
 
     /**

@@ -78,7 +78,18 @@ public final class BumpWriter {
         return bump;
     }
 
-    /** The highest main revision among the {@code key} bucket's keys: its last key's, as the bucket is sorted. */
+    /**
+     * The highest main revision among the {@code key} bucket's keys of {@code database} (0 when it
+     * has none): the {@code L} a bump raises, which may be below the revision etcd opens the file
+     * at when the last revisions were deletions compacted away.
+     */
+    public static long latestRevision(Path database) throws IOException {
+        try (BoltReader reader = BoltReader.open(database)) {
+            return latestRevision(database, reader);
+        }
+    }
+
+    /** The highest main revision among the {@code key} bucket's keys. */
     static long latestRevision(Path source, BoltReader reader) throws IOException {
         for (Bucket needed : List.of(Bucket.KEY, Bucket.META)) {
             if (!reader.hasBucket(needed.bytes())) {
