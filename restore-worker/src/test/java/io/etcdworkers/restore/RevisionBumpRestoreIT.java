@@ -99,6 +99,40 @@ class RevisionBumpRestoreIT {
         assertThat(dir.resolve("refused")).doesNotExist();
     }
 
+    @Test
+    void anExtractedDataDirIsBumpedOnlyWhenAsked() {
+        Path output = dir.resolve("secrets.etcd");
+        CommandRun run = run("extract", "--prefix", "/registry/secrets/", "--output", output.toString(),
+                "--output-format=etcd", "--to-revision", "3000", "--bump-revision", "100", "--mark-compacted");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        JsonNode bump = run.result().get("revisionBump");
+        assertThat(bump.get("revision").asLong()).isEqualTo(bump.get("latestRevision").asLong() + 100);
+        ExpectedState.Served served = ExpectedState.serve(output, dir.resolve("reader"));
+        assertThat(served.revision()).isEqualTo(bump.get("revision").asLong());
+        assertThat(served.keys()).isNotEmpty().allSatisfy(k -> assertThat(k.modRevision()).isLessThanOrEqualTo(3000));
+
+        CommandRun unbumped = run("extract", "--prefix", "/registry/secrets/", "--output",
+                dir.resolve("plain.etcd").toString(), "--output-format=etcd", "--to-revision", "3000");
+        assertThat(unbumped.exitCode()).as(unbumped.stderr()).isZero();
+        assertThat(unbumped.result().get("revisionBump").isNull()).isTrue();
+        assertThat(ExpectedState.serve(dir.resolve("plain.etcd"), dir.resolve("reader2")).keys())
+                .isEqualTo(served.keys());
+
+        CommandRun files = run("extract", "--prefix", "/registry/secrets/", "--output", dir.resolve("files").toString(),
+                "--bump-revision", "100", "--mark-compacted");
+        assertThat(files.exitCode()).isEqualTo(2);
+        assertThat(files.result().get("error").asText()).contains("files have none");
+    }
+
+    private CommandRun run(String command, String... extra) {
+        List<String> args = new ArrayList<>(List.of(command, "--store-container",
+                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        args.addAll(List.of(extra));
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
+                dir, args.toArray(String[]::new));
+    }
+
     private CommandRun restore(Path dataDir, String engine, String... extra) {
         List<String> args = new ArrayList<>(List.of("restore", "--store-container",
                 Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(), "--data-dir", dataDir.toString(),

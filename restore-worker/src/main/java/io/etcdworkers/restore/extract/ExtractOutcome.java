@@ -1,10 +1,12 @@
 package io.etcdworkers.restore.extract;
 
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What an extract wrote.
@@ -17,7 +19,8 @@ import java.util.Map;
  * @param kinds Kubernetes objects stored as protobuf, by kind (files only)
  * @param encryption values encrypted at rest: decrypted, or written as stored (files only)
  * @param phases wall time per phase
+ * @param bump the revision bump written into the data dir ({@code --output-format=etcd}), when there was one
  */
 public record ExtractOutcome(RebuildOutcome rebuilt, Path output, long keys, long valueBytes,
         Map<String, Long> encodings, Map<String, Long> kinds, EncryptionSummary encryption,
-        Map<String, Duration> phases) {}
+        Map<String, Duration> phases, Optional<RevisionBump> bump) {}

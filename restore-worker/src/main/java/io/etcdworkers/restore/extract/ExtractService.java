@@ -11,6 +11,7 @@ import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.restore.BumpSetting;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.RestoreOutcome;
 import io.etcdworkers.restore.RestoreService;
@@ -54,9 +55,9 @@ public final class ExtractService {
     public ExtractOutcome extract() throws InterruptedException {
         if (config.format() == OutputFormat.etcd) {
             RestoreOutcome r = new RestoreService(store, new RestoreConfig(config.rebuild(), config.output(),
-                    config.force()), clock).restore();
+                    config.force(), bumpOf(config)), clock).restore();
             return new ExtractOutcome(r.rebuilt(), r.dataDir(), r.rebuilt().digest().keys(), -1, Map.of(), Map.of(),
-                    EncryptionSummary.none(), r.phases());
+                    EncryptionSummary.none(), r.phases(), r.bump());
         }
         AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Phases phases = new Phases(clock);
@@ -86,7 +87,7 @@ public final class ExtractService {
                     written.keys(), written.encodings(), written.kinds(), encryption.decryptedBy(),
                     encryption.leftEncryptedBy());
             return new ExtractOutcome(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
-                    written.encodings(), written.kinds(), encryption, phases.snapshot());
+                    written.encodings(), written.kinds(), encryption, phases.snapshot(), Optional.empty());
         }
     }
 
@@ -98,5 +99,13 @@ public final class ExtractService {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
                     + DiskFull.explain(e, target.part().getParent()), e);
         }
+    }
+
+    /**
+     * An extracted data dir is bumped only when asked: it holds a prefix, never a member's data
+     * that a backup sidecar checks, and it is read at the revision asked for.
+     */
+    private static BumpSetting bumpOf(ExtractConfig config) {
+        return config.bump().isDefault() ? BumpSetting.of(0) : config.bump();
     }
 }
