@@ -1,9 +1,11 @@
 package io.etcdworkers.restore;
 
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A finished restore.
@@ -12,6 +14,7 @@ import java.util.Map;
  * @param dataDir where the data dir was placed
  * @param placed what the placed data dir is good for
  * @param phases wall time of each phase, in order
+ * @param bump the revision bump written into the placed database, when there was one
  */
 public record RestoreOutcome(RebuildOutcome rebuilt, Path dataDir, PlacedDataDir placed,
-        Map<String, Duration> phases) {}
+        Map<String, Duration> phases, Optional<RevisionBump> bump) {}

@@ -1,5 +1,6 @@
 package io.etcdworkers.restore;
 
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
@@ -10,6 +11,8 @@ import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
 import java.time.Clock;
 import java.time.Instant;
+import java.nio.file.Path;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +26,8 @@ import org.slf4j.LoggerFactory;
  *       ({@link Rebuilder#start});
  *   <li>verify it with a real etcd ({@link Rebuild#verify});
  *   <li>place it into the part with the member's identity ({@link Placement#complete});
+ *   <li>bump the part's revision past the bucket's when a point in time calls for it
+ *       ({@link BumpSetting}), checked by an etcd of its own ({@link BumpedPlacement});
  *   <li>rename the part into place ({@link TargetDir#place}).
  * </ol>
  * The bytes placed are the bytes verified: the offline engine restores its database once with the
@@ -54,9 +59,11 @@ public final class RestoreService {
             RebuildPlan plan = rebuilder.plan();
             Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
+            Optional<RevisionBump> bump;
             try (Rebuild rebuild = rebuilder.start(binaries, plan, placement)) {
                 verified = rebuild.verify();
                 placement.complete(verified);
+                bump = bump(binaries, verified, target.part(), rebuild.scratch(), phases);
             }
             Instant t = phases.start();
             target.place();
@@ -65,7 +72,30 @@ public final class RestoreService {
                     .addKeyValue("revision", verified.outcome().finalRevision())
                     .addKeyValue("keys", verified.outcome().digest().keys()).log();
             return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
-                    phases.snapshot());
+                    phases.snapshot(), bump);
         }
+    }
+
+    /**
+     * The revision bump of the placed dir, when one is asked for or the point in time calls for it
+     * ({@link BumpSetting}), verified by an etcd of its own ({@link BumpedPlacement}).
+     */
+    private Optional<RevisionBump> bump(EtcdBinaries binaries, VerifiedDatabase verified, Path part, Path scratch,
+            Phases phases) {
+        BumpSetting setting = config.bump();
+        long restored = BumpedPlacement.latestRevision(part);
+        long bucketLatest = setting.isDefault() && config.rebuild().point().isPointInTime()
+                ? BumpedPlacement.bucketLatest(store, config.rebuild().prefix()) : 0;
+        long amount = setting.amountFor(config.rebuild().point(), restored, bucketLatest);
+        if (amount == 0) {
+            if (config.rebuild().point().isPointInTime()) {
+                LOG.warn("point-in-time restore without a revision bump (--bump-revision=0): the backup sidecar "
+                        + "restores the bucket's latest state over it when its revision {} is below the bucket's latest",
+                        verified.outcome().finalRevision());
+            }
+            return Optional.empty();
+        }
+        return Optional.of(BumpedPlacement.apply(binaries, config.rebuild().member(), part, amount,
+                verified.outcome().digest(), scratch, config.rebuild().settings().callTimeout(), phases));
     }
 }

@@ -48,6 +48,10 @@ public final class WorkerFlags {
     public static final String TO_TIME = "--to-time";
     /** Stop before the first damaged, missing or inconsistent delta instead of failing. */
     public static final String TO_LAST_GOOD = "--to-last-good";
+    /** Raise the restored database's revision by this much, as etcdutl's {@code snapshot restore} does; 0: not at all. */
+    public static final String BUMP_REVISION = "--bump-revision";
+    /** Goes with {@link #BUMP_REVISION}: every revision up to the bumped one is marked compacted. */
+    public static final String MARK_COMPACTED = "--mark-compacted";
     /** extract: the key prefix, its output dir and format. */
     public static final String PREFIX = "--prefix";
     public static final String OUTPUT = "--output";

@@ -62,6 +62,9 @@ public final class ExtractCommand implements Callable<Integer> {
     PointInTimeOptions point = new PointInTimeOptions();
 
     @Mixin
+    BumpOptions bump = new BumpOptions();
+
+    @Mixin
     LogFormat logFormat = new LogFormat();
 
     @Mixin
@@ -118,6 +121,9 @@ public final class ExtractCommand implements Callable<Integer> {
                         ResultJson.succeeded(result);
                         ResultJson.rebuild(result, outcome.rebuilt(), outcome.phases());
                         describe(result, outcome);
+                        if (format == OutputFormat.etcd) {
+                            RestoreCommand.bump(result, outcome.bump());
+                        }
                         return 0;
                     }
                 });
@@ -150,9 +156,13 @@ public final class ExtractCommand implements Callable<Integer> {
             // no fallback: a replayed data dir would hold every key, not the prefix's
             engine = Engine.OFFLINE;
         }
-        return new ExtractConfig(rebuild.withKeys(KeyPrefix.of(prefix), engine),
-                context.workingDir().resolve(output), format, force,
-                Optional.ofNullable(encryptionConfig).map(context.workingDir()::resolve));
+        try {
+            return new ExtractConfig(rebuild.withKeys(KeyPrefix.of(prefix), engine),
+                    context.workingDir().resolve(output), format, force,
+                    Optional.ofNullable(encryptionConfig).map(context.workingDir()::resolve), bump.toSetting());
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
     }
 
     private static void describe(ObjectNode result, ExtractOutcome outcome) {

@@ -6,6 +6,7 @@ import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.restore.PlacedDataDir;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.RestoreOutcome;
@@ -65,6 +66,9 @@ public final class RestoreCommand implements Callable<Integer> {
     PointInTimeOptions point = new PointInTimeOptions();
 
     @Mixin
+    BumpOptions bump = new BumpOptions();
+
+    @Mixin
     LogFormat logFormat = new LogFormat();
 
     @Mixin
@@ -101,6 +105,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 ResultJson.succeeded(result);
                 ResultJson.rebuild(result, outcome.rebuilt(), outcome.phases());
                 placed(result, outcome.placed());
+                bump(result, outcome.bump());
                 return 0;
             }
         });
@@ -114,11 +119,24 @@ public final class RestoreCommand implements Callable<Integer> {
         p.startsWith().forEach(placed.putArray("startsWith")::add);
     }
 
+    /** The revision bump written into the placed database: {@code {latestRevision, amount, revision}}; null for none. */
+    static void bump(ObjectNode result, Optional<RevisionBump> bump) {
+        if (bump.isEmpty()) {
+            result.putNull("revisionBump");
+            return;
+        }
+        ObjectNode node = result.putObject("revisionBump");
+        node.put("latestRevision", bump.get().latest());
+        node.put("amount", bump.get().amount());
+        node.put("revision", bump.get().revision());
+        node.put("markCompacted", true);
+    }
+
     /** The restore these flags describe; {@code USAGE} for values out of range. */
     public RestoreConfig config() {
         try {
             return new RestoreConfig(etcd.rebuildConfig(context, store.prefix, member.toMember(), skipHashCheck, defrag)
-                    .withPoint(point.toPoint()), context.workingDir().resolve(dataDir), force);
+                    .withPoint(point.toPoint()), context.workingDir().resolve(dataDir), force, bump.toSetting());
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package io.etcdworkers.restore.extract;
 
 import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.rebuild.RebuildConfig;
+import io.etcdworkers.restore.BumpSetting;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,18 +18,28 @@ import java.util.Optional;
  *     rest ({@link OutputFormat#files} only: a data dir keeps every value as stored)
  */
 public record ExtractConfig(RebuildConfig rebuild, Path output, OutputFormat format, boolean force,
-        Optional<Path> encryptionConfig) {
+        Optional<Path> encryptionConfig, BumpSetting bump) {
     public ExtractConfig {
         Objects.requireNonNull(rebuild, "rebuild");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(encryptionConfig, "encryptionConfig");
+        Objects.requireNonNull(bump, "bump");
+        if (!bump.isDefault() && format != OutputFormat.etcd) {
+            throw new IllegalArgumentException("--bump-revision raises a data dir's revision: files have none");
+        }
         if (rebuild.keys().isAll()) {
             throw new IllegalArgumentException("an extract needs a key prefix");
         }
         if (encryptionConfig.isPresent() && format != OutputFormat.files) {
             throw new IllegalArgumentException("values are decrypted into files only: a data dir keeps them as stored");
         }
+    }
+
+    /** An extract with the default revision bump of its data dir ({@link BumpSetting}). */
+    public ExtractConfig(RebuildConfig rebuild, Path output, OutputFormat format, boolean force,
+            Optional<Path> encryptionConfig) {
+        this(rebuild, output, format, force, encryptionConfig, BumpSetting.byDefault());
     }
 
     /** An extract that writes every value as stored. */

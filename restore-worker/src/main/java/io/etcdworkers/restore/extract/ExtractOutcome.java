@@ -1,11 +1,13 @@
 package io.etcdworkers.restore.extract;
 
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.RebuildOutcome;
 import io.etcdworkers.restore.RestoreOutcome;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /** What an extract wrote: the prefix's keys as {@link AsFiles files}, or its database {@link AsDataDir as a data dir}. */
 public sealed interface ExtractOutcome {
@@ -21,6 +23,11 @@ public sealed interface ExtractOutcome {
 
     /** Wall time per phase. */
     Map<String, Duration> phases();
+
+    /** The revision bump written into the data dir ({@code --output-format=etcd}), when there was one. */
+    default Optional<RevisionBump> bump() {
+        return Optional.empty();
+    }
 
     /**
      * The keys written as files ({@link OutputFormat#files}).
@@ -54,6 +61,11 @@ public sealed interface ExtractOutcome {
         @Override
         public Map<String, Duration> phases() {
             return restored.phases();
+        }
+
+        @Override
+        public Optional<RevisionBump> bump() {
+            return restored.bump();
         }
     }
 }

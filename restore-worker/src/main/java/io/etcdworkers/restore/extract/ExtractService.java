@@ -13,6 +13,7 @@ import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.restore.BumpSetting;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.RestoreService;
 import io.etcdworkers.restore.TargetDir;
@@ -53,7 +54,7 @@ public final class ExtractService {
     public ExtractOutcome extract() throws InterruptedException {
         if (config.format() == OutputFormat.etcd) {
             return new ExtractOutcome.AsDataDir(new RestoreService(store, new RestoreConfig(config.rebuild(),
-                    config.output(), config.force()), clock).restore());
+                    config.output(), config.force(), bumpOf(config)), clock).restore());
         }
         AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Phases phases = new Phases(clock);
@@ -96,5 +97,13 @@ public final class ExtractService {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
                     + DiskFull.explain(e, target.part().getParent()), e);
         }
+    }
+
+    /**
+     * An extracted data dir is bumped only when asked: it holds a prefix, never a member's data
+     * that a backup sidecar checks, and it is read at the revision asked for.
+     */
+    private static BumpSetting bumpOf(ExtractConfig config) {
+        return config.bump().isDefault() ? BumpSetting.of(0) : config.bump();
     }
 }
