@@ -23,7 +23,12 @@ class CompactHelpTest {
         assertThat(help.stdout()).containsPattern("(?m)^   0 +done, or skipped")
                 .containsPattern("(?m)^  23  LEASE_NOT_RENEWED +compaction: the new full snapshot was$");
         for (ErrorCode code : ErrorCode.values()) {
-            assertThat(help.stdout()).containsPattern("(?m)^ +" + code.exitCode() + "  " + code.name() + " ");
+            if (code == ErrorCode.CLUSTER_TOO_OLD) {
+                // the launcher's own: no worker ends with it
+                assertThat(help.stdout()).doesNotContain(code.name());
+            } else {
+                assertThat(help.stdout()).containsPattern("(?m)^ +" + code.exitCode() + "  " + code.name() + " ");
+            }
         }
     }
 }

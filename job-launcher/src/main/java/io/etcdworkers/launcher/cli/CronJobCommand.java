@@ -58,7 +58,7 @@ final class CronJobCommand implements Callable<Integer> {
         if (dryRun) {
             return JobRun.print(ctx, cron);
         }
-        CronJob applied = new JobLauncher(cluster.client(ctx)).applyCronJob(cron);
+        CronJob applied = new JobLauncher(cluster.clientForJobs(ctx)).applyCronJob(cron);
         ctx.out().println("cronjob " + applied.getMetadata().getNamespace() + "/" + applied.getMetadata().getName()
                 + " applied (run it now: kubectl create job --from=cronjob/" + applied.getMetadata().getName()
                 + " <name> -n " + applied.getMetadata().getNamespace() + ")");

@@ -70,8 +70,16 @@ final class JobRun {
         return code;
     }
 
-    /** A launcher whose watch measures time (timeout, how long a pod is stuck) with the context's clock. */
+    /**
+     * A launcher that creates Jobs, on a cluster new enough for them, whose watch measures time
+     * (timeout, how long a pod is stuck) with the context's clock.
+     */
     static JobLauncher launcher(CliContext ctx, ClusterOptions cluster) {
+        return new JobLauncher(cluster.clientForJobs(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
+    }
+
+    /** A launcher that only reads and watches the Jobs there are, on any cluster. */
+    static JobLauncher reader(CliContext ctx, ClusterOptions cluster) {
         return new JobLauncher(cluster.client(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
     }
 

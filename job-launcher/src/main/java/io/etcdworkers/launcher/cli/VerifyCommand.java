@@ -59,7 +59,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (run.dryRun) {
             return JobRun.print(ctx, cron);
         }
-        CronJob applied = new JobLauncher(cluster.client(ctx)).applyCronJob(cron);
+        CronJob applied = new JobLauncher(cluster.clientForJobs(ctx)).applyCronJob(cron);
         ctx.out().println("cronjob " + applied.getMetadata().getNamespace() + "/" + applied.getMetadata().getName()
                 + " applied");
         ctx.out().flush();

@@ -1,10 +1,13 @@
 package io.etcdworkers.launcher.kube;
 
+import io.etcdworkers.contract.ErrorCode;
+
 /**
  * How the launcher itself can fail, and the CLI exit code for each.
  *
- * <p>The codes sit above the workers' (0-40) so that {@code --wait} can pass a worker's exit code
- * through unchanged and a script can still tell the two apart.
+ * <p>The codes sit above the workers' (0-41) so that {@code --wait} can pass a worker's exit code
+ * through unchanged and a script can still tell the two apart; {@link #CLUSTER_TOO_OLD} is the one
+ * in the contract's table, as no Job (and so no worker) runs after it.
  */
 public enum LauncherError {
     /** Bad flags or request. Same code as the workers' usage error. */
@@ -25,7 +28,12 @@ public enum LauncherError {
      */
     POD_STUCK(55),
     /** No cluster is configured (no kubeconfig, not in a pod): nothing to talk to. */
-    NO_CLUSTER(56);
+    NO_CLUSTER(56),
+    /**
+     * The API server is older than the rendered Jobs need ({@link KubernetesVersionCheck#MINIMUM});
+     * nothing was created. The code is the contract's, which the workers' table lists.
+     */
+    CLUSTER_TOO_OLD(ErrorCode.CLUSTER_TOO_OLD.exitCode());
 
     private final int exitCode;
 
