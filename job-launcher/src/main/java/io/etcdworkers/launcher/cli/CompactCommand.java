@@ -26,7 +26,7 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> takeFrom(etcd, pod, store, compact));
         java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {

@@ -49,7 +49,7 @@ final class CronJobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> CompactCommand.takeFrom(etcd, pod, store, compact));
         CronJobRequest request = new CronJobRequest(
                 CompactCommand.request(namespace, pod, store, defrag, compact),

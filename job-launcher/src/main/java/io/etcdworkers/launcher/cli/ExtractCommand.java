@@ -70,7 +70,7 @@ final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null))
+        from.read(ctx, cluster, from.namespace(ctx, cluster, run.dryRun))
                 .ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
         ExtractFlags flags = ExtractFlags.builder(outputClaim, prefix).output(output).outputFormat(outputFormat)
                 .toRevision(toRevision).toTime(toTime).toLastGood(toLastGood).force(force)

@@ -20,6 +20,7 @@ final class JobRun {
 
     /** Builds the Job, named by {@code --job-name} when given, then prints it or creates it. */
     static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, JobRequest request) {
+        run.check();
         JobFactory jobs = new JobFactory(ctx.clock());
         Job job = run.jobName == null ? jobs.build(request) : jobs.build(request, run.jobName);
         if (run.dryRun) {
@@ -45,6 +46,7 @@ final class JobRun {
      */
     static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck,
             java.util.List<Job> jobs) {
+        run.check();
         if (run.dryRun) {
             jobs.forEach(job -> print(ctx, job));
             return 0;

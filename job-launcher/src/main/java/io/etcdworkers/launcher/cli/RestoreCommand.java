@@ -35,10 +35,12 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--initial-cluster", description = "e.g. m0=https://m0.peer:2380.")
     String initialCluster;
 
-    @Option(names = "--initial-cluster-token")
+    @Option(names = "--initial-cluster-token",
+            description = "The cluster's --initial-cluster-token, as its members run with (the worker's default if not given).")
     String initialClusterToken;
 
-    @Option(names = "--initial-advertise-peer-urls")
+    @Option(names = "--initial-advertise-peer-urls",
+            description = "This member's peer URL(s), as etcd's --initial-advertise-peer-urls (the worker's default if not given).")
     String initialAdvertisePeerUrls;
 
     @Option(names = "--member-claims", paramLabel = "NAME=CLAIM[,NAME=CLAIM...]", split = ",",
@@ -53,7 +55,9 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace a data dir that is not empty.")
     boolean force;
 
-    @Option(names = "--embedded-etcd-quota-bytes")
+    @Option(names = "--embedded-etcd-quota-bytes",
+            description = "Backend quota of the scratch etcd that rebuilds and verifies the data dir (exit 32 when it runs "
+                    + "out; the worker's default if not given).")
     Long embeddedEtcdQuotaBytes;
 
     @Option(names = "--max-fetchers", description = "Deltas fetched in parallel.")
@@ -79,7 +83,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(this::takeFrom);
         java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {

@@ -48,7 +48,7 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
         JobRequest request = pod.request(namespace, store, defrag, drill ? JobWork.DRILL : JobWork.VERIFY).build();
         if (schedule == null) {
