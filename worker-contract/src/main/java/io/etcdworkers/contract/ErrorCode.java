@@ -39,13 +39,7 @@ public enum ErrorCode {
     TARGET_LOCKED(34, true, "another worker holds <data-dir>.lock"),
     OUT_OF_MEMORY(35, false, "the worker's Java heap ran out (scratch and partial files removed): give the Job "
             + "more memory (job-launcher --memory-limit), or the JVM a larger -Xmx"),
-    INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed"),
-    /**
-     * job-launcher only: the Jobs it renders need fields an older API server drops silently. Not
-     * retryable: the cluster has to be upgraded first.
-     */
-    CLUSTER_TOO_OLD(41, false, "job-launcher only: the Kubernetes API server is older than 1.29, which the "
-            + "rendered Jobs need (podFailurePolicy, podReplacementPolicy); no Job was created");
+    INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed");
 
     private final int exitCode;
     private final boolean retryable;

@@ -36,9 +36,8 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
     public static CommandLine commandLineWith(WorkerContext context, KubernetesClients kubernetes) {
         CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(), context.env(), context.out(), context.err());
         CommandLine compact = WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
-        // every worker code: a compaction restores first, and has its own (LEASE_NOT_RENEWED)
-        ExitCodeHelp.addTo(compact, "done, or skipped (too little to compact)",
-                EnumSet.complementOf(EnumSet.of(ErrorCode.CLUSTER_TOO_OLD)));
+        // every code: a compaction restores first, and has its own (LEASE_NOT_RENEWED)
+        ExitCodeHelp.addTo(compact, "done, or skipped (too little to compact)", EnumSet.allOf(ErrorCode.class));
         return cli;
     }
 

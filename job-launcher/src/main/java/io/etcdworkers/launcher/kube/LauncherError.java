@@ -1,13 +1,10 @@
 package io.etcdworkers.launcher.kube;
 
-import io.etcdworkers.contract.ErrorCode;
-
 /**
  * How the launcher itself can fail, and the CLI exit code for each.
  *
- * <p>The codes sit above the workers' (0-41) so that {@code --wait} can pass a worker's exit code
- * through unchanged and a script can still tell the two apart; {@link #CLUSTER_TOO_OLD} is the one
- * in the contract's table, as no Job (and so no worker) runs after it.
+ * <p>The codes sit above the workers' (0-40) so that {@code --wait} can pass a worker's exit code
+ * through unchanged and a script can still tell the two apart.
  */
 public enum LauncherError {
     /** Bad flags or request. Same code as the workers' usage error. */
@@ -31,9 +28,9 @@ public enum LauncherError {
     NO_CLUSTER(56),
     /**
      * The API server is older than the rendered Jobs need ({@link KubernetesVersionCheck#MINIMUM});
-     * nothing was created. The code is the contract's, which the workers' table lists.
+     * nothing was created. Not the workers' contract: no Job, and so no worker, runs after it.
      */
-    CLUSTER_TOO_OLD(ErrorCode.CLUSTER_TOO_OLD.exitCode());
+    CLUSTER_TOO_OLD(57);
 
     private final int exitCode;
 

@@ -2,8 +2,8 @@ package io.etcdworkers.launcher.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.kube.ClusterVersions;
+import io.etcdworkers.launcher.kube.LauncherError;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -50,7 +50,7 @@ class ClusterVersionCliTest {
     void aClusterOlderThanTheJobsNeedGetsNoJobAndTheRunSaysWhichVersionsItFoundAndNeeds() {
         ClusterVersions.report(server, "1", "28");
 
-        assertThat(run(COMPACT)).isEqualTo(ErrorCode.CLUSTER_TOO_OLD.exitCode()).isEqualTo(41);
+        assertThat(run(COMPACT)).isEqualTo(LauncherError.CLUSTER_TOO_OLD.exitCode()).isEqualTo(57);
 
         assertThat(err.toString()).contains("version 1.28 (v1.28.0)").contains("need 1.29 or later");
         assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
@@ -62,7 +62,7 @@ class ClusterVersionCliTest {
 
         List<String> cron = new ArrayList<>(COMPACT);
         cron.set(0, "cronjob");
-        assertThat(run(cron, "--schedule", "17 */6 * * *")).isEqualTo(41);
+        assertThat(run(cron, "--schedule", "17 */6 * * *")).isEqualTo(57);
         assertThat(err.toString()).contains("version 1.25");
         assertThat(client.batch().v1().cronjobs().inNamespace(NS).list().getItems()).isEmpty();
     }

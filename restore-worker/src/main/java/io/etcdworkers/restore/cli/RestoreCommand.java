@@ -43,12 +43,9 @@ import picocli.CommandLine.Option;
         footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
                 + " + the flag in upper snake case."})
 public final class RestoreCommand implements Callable<Integer> {
-    /**
-     * What a restore can end with, for its --help ({@link ExitCodeHelp}): all but the compaction's own
-     * and the launcher's.
-     */
+    /** What a restore can end with, for its --help ({@link ExitCodeHelp}): all but the compaction's own. */
     static final Set<ErrorCode> EXIT_CODES = Collections.unmodifiableSet(
-            EnumSet.complementOf(EnumSet.of(ErrorCode.LEASE_NOT_RENEWED, ErrorCode.CLUSTER_TOO_OLD)));
+            EnumSet.complementOf(EnumSet.of(ErrorCode.LEASE_NOT_RENEWED)));
 
     private final WorkerContext context;
 
