@@ -11,6 +11,8 @@ public final class ResultFields {
     public static final String KIND = "kind";
     /** One of {@link #SUCCEEDED}, {@link #FAILED}, {@link #SKIPPED}, {@link #RUNNING}. */
     public static final String OUTCOME = "outcome";
+    /** The version of the worker that wrote the result ({@link BuildVersion}). */
+    public static final String VERSION = "version";
     /** The process exit code: 0, or an {@link ErrorCode#exitCode()}. */
     public static final String EXIT_CODE = "exitCode";
     /** On failure: the {@link ErrorCode}'s name. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.JobWork;
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerArgs;
@@ -74,9 +75,9 @@ class DrillIT {
 
     /** The Job's container, with the pod's mount points here: the bucket's parent and a scratch dir. */
     private CommandRun runAsThePod(WorkerKind kind, Path bucket) {
-        JobRequest request = new JobRequest(kind, "etcd-main", "shoot--dev", "etcd-workers:test",
-                new StoreRef(StorageProvider.Local, bucket.getFileName().toString(), "", null, null, "bucket-pvc"), null,
-                null, null, null, null, 0, null, null, null);
+        JobRequest request = JobRequest.builder("etcd-main", "shoot--dev", "etcd-workers:test",
+                new StoreRef(StorageProvider.Local, bucket.getFileName().toString(), "", null, null, "bucket-pvc"),
+                JobWork.check(kind)).backoffLimit(0).build();
         WorkerPod pod = WorkerPod.of(request);
         List<String> args = new ArrayList<>();
         args.add(pod.command().get(pod.command().size() - 1));

@@ -35,8 +35,7 @@ import picocli.CommandLine.ParseResult;
  * worker writes its result where the Job reads its termination message.
  */
 class JobEnvironmentContractTest {
-    private static final RestoreFlags RESTORE =
-            new RestoreFlags("etcd-main-0", null, null, null, null, null, false, false, null, null);
+    private static final RestoreFlags RESTORE = RestoreFlags.builder("etcd-main-0").build();
 
     @Test
     void anS3JobNamesTheBucketAndTheMountedCredentialsAsTheWorkerReadsThem() {

@@ -13,6 +13,7 @@ import io.etcdworkers.launcher.cli.LauncherCli;
 import io.etcdworkers.launcher.job.CompactFlags;
 import io.etcdworkers.launcher.job.DefragFlags;
 import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.JobWork;
 import io.etcdworkers.launcher.job.RestoreFlags;
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.etcdworkers.launcher.job.StoreRef;
@@ -64,20 +65,22 @@ class LauncherArgsContractTest {
     private static final StoreRef S3_FULL = new StoreRef(StorageProvider.S3, "etcd-backups", "shoot/etcd-main",
             "http://127.0.0.1:9000", "etcd-backup", null);
     private static final StoreRef LOCAL = new StoreRef(StorageProvider.Local, "etcd-main", "p", null, null, "bucket-pvc");
-    private static final RestoreFlags MINIMAL_RESTORE =
-            new RestoreFlags("etcd-main-0", null, null, null, null, null, false, false, null, null);
-    private static final RestoreFlags EVERY_RESTORE_FLAG = new RestoreFlags("etcd-main-0", "/var/etcd/data/restored",
-            "etcd-main-0", "etcd-main-0=https://etcd-main-0.peer:2380", "tok-1",
-            "https://etcd-main-0.peer:2380", true, true, 4L << 30, 8);
-    private static final RestoreFlags TO_TIME_LAST_GOOD = new RestoreFlags("etcd-main-0", null, null, null, null, null,
-            false, false, null, null, null, "2026-12-01T04:04:05.5+01:00", true);
-    private static final RestoreFlags TO_REVISION = new RestoreFlags("etcd-main-0", null, null, null, null, null,
-            false, false, null, null, 123_456L, null, false);
-    private static final ExtractFlags EVERY_EXTRACT_FLAG = new ExtractFlags("rescue", "/var/etcd-extract/team-a",
-            "/registry/secrets/team-a/", "etcd", 77L, null, true, true);
-    private static final ExtractFlags ENCRYPTED_EXTRACT = new ExtractFlags("rescue", null, "/registry/secrets/", "files",
-            null, "2026-12-01T03:03:00Z", false, false, "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
-            "encryption-configuration.yaml");
+    private static final RestoreFlags MINIMAL_RESTORE = RestoreFlags.builder("etcd-main-0").build();
+    private static final RestoreFlags EVERY_RESTORE_FLAG = RestoreFlags.builder("etcd-main-0")
+            .dataDir("/var/etcd/data/restored").name("etcd-main-0")
+            .initialCluster("etcd-main-0=https://etcd-main-0.peer:2380").initialClusterToken("tok-1")
+            .initialAdvertisePeerUrls("https://etcd-main-0.peer:2380").skipHashCheck(true).force(true)
+            .embeddedEtcdQuotaBytes(4L << 30).maxFetchers(8).build();
+    private static final RestoreFlags TO_TIME_LAST_GOOD = RestoreFlags.builder("etcd-main-0")
+            .toTime("2026-12-01T04:04:05.5+01:00").toLastGood(true).build();
+    private static final RestoreFlags TO_REVISION = RestoreFlags.builder("etcd-main-0").toRevision(123_456L).build();
+    private static final ExtractFlags EVERY_EXTRACT_FLAG = ExtractFlags.builder("rescue", "/registry/secrets/team-a/")
+            .output("/var/etcd-extract/team-a").outputFormat("etcd").toRevision(77L).toLastGood(true).force(true)
+            .build();
+    private static final ExtractFlags ENCRYPTED_EXTRACT = ExtractFlags.builder("rescue", "/registry/secrets/")
+            .outputFormat("files").toTime("2026-12-01T03:03:00Z")
+            .encryptionConfig("kube-apiserver-etcd-encryption-configuration-a1b2c3d4", "encryption-configuration.yaml")
+            .build();
     private static final DefragFlags EVERY_TRIGGER_SET =
             new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
     private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
@@ -400,22 +403,23 @@ class LauncherArgsContractTest {
     }
 
     static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {
-        return new JobRequest(WorkerKind.RESTORE, "etcd-main", "shoot--dev", "etcd-workers:test", store, null, defrag,
-                flags, null, null, 0, null, null, null);
+        return request(store, flags).defrag(defrag).build();
     }
 
     static JobRequest compact(StoreRef store, CompactFlags flags, DefragFlags defrag) {
-        return new JobRequest(WorkerKind.COMPACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null, defrag,
-                null, flags, null, 0, null, null, flags.enableSnapshotLeaseRenewal() ? "etcd-compactor" : null);
+        return request(store, flags).defrag(defrag)
+                .serviceAccountName(flags.enableSnapshotLeaseRenewal() ? "etcd-compactor" : null).build();
     }
 
     static JobRequest extract(StoreRef store, ExtractFlags flags) {
-        return new JobRequest(WorkerKind.EXTRACT, "etcd-main", "shoot--dev", "etcd-workers:test", store, null,
-                DefragFlags.workerDefaults(), null, null, null, 0, null, null, null, null, flags);
+        return request(store, flags).build();
     }
 
     static JobRequest checkRequest(WorkerKind kind, StoreRef store) {
-        return new JobRequest(kind, "etcd-main", "shoot--dev", "etcd-workers:test", store, null,
-                DefragFlags.workerDefaults(), null, null, null, 0, null, null, null);
+        return request(store, JobWork.check(kind)).build();
+    }
+
+    private static JobRequest.Builder request(StoreRef store, JobWork work) {
+        return JobRequest.builder("etcd-main", "shoot--dev", "etcd-workers:test", store, work).backoffLimit(0);
     }
 }

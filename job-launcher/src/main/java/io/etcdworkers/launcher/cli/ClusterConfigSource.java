@@ -69,8 +69,8 @@ record ClusterConfigSource(Map<String, String> env, Path home, Path serviceAccou
                 ? "KUBECONFIG=" + env.get("KUBECONFIG") + " names no existing file"
                 : "KUBECONFIG is unset and " + home.resolve(".kube/config") + " does not exist";
         throw new LauncherException(LauncherError.NO_CLUSTER, "no Kubernetes cluster configured: " + kubeconfig
-                + ", and this is not a pod (KUBERNETES_SERVICE_HOST is unset). Point KUBECONFIG at a kubeconfig,"
-                + " or use --dry-run to print the YAML without a cluster");
+                + ", and this is not a pod (KUBERNETES_SERVICE_HOST is unset)", null,
+                "Point KUBECONFIG at a kubeconfig, or use --dry-run to print the YAML without a cluster.");
     }
 
     /**

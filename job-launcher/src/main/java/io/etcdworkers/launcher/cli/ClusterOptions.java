@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.launcher.kube.KubernetesVersionCheck;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.Option;
 
@@ -18,12 +19,26 @@ final class ClusterOptions {
     String context;
 
     private KubernetesClient client;
+    private boolean versionChecked;
 
     KubernetesClient client(CliContext ctx) {
         if (client == null) {
             client = ctx.clients().apply(context);
         }
         return client;
+    }
+
+    /**
+     * The client, once the server has said it is new enough for the Jobs and CronJobs the launcher
+     * makes ({@link KubernetesVersionCheck}); asked once per run.
+     */
+    KubernetesClient clientForJobs(CliContext ctx) {
+        KubernetesClient c = client(ctx);
+        if (!versionChecked) {
+            KubernetesVersionCheck.requireSupported(c);
+            versionChecked = true;
+        }
+        return c;
     }
 
     String namespace(CliContext ctx, boolean offline) {

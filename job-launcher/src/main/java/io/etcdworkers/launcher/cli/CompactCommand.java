@@ -1,7 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.job.JobRequest;
-import io.etcdworkers.launcher.job.WorkerKind;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +26,7 @@ final class CompactCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> takeFrom(etcd, pod, store, compact));
         java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {
@@ -47,8 +46,6 @@ final class CompactCommand implements Callable<Integer> {
 
     static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,
             CompactOptions compact) {
-        return new JobRequest(WorkerKind.COMPACT, pod.etcd, namespace, pod.image, store.toStoreRef(),
-                pod.resources(), defrag.toFlags(), null, compact.toFlags(), pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement()).withOutput(pod.output());
+        return pod.request(namespace, store, defrag, compact.toFlags()).build();
     }
 }

@@ -49,7 +49,7 @@ final class CronJobCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> CompactCommand.takeFrom(etcd, pod, store, compact));
         CronJobRequest request = new CronJobRequest(
                 CompactCommand.request(namespace, pod, store, defrag, compact),
@@ -58,7 +58,7 @@ final class CronJobCommand implements Callable<Integer> {
         if (dryRun) {
             return JobRun.print(ctx, cron);
         }
-        CronJob applied = new JobLauncher(cluster.client(ctx)).applyCronJob(cron);
+        CronJob applied = new JobLauncher(cluster.clientForJobs(ctx)).applyCronJob(cron);
         ctx.out().println("cronjob " + applied.getMetadata().getNamespace() + "/" + applied.getMetadata().getName()
                 + " applied (run it now: kubectl create job --from=cronjob/" + applied.getMetadata().getName()
                 + " <name> -n " + applied.getMetadata().getNamespace() + ")");

@@ -2,7 +2,6 @@ package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.job.ExtractFlags;
 import io.etcdworkers.launcher.job.JobRequest;
-import io.etcdworkers.launcher.job.WorkerKind;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -71,13 +70,12 @@ final class ExtractCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        from.read(ctx, cluster, cluster.namespace(ctx, run.dryRun && from.fromEtcd == null))
+        from.read(ctx, cluster, from.namespace(ctx, cluster, run.dryRun))
                 .ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
-        ExtractFlags flags = new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood,
-                force, encryptionConfigSecret, encryptionConfigKey);
-        JobRequest request = new JobRequest(WorkerKind.EXTRACT, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
-                store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement(), flags).withOutput(pod.output());
+        ExtractFlags flags = ExtractFlags.builder(outputClaim, prefix).output(output).outputFormat(outputFormat)
+                .toRevision(toRevision).toTime(toTime).toLastGood(toLastGood).force(force)
+                .encryptionConfig(encryptionConfigSecret, encryptionConfigKey).build();
+        JobRequest request = pod.request(cluster.namespace(ctx, run.dryRun), store, defrag, flags).build();
         return JobRun.run(ctx, cluster, run, stuck, request);
     }
 }

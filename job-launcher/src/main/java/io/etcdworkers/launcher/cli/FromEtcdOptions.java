@@ -1,7 +1,10 @@
 package io.etcdworkers.launcher.cli;
 
 import io.etcdworkers.launcher.kube.DruidEtcd;
+import io.etcdworkers.launcher.kube.LauncherError;
+import io.etcdworkers.launcher.kube.LauncherException;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Optional;
 import picocli.CommandLine.Option;
 
@@ -24,13 +27,45 @@ final class FromEtcdOptions {
         if (fromEtcd == null) {
             return Optional.empty();
         }
-        GenericKubernetesResource etcd = cluster.client(ctx).genericKubernetesResources(DruidEtcd.RESOURCE)
+        GenericKubernetesResource etcd = client(ctx, cluster).genericKubernetesResources(DruidEtcd.RESOURCE)
                 .inNamespace(namespace).withName(fromEtcd).get();
         if (etcd == null) {
             throw new IllegalArgumentException("no Etcd " + namespace + "/" + fromEtcd + " (" + DruidEtcd.API_VERSION
                     + "): check --from-etcd and -n");
         }
         return Optional.of(DruidEtcd.of(etcd));
+    }
+
+    /**
+     * The Jobs' namespace: read from the kubeconfig files alone for a dry run without
+     * {@code --from-etcd}, else as the cluster's client has it.
+     */
+    String namespace(CliContext ctx, ClusterOptions cluster, boolean dryRun) {
+        if (fromEtcd == null) {
+            return cluster.namespace(ctx, dryRun);
+        }
+        try {
+            return cluster.namespace(ctx, false);
+        } catch (LauncherException e) {
+            throw withoutCluster(e);
+        }
+    }
+
+    /** The cluster's client; without a cluster, the advice is not the dry run, which reads the resource too. */
+    private static KubernetesClient client(CliContext ctx, ClusterOptions cluster) {
+        try {
+            return cluster.client(ctx);
+        } catch (LauncherException e) {
+            throw withoutCluster(e);
+        }
+    }
+
+    private static LauncherException withoutCluster(LauncherException e) {
+        if (e.error() != LauncherError.NO_CLUSTER) {
+            return e;
+        }
+        return e.withHelp("--from-etcd reads the Etcd resource from the cluster, also with --dry-run: point"
+                + " KUBECONFIG at that cluster, or give --etcd and the store and member flags instead of --from-etcd.");
     }
 
     /** Fills what the flags left open from the resource: the Job's target and the store. */

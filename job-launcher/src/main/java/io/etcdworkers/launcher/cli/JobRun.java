@@ -20,6 +20,7 @@ final class JobRun {
 
     /** Builds the Job, named by {@code --job-name} when given, then prints it or creates it. */
     static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, JobRequest request) {
+        run.check();
         JobFactory jobs = new JobFactory(ctx.clock());
         Job job = run.jobName == null ? jobs.build(request) : jobs.build(request, run.jobName);
         if (run.dryRun) {
@@ -45,6 +46,7 @@ final class JobRun {
      */
     static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck,
             java.util.List<Job> jobs) {
+        run.check();
         if (run.dryRun) {
             jobs.forEach(job -> print(ctx, job));
             return 0;
@@ -70,8 +72,16 @@ final class JobRun {
         return code;
     }
 
-    /** A launcher whose watch measures time (timeout, how long a pod is stuck) with the context's clock. */
+    /**
+     * A launcher that creates Jobs, on a cluster new enough for them, whose watch measures time
+     * (timeout, how long a pod is stuck) with the context's clock.
+     */
     static JobLauncher launcher(CliContext ctx, ClusterOptions cluster) {
+        return new JobLauncher(cluster.clientForJobs(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
+    }
+
+    /** A launcher that only reads and watches the Jobs there are, on any cluster. */
+    static JobLauncher reader(CliContext ctx, ClusterOptions cluster) {
         return new JobLauncher(cluster.client(ctx), ctx.clock(), JobLauncher.DEFAULT_POLL_INTERVAL);
     }
 

@@ -22,6 +22,9 @@ import picocli.CommandLine;
  * environment twins, and maps failures to exit codes ({@link LauncherError}; 2 for usage).
  */
 public final class LauncherCli {
+    /** Retries of a failed API request (100 ms, then 200 ms apart). */
+    static final int API_RETRIES = 2;
+
     private LauncherCli() {
     }
 
@@ -40,7 +43,11 @@ public final class LauncherCli {
             // fail at once, not after fabric8 retried https://kubernetes.default.svc for half a minute
             source.requireConfigured();
             // like kubectl: the kubeconfig's current (or named) context, else the in-cluster config
-            KubernetesClient client = new KubernetesClientBuilder().withConfig(Config.autoConfigure(context)).build();
+            Config config = Config.autoConfigure(context);
+            // fabric8 retries a refused connection ten times with a doubling backoff (25 s) before it
+            // says anything; two quick retries ride out a blip and an unreachable server is said at once
+            config.setRequestRetryBackoffLimit(Math.min(config.getRequestRetryBackoffLimit(), API_RETRIES));
+            KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
             opened.add(client);
             return client;
         };
@@ -53,33 +60,65 @@ public final class LauncherCli {
 
     /** Runs one command line against the given context and returns the exit code. */
     public static int execute(CliContext ctx, String... args) {
-        CommandLine cli = new CommandLine(new LauncherCommand(), new ContextFactory(ctx))
+        return commandLine(ctx).execute(args);
+    }
+
+    /** The launcher's command tree, wired to the context. */
+    static CommandLine commandLine(CliContext ctx) {
+        return new CommandLine(new LauncherCommand(), new ContextFactory(ctx))
                 .setDefaultValueProvider(new EnvDefaults(ctx.env()))
                 .setOut(ctx.out())
                 .setErr(ctx.err())
                 .setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler((e, commandLine, parsed) -> failure(ctx, e));
-        return cli.execute(args);
+                .setParameterExceptionHandler((e, args) -> report(ctx, e.getMessage(), helpLine(e.getCommandLine()),
+                        LauncherError.USAGE.exitCode()))
+                .setExecutionExceptionHandler((e, commandLine, parsed) -> failure(ctx, e, commandLine));
     }
 
-    private static int failure(CliContext ctx, Exception e) {
-        int code;
+    private static int failure(CliContext ctx, Exception e, CommandLine commandLine) {
         if (e instanceof LauncherException le) {
-            code = le.error().exitCode();
-        } else if (e instanceof IllegalArgumentException) {
-            code = LauncherError.USAGE.exitCode();
-        } else if (e instanceof KubernetesClientException) {
-            code = LauncherError.KUBERNETES_API.exitCode();
-        } else {
-            code = 1;
+            return report(ctx, e.getMessage(), le.help().orElse(null), le.error().exitCode());
         }
-        // the one place a failure is reported; components only throw
-        ctx.err().println("job-launcher: " + e.getMessage());
-        if (code == 1) {
-            e.printStackTrace(ctx.err());
+        if (e instanceof IllegalArgumentException) {
+            return report(ctx, e.getMessage(), helpLine(commandLine), LauncherError.USAGE.exitCode());
+        }
+        if (e instanceof KubernetesClientException) {
+            return report(ctx, e.getMessage() + rootCause(e), null, LauncherError.KUBERNETES_API.exitCode());
+        }
+        int code = report(ctx, String.valueOf(e), null, 1);
+        e.printStackTrace(ctx.err());
+        ctx.err().flush();
+        return code;
+    }
+
+    /**
+     * The one place a failure is reported (components only throw): the error on one line and, when
+     * there is one, what to do on the next.
+     */
+    private static int report(CliContext ctx, String message, String help, int code) {
+        ctx.err().println("job-launcher: " + oneLine(message));
+        if (help != null) {
+            ctx.err().println(help);
         }
         ctx.err().flush();
         return code;
+    }
+
+    private static String helpLine(CommandLine commandLine) {
+        return "Run '" + commandLine.getCommandSpec().qualifiedName() + " --help' for its options.";
+    }
+
+    private static String oneLine(String message) {
+        return String.valueOf(message).strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** fabric8's message names the operation; the root cause says what went wrong (refused, TLS, DNS). */
+    private static String rootCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? "" : " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
     }
 
     /** Creates commands with the context when they take it, like any picocli factory otherwise. */

@@ -7,7 +7,7 @@ import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.kube.JobOutcome;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.JobResources;
-import io.etcdworkers.launcher.job.WorkerKind;
+import io.etcdworkers.launcher.job.JobWork;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.math.BigDecimal;
@@ -60,10 +60,11 @@ final class MemorySizing {
             throw new IllegalArgumentException("--memory-limit=auto and --check-memory run a sizing Job in the cluster "
                     + "first; with --dry-run give a size (verify-backup --estimate-memory prints one)");
         }
-        JobRequest request = new JobRequest(WorkerKind.SIZING, pod.etcd, namespace, pod.image, store.toStoreRef(),
-                new JobResources(pod.cpuRequest, pod.cpuLimit, SIZING_MEMORY, SIZING_MEMORY, pod.scratchSize,
-                        pod.tmpSize, SIZING_HEAP_PERCENT), null, null, null, pod.deadline, 0, pod.ttlAfterFinished,
-                pod.owner(), pod.serviceAccount, pod.placement()).withOutput(pod.output());
+        JobRequest request = JobRequest.builder(pod.etcd, namespace, pod.image, store.toStoreRef(), JobWork.SIZING)
+                .resources(new JobResources(pod.cpuRequest, pod.cpuLimit, SIZING_MEMORY, SIZING_MEMORY, pod.scratchSize,
+                        pod.tmpSize, SIZING_HEAP_PERCENT))
+                .activeDeadline(pod.deadline).backoffLimit(0).ttlAfterFinished(pod.ttlAfterFinished).owner(pod.owner())
+                .serviceAccountName(pod.serviceAccount).placement(pod.placement()).output(pod.output()).build();
         Job job = new JobFactory(ctx.clock()).build(request);
         JobLauncher launcher = JobRun.launcher(ctx, cluster);
         Job created = launcher.create(job);

@@ -1,6 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.JobResources;
+import io.etcdworkers.launcher.job.JobWork;
 import io.etcdworkers.launcher.job.OwnerRef;
 import io.etcdworkers.launcher.job.PodPlacement;
 import io.fabric8.kubernetes.api.model.Affinity;
@@ -146,6 +148,14 @@ final class PodOptions {
                     + "give a size here (verify-backup --estimate-memory prints one)");
         }
         return new JobResources(cpuRequest, cpuLimit, memoryRequest, memoryLimit, scratchSize, tmpSize, heapPercent);
+    }
+
+    /** A request for {@code work} with this pod, the store and the engine's flags. */
+    JobRequest.Builder request(String namespace, StoreOptions store, DefragOptions defrag, JobWork work) {
+        return JobRequest.builder(etcd, namespace, image, store.toStoreRef(), work).resources(resources())
+                .defrag(defrag.toFlags()).activeDeadline(deadline).backoffLimit(backoffLimit)
+                .ttlAfterFinished(ttlAfterFinished).owner(owner()).serviceAccountName(serviceAccount)
+                .placement(placement()).output(output());
     }
 
     OwnerRef owner() {

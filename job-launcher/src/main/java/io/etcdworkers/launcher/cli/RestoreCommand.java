@@ -1,11 +1,10 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.launcher.job.ClusterRestoreRequest;
 import io.etcdworkers.launcher.job.JobFactory;
-import io.etcdworkers.launcher.job.JobNames;
 import io.etcdworkers.launcher.job.JobRequest;
+import io.etcdworkers.launcher.job.JobWork;
 import io.etcdworkers.launcher.job.RestoreFlags;
-import io.etcdworkers.launcher.job.WorkerKind;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -36,10 +35,12 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--initial-cluster", description = "e.g. m0=https://m0.peer:2380.")
     String initialCluster;
 
-    @Option(names = "--initial-cluster-token")
+    @Option(names = "--initial-cluster-token",
+            description = "The cluster's --initial-cluster-token, as its members run with (the worker's default if not given).")
     String initialClusterToken;
 
-    @Option(names = "--initial-advertise-peer-urls")
+    @Option(names = "--initial-advertise-peer-urls",
+            description = "This member's peer URL(s), as etcd's --initial-advertise-peer-urls (the worker's default if not given).")
     String initialAdvertisePeerUrls;
 
     @Option(names = "--member-claims", paramLabel = "NAME=CLAIM[,NAME=CLAIM...]", split = ",",
@@ -54,7 +55,9 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace a data dir that is not empty.")
     boolean force;
 
-    @Option(names = "--embedded-etcd-quota-bytes")
+    @Option(names = "--embedded-etcd-quota-bytes",
+            description = "Backend quota of the scratch etcd that rebuilds and verifies the data dir (exit 32 when it runs "
+                    + "out; the worker's default if not given).")
     Long embeddedEtcdQuotaBytes;
 
     @Option(names = "--max-fetchers", description = "Deltas fetched in parallel.")
@@ -80,7 +83,7 @@ final class RestoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(this::takeFrom);
         java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {
@@ -92,7 +95,7 @@ final class RestoreCommand implements Callable<Integer> {
         if (targetClaim == null) {
             throw new IllegalArgumentException("give --target-claim (or --member-claims for every member)");
         }
-        return JobRun.run(ctx, cluster, run, stuck, request(targetClaim, name, initialAdvertisePeerUrls));
+        return JobRun.run(ctx, cluster, run, stuck, common(flags().build()).build());
     }
 
     /**
@@ -124,13 +127,15 @@ final class RestoreCommand implements Callable<Integer> {
         }
     }
 
-    private JobRequest request(String claim, String member, String peerUrl) {
-        RestoreFlags flags = new RestoreFlags(claim, dataDir, member, initialCluster, initialClusterToken,
-                peerUrl, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision, toTime,
-                toLastGood);
-        return new JobRequest(WorkerKind.RESTORE, pod.etcd, cluster.namespace(ctx, run.dryRun), pod.image,
-                store.toStoreRef(), pod.resources(), defrag.toFlags(), flags, null, pod.deadline, pod.backoffLimit,
-                pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement()).withOutput(pod.output());
+    private RestoreFlags.Builder flags() {
+        return RestoreFlags.builder(targetClaim).dataDir(dataDir).name(name).initialCluster(initialCluster)
+                .initialClusterToken(initialClusterToken).initialAdvertisePeerUrls(initialAdvertisePeerUrls)
+                .skipHashCheck(skipHashCheck).force(force).embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
+                .maxFetchers(maxFetchers).toRevision(toRevision).toTime(toTime).toLastGood(toLastGood);
+    }
+
+    private JobRequest.Builder common(JobWork work) {
+        return pod.request(cluster.namespace(ctx, run.dryRun), store, defrag, work);
     }
 
     /** One Job per member of {@code --initial-cluster}, each with its own name, peer URL and claim. */
@@ -139,23 +144,7 @@ final class RestoreCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--member-claims names every member's claim: leave out --target-claim, "
                     + "--name, --initial-advertise-peer-urls and --job-name");
         }
-        java.util.Map<String, String> peers = MemberCluster.parse(initialCluster);
-        if (!peers.keySet().equals(memberClaims.keySet())) {
-            throw new IllegalArgumentException("--member-claims must name exactly the members of --initial-cluster "
-                    + peers.keySet() + ", got " + memberClaims.keySet());
-        }
-        JobFactory jobs = new JobFactory(ctx.clock());
-        java.util.List<Job> all = new java.util.ArrayList<>();
-        for (java.util.Map.Entry<String, String> member : peers.entrySet()) {
-            JobRequest request = request(memberClaims.get(member.getKey()), member.getKey(), member.getValue());
-            Job job = jobs.build(request, JobNames.jobName(request.etcdName(), WorkerKind.RESTORE, member.getKey(),
-                    ctx.clock().instant()));
-            // the members' Jobs run side by side: the label tells the launcher's one-at-a-time check apart
-            String label = member.getKey().length() <= 63 ? member.getKey() : member.getKey().substring(0, 63);
-            job.getMetadata().getLabels().put(JobNames.LABEL_MEMBER, label);
-            job.getSpec().getTemplate().getMetadata().getLabels().put(JobNames.LABEL_MEMBER, label);
-            all.add(job);
-        }
-        return JobRun.runAll(ctx, cluster, run, stuck, all);
+        ClusterRestoreRequest request = ClusterRestoreRequest.of(common(null), flags(), initialCluster, memberClaims);
+        return JobRun.runAll(ctx, cluster, run, stuck, new JobFactory(ctx.clock()).build(request));
     }
 }

@@ -18,4 +18,12 @@ final class RunOptions {
     @Option(names = "--timeout", converter = DurationConverter.class,
             description = "How long --wait watches (default: the Job's deadline plus 5m); the Job keeps running after it.")
     Duration timeout;
+
+    /** Refuses what cannot be done together: a dry run creates no Job for {@code --wait} to watch. */
+    void check() {
+        if (dryRun && await) {
+            throw new IllegalArgumentException("--wait watches the Job a run creates and --dry-run creates none:"
+                    + " give one of them");
+        }
+    }
 }

@@ -37,7 +37,7 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobLauncher launcher = JobRun.launcher(ctx, cluster);
+        JobLauncher launcher = JobRun.reader(ctx, cluster);
         String namespace = cluster.namespace(ctx, false);
         if (job == null) {
             list(launcher.list(namespace));

@@ -5,7 +5,7 @@ import io.etcdworkers.launcher.job.CronJobRequest;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.job.JobRequest;
-import io.etcdworkers.launcher.job.WorkerKind;
+import io.etcdworkers.launcher.job.JobWork;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -48,12 +48,9 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String namespace = cluster.namespace(ctx, run.dryRun && from.fromEtcd == null);
+        String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> FromEtcdOptions.applyCommon(etcd, pod, store));
-        JobRequest request = new JobRequest(drill ? WorkerKind.DRILL : WorkerKind.VERIFY, pod.etcd, namespace,
-                pod.image, store.toStoreRef(), pod.resources(), defrag.toFlags(), null, null, pod.deadline,
-                pod.backoffLimit, pod.ttlAfterFinished, pod.owner(), pod.serviceAccount, pod.placement())
-                .withOutput(pod.output());
+        JobRequest request = pod.request(namespace, store, defrag, drill ? JobWork.DRILL : JobWork.VERIFY).build();
         if (schedule == null) {
             return JobRun.run(ctx, cluster, run, stuck, request);
         }
@@ -62,7 +59,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (run.dryRun) {
             return JobRun.print(ctx, cron);
         }
-        CronJob applied = new JobLauncher(cluster.client(ctx)).applyCronJob(cron);
+        CronJob applied = new JobLauncher(cluster.clientForJobs(ctx)).applyCronJob(cron);
         ctx.out().println("cronjob " + applied.getMetadata().getNamespace() + "/" + applied.getMetadata().getName()
                 + " applied");
         ctx.out().flush();

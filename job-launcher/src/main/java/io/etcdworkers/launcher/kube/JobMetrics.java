@@ -1,7 +1,9 @@
 package io.etcdworkers.launcher.kube;
 
+import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.contract.ErrorCode;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -28,8 +30,16 @@ public final class JobMetrics {
 
     private final MeterRegistry registry;
 
+    /**
+     * 1, tagged with the launcher's {@code version}: an info metric, so the counters' series stay the
+     * same across upgrades.
+     */
+    public static final String BUILD_INFO = "etcdworkers.launcher.build.info";
+
     public JobMetrics(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        Gauge.builder(BUILD_INFO, () -> 1).description("The launcher's version").tag("version", BuildVersion.current())
+                .register(registry);
     }
 
     /** Counts one Job that ended, and how long it took from its creation. */

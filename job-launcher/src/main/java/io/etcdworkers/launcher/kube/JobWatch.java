@@ -46,7 +46,7 @@ final class JobWatch {
         // one watch for the whole run, only to wake the loop early when the Job changes; the loop reads
         // the Job itself, so a watch that closes (API server timeout) only makes it poll
         BlockingQueue<Watcher.Action> changes = new LinkedBlockingQueue<>();
-        try (Watch ignored = JobLauncher.call(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name)
+        try (Watch ignored = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name)
                 .watch(new Watcher<Job>() {
                     @Override
                     public void eventReceived(Action action, Job resource) {
@@ -59,16 +59,16 @@ final class JobWatch {
                     }
                 }), "watch Job " + name)) {
             while (true) {
-                Job job = JobLauncher.call(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(),
+                Job job = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(),
                         "get Job " + name);
                 if (job == null) {
                     return Result.gone();
                 }
                 progress.accept(job);
-                if (JobLauncher.finished(job)) {
+                if (JobConditions.finished(job)) {
                     return Result.done(job);
                 }
-                List<Pod> current = JobLauncher.pods(client, namespace, name);
+                List<Pod> current = JobPods.of(client, namespace, name);
                 PodWatch.Observation seen = pods.observe(current, events(namespace, name, current), clock.instant());
                 seen.lines().forEach(diagnostics);
                 if (seen.stuck().isPresent()) {
@@ -98,7 +98,7 @@ final class JobWatch {
         Set<String> objects = new HashSet<>();
         objects.add("Job/" + job);
         pods.forEach(p -> objects.add("Pod/" + p.getMetadata().getName()));
-        return JobLauncher.call(() -> client.v1().events().inNamespace(namespace).list().getItems(),
+        return KubeCall.run(() -> client.v1().events().inNamespace(namespace).list().getItems(),
                         "list Events in " + namespace)
                 .stream()
                 .filter(e -> e.getInvolvedObject() != null

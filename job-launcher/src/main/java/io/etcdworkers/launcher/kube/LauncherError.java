@@ -25,7 +25,12 @@ public enum LauncherError {
      */
     POD_STUCK(55),
     /** No cluster is configured (no kubeconfig, not in a pod): nothing to talk to. */
-    NO_CLUSTER(56);
+    NO_CLUSTER(56),
+    /**
+     * The API server is older than the rendered Jobs need ({@link KubernetesVersionCheck#MINIMUM});
+     * nothing was created. Not the workers' contract: no Job, and so no worker, runs after it.
+     */
+    CLUSTER_TOO_OLD(57);
 
     private final int exitCode;
 

@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.fge.jsonschema.core.report.ProcessingReport;
 import com.github.fge.jsonschema.main.JsonSchema;
 import com.github.fge.jsonschema.main.JsonSchemaFactory;
+import io.etcdworkers.launcher.kube.ClusterVersions;
 import io.etcdworkers.launcher.kube.DruidEtcd;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -43,8 +45,15 @@ class FromEtcdCliTest {
     private static final KubernetesSerialization K8S = new KubernetesSerialization();
 
     KubernetesClient client;
+    KubernetesMockServer server;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+
+    /** The mock API server reports a Kubernetes version the launcher creates Jobs on. */
+    @BeforeEach
+    void aSupportedKubernetesVersion() {
+        ClusterVersions.reportSupported(server);
+    }
 
     @BeforeEach
     void createTheEtcd() throws IOException {

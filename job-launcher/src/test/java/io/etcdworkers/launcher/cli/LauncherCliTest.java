@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.kube.JobLauncher;
+import io.etcdworkers.launcher.kube.ClusterVersions;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -38,9 +41,16 @@ class LauncherCliTest {
             "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup");
 
     KubernetesClient client;
+    KubernetesMockServer server;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
     private int clientsMade;
+
+    /** The mock API server reports a Kubernetes version the launcher creates Jobs on. */
+    @BeforeEach
+    void aSupportedKubernetesVersion() {
+        ClusterVersions.reportSupported(server);
+    }
 
     private int run(Map<String, String> env, List<String> args) {
         CliContext ctx = new CliContext(env, Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),

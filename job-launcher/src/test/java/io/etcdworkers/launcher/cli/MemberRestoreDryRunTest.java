@@ -9,6 +9,9 @@ import io.fabric8.kubernetes.schema.validator.Validator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -52,6 +55,27 @@ class MemberRestoreDryRunTest {
                     "--name=etcd-main-" + i,
                     "--initial-advertise-peer-urls=http://etcd-main-" + i + ".etcd-main-peer.demo.svc:2380");
         }
+    }
+
+    @Test
+    void theCliPrintsTheFactorysMemberJobsAsTheGoldenFileHasThem() throws IOException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        String peers = "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--prod--main.svc:2380,"
+                + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--prod--main.svc:2380,"
+                + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380";
+
+        int code = LauncherCli.execute(context(out, err), "restore", "-n", "shoot--prod--main", "--etcd", "etcd-main",
+                "--image", "registry.example/etcd-workers:0.1.0", "--storage-provider", "S3",
+                "--store-container", "shoot--prod--main--3f7a1c", "--store-prefix", "shoot--prod--main--3f7a1c/etcd-main",
+                "--store-secret", "etcd-backup", "--gardener-network-labels", "--initial-cluster", peers,
+                "--initial-cluster-token", "etcd-cluster", "--member-claims",
+                "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,etcd-main-2=etcd-main-etcd-main-2",
+                "--dry-run");
+
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).isEqualTo(Files.readString(
+                Path.of("src/test/resources/JobFactoryTest/members-gardener/out.yaml"), StandardCharsets.UTF_8));
     }
 
     @Test

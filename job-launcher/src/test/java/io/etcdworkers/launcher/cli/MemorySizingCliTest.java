@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etcdworkers.launcher.job.JobFactory;
+import io.etcdworkers.launcher.kube.ClusterVersions;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.schema.validator.Validator;
 import java.io.PrintWriter;
@@ -25,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -46,8 +49,15 @@ class MemorySizingCliTest {
             + "\"heapBytes\":637108864,\"memoryLimitBytes\":3221225472,\"heapPercent\":31}}";
 
     KubernetesClient client;
+    KubernetesMockServer server;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
+
+    /** The mock API server reports a Kubernetes version the launcher creates Jobs on. */
+    @BeforeEach
+    void aSupportedKubernetesVersion() {
+        ClusterVersions.reportSupported(server);
+    }
 
     private int run(List<String> args, String... more) {
         List<String> all = new ArrayList<>(args);

@@ -2,10 +2,12 @@ package io.etcdworkers.launcher.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.launcher.kube.ClusterVersions;
 import io.fabric8.kubernetes.api.model.batch.v1.CronJob;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,9 +30,16 @@ class PodOptionsCliTest {
             "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup");
 
     KubernetesClient client;
+    KubernetesMockServer server;
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
     private int clientsMade;
+
+    /** The mock API server reports a Kubernetes version the launcher creates Jobs on. */
+    @BeforeEach
+    void aSupportedKubernetesVersion() {
+        ClusterVersions.reportSupported(server);
+    }
 
     private int run(List<String> args, String... more) {
         List<String> all = new ArrayList<>(args);

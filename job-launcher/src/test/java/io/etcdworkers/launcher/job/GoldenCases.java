@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.dataformat.yaml.YAMLMapper;
@@ -44,17 +46,30 @@ final class GoldenCases {
         }
     }
 
-    static HasMetadata render(String name) {
+    /**
+     * The case's rendered objects: a Job, or a CronJob for {@code cronjob-*} cases, or one Job per member
+     * for {@code members-*} cases.
+     */
+    static List<HasMetadata> render(String name) {
         Path in = ROOT.resolve(name).resolve("in-request.yaml");
         JobFactory jobs = new JobFactory(Clock.fixed(NOW, ZoneOffset.UTC));
         try {
             if (name.startsWith("cronjob-")) {
-                return new CronJobFactory(jobs).build(YAML.readValue(in.toFile(), CronJobRequest.class));
+                return List.of(new CronJobFactory(jobs).build(YAML.readValue(in.toFile(), GoldenRequest.Cron.class)
+                        .toRequest()));
             }
-            return jobs.build(YAML.readValue(in.toFile(), JobRequest.class));
+            if (name.startsWith("members-")) {
+                return List.copyOf(jobs.build(YAML.readValue(in.toFile(), GoldenRequest.Members.class).toRequest()));
+            }
+            return List.of(jobs.build(YAML.readValue(in.toFile(), GoldenRequest.class).toRequest()));
         } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalStateException("cannot read " + in + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The objects as one YAML stream, as {@code --dry-run} prints them. */
+    static String yaml(List<HasMetadata> resources) {
+        return resources.stream().map(SERIALIZATION::asYaml).collect(Collectors.joining());
     }
 
     static String yaml(Object resource) {

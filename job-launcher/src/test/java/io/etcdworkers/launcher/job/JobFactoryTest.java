@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -41,13 +42,14 @@ public class JobFactoryTest {
     @Test
     void theGoldenCasesCoverEveryKindProviderAndOwnership() {
         assertThat(cases().toList()).contains("restore-s3", "restore-local-owner", "compact-s3-owner",
-                "compact-local", "cronjob-s3", "cronjob-local-owner", "restore-placement", "cronjob-gardener");
+                "compact-local", "cronjob-s3", "cronjob-local-owner", "restore-placement", "cronjob-gardener",
+                "members-gardener");
     }
 
     @Test
     void buildingIsPureForAFixedClock() {
-        HasMetadata first = GoldenCases.render("restore-s3");
-        HasMetadata second = GoldenCases.render("restore-s3");
+        List<HasMetadata> first = GoldenCases.render("restore-s3");
+        List<HasMetadata> second = GoldenCases.render("restore-s3");
         assertThat(second).isEqualTo(first);
     }
 
@@ -66,7 +68,7 @@ public class JobFactoryTest {
     @Test
     void theScheduledCompactionGetsADefaultThresholdOnlyWhenItHasNone() {
         JobRequest none = sampleCompact(CompactFlags.none());
-        assertThat(CronJobFactory.withThreshold(none).compact().minDeltaRevisions())
+        assertThat(((CompactFlags) CronJobFactory.withThreshold(none).work()).minDeltaRevisions())
                 .isEqualTo(CronJobFactory.DEFAULT_MIN_DELTA_REVISIONS);
         JobRequest own = sampleCompact(new CompactFlags(null, 7L, null, null, null, null, false, null));
         assertThat(CronJobFactory.withThreshold(own)).isSameAs(own);
@@ -79,15 +81,13 @@ public class JobFactoryTest {
     }
 
     public static JobRequest sampleRestore() {
-        return new JobRequest(WorkerKind.RESTORE, "etcd-main", "default", "img:1",
-                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), null, null,
-                new RestoreFlags("data-claim", null, null, null, null, null, false, false, null, null),
-                null, null, 1, null, null, null);
+        return JobRequest.builder("etcd-main", "default", "img:1",
+                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null),
+                RestoreFlags.builder("data-claim").build()).backoffLimit(1).build();
     }
 
     public static JobRequest sampleCompact(CompactFlags flags) {
-        return new JobRequest(WorkerKind.COMPACT, "etcd-main", "default", "img:1",
-                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), null, null,
-                null, flags, null, 1, null, null, null);
+        return JobRequest.builder("etcd-main", "default", "img:1",
+                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), flags).backoffLimit(1).build();
     }
 }

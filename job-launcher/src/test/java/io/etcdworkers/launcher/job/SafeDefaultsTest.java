@@ -31,7 +31,10 @@ class SafeDefaultsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void everyJobIsSafeByDefault(String name) {
-        HasMetadata object = GoldenCases.render(name);
+        GoldenCases.render(name).forEach(SafeDefaultsTest::isSafeByDefault);
+    }
+
+    private static void isSafeByDefault(HasMetadata object) {
         JobSpec spec = object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
         PodSpec pod = spec.getTemplate().getSpec();
         Container c = pod.getContainers().get(0);
@@ -69,7 +72,10 @@ class SafeDefaultsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void credentialsComeOnlyFromTheMountedSecret(String name) {
-        HasMetadata object = GoldenCases.render(name);
+        GoldenCases.render(name).forEach(SafeDefaultsTest::takesCredentialsOnlyFromTheMountedSecret);
+    }
+
+    private static void takesCredentialsOnlyFromTheMountedSecret(HasMetadata object) {
         JobSpec spec = object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
         PodSpec pod = spec.getTemplate().getSpec();
         Container c = pod.getContainers().get(0);

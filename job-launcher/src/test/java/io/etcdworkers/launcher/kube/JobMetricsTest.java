@@ -2,6 +2,7 @@ package io.etcdworkers.launcher.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.launcher.job.JobNames;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
@@ -18,6 +19,15 @@ import org.junit.jupiter.api.Test;
 @EnableKubernetesMockClient(crud = true)
 class JobMetricsTest {
     KubernetesClient client;
+
+    @Test
+    void theLaunchersVersionIsAnInfoMetric() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        new JobMetrics(registry);
+
+        assertThat(registry.get(JobMetrics.BUILD_INFO).tag("version", BuildVersion.current()).gauge().value())
+                .isEqualTo(1.0);
+    }
 
     @Test
     void aFailedAndASucceededJobAreCountedByKindEtcdAndFailureReason() {

@@ -2,6 +2,7 @@ package io.etcdworkers.workercli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.contract.ResultFields;
 import java.io.IOException;
 import java.net.URI;
@@ -91,6 +92,9 @@ final class MetricsPush {
             gauge(out, "etcdworkers_run_reached_revision", labels, point.get("reachedRevision").asDouble());
         }
         gauge(out, "etcdworkers_run_last_end_timestamp_seconds", labels, System.currentTimeMillis() / 1000.0);
+        // the version as an info metric, so the figures' series stay the same across upgrades
+        gauge(out, "etcdworkers_build_info", "{version=\"" + escape(result.path(ResultFields.VERSION)
+                .asText(BuildVersion.current())) + "\"}", 1);
         return out.toString();
     }
 

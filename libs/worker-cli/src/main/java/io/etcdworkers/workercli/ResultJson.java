@@ -1,6 +1,7 @@
 package io.etcdworkers.workercli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerException;
@@ -27,6 +28,7 @@ public final class ResultJson {
         result.put(ResultFields.KIND, kind);
         result.put(ResultFields.OUTCOME, ResultFields.RUNNING);
         result.put(ResultFields.EXIT_CODE, ErrorCode.UNEXPECTED.exitCode());
+        result.put(ResultFields.VERSION, BuildVersion.current());
         return result;
     }
 

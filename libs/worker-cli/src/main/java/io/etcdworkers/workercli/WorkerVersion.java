@@ -1,12 +1,12 @@
 package io.etcdworkers.workercli;
 
+import io.etcdworkers.contract.BuildVersion;
 import picocli.CommandLine.IVersionProvider;
 
-/** The version from the jar's manifest. */
+/** {@code --version}: the build's version, the same as the launcher's and the result JSON's. */
 public final class WorkerVersion implements IVersionProvider {
     @Override
     public String[] getVersion() {
-        String version = WorkerVersion.class.getPackage().getImplementationVersion();
-        return new String[] {version == null ? "development build" : version};
+        return new String[] {BuildVersion.current()};
     }
 }

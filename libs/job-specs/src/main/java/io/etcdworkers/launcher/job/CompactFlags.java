@@ -24,7 +24,7 @@ public record CompactFlags(
         Boolean defragment,
         Duration etcdDefragTimeout,
         boolean enableSnapshotLeaseRenewal,
-        String fullSnapshotLeaseName) {
+        String fullSnapshotLeaseName) implements JobWork {
 
     public CompactFlags {
         // 0 is the worker's "no minimum": passed on as given, and a scheduled compaction then gets no default one
@@ -43,6 +43,11 @@ public record CompactFlags(
         if (enableSnapshotLeaseRenewal && fullSnapshotLeaseName == null) {
             throw new IllegalArgumentException("lease renewal needs " + WorkerFlags.FULL_SNAPSHOT_LEASE_NAME);
         }
+    }
+
+    @Override
+    public WorkerKind kind() {
+        return WorkerKind.COMPACT;
     }
 
     /** Whether any threshold is set, so a run with little to compact exits early. */

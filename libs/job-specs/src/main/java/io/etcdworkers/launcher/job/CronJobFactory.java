@@ -52,12 +52,9 @@ public final class CronJobFactory {
     }
 
     static JobRequest withThreshold(JobRequest job) {
-        if (job.kind() != WorkerKind.COMPACT || job.compact().hasThreshold()) {
+        if (!(job.work() instanceof CompactFlags compact) || compact.hasThreshold()) {
             return job;
         }
-        return new JobRequest(job.kind(), job.etcdName(), job.namespace(), job.image(), job.store(),
-                job.resources(), job.defrag(), null, job.compact().withMinDeltaRevisions(DEFAULT_MIN_DELTA_REVISIONS),
-                job.activeDeadline(), job.backoffLimit(), job.ttlAfterFinished(), job.owner(), job.serviceAccountName(),
-                job.placement()).withOutput(job.output());
+        return job.withWork(compact.withMinDeltaRevisions(DEFAULT_MIN_DELTA_REVISIONS));
     }
 }

@@ -30,7 +30,7 @@ public record ExtractFlags(
         boolean toLastGood,
         boolean force,
         String encryptionConfigSecret,
-        String encryptionConfigKey) {
+        String encryptionConfigKey) implements JobWork {
 
     /** Where the output claim is mounted. */
     public static final String OUTPUT_MOUNT_PATH = "/var/etcd-extract";
@@ -89,9 +89,74 @@ public record ExtractFlags(
         }
     }
 
-    /** An extract that writes values encrypted at rest as stored. */
-    public ExtractFlags(String outputClaim, String output, String prefix, String outputFormat, Long toRevision,
-            String toTime, boolean toLastGood, boolean force) {
-        this(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood, force, null, null);
+    @Override
+    public WorkerKind kind() {
+        return WorkerKind.EXTRACT;
+    }
+
+    /** An extract of the keys under {@code prefix} into {@code outputClaim}; every other flag left out until set. */
+    public static Builder builder(String outputClaim, String prefix) {
+        return new Builder(outputClaim, prefix);
+    }
+
+    /** Builds {@link ExtractFlags}; null leaves a flag out. */
+    public static final class Builder {
+        private final String outputClaim;
+        private final String prefix;
+        private String output;
+        private String outputFormat;
+        private Long toRevision;
+        private String toTime;
+        private boolean toLastGood;
+        private boolean force;
+        private String encryptionConfigSecret;
+        private String encryptionConfigKey;
+
+        private Builder(String outputClaim, String prefix) {
+            this.outputClaim = outputClaim;
+            this.prefix = prefix;
+        }
+
+        public Builder output(String value) {
+            this.output = value;
+            return this;
+        }
+
+        public Builder outputFormat(String value) {
+            this.outputFormat = value;
+            return this;
+        }
+
+        public Builder toRevision(Long value) {
+            this.toRevision = value;
+            return this;
+        }
+
+        public Builder toTime(String value) {
+            this.toTime = value;
+            return this;
+        }
+
+        public Builder toLastGood(boolean value) {
+            this.toLastGood = value;
+            return this;
+        }
+
+        public Builder force(boolean value) {
+            this.force = value;
+            return this;
+        }
+
+        /** The Secret holding the EncryptionConfiguration and its key (null: the default key). */
+        public Builder encryptionConfig(String secret, String key) {
+            this.encryptionConfigSecret = secret;
+            this.encryptionConfigKey = key;
+            return this;
+        }
+
+        public ExtractFlags build() {
+            return new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood, force,
+                    encryptionConfigSecret, encryptionConfigKey);
+        }
     }
 }

@@ -25,6 +25,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.JobSpecBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +64,27 @@ public final class JobFactory {
      * since it is also the {@code instance} label value of the Job and its pods.
      */
     public Job build(JobRequest request, String name) {
+        return build(request, name, JobNames.labels(request.etcdName(), request.kind(), name));
+    }
+
+    /**
+     * One Job per member, each named {@code <etcd>-restore-<member>-<time>} (one time for all of them)
+     * and labelled {@link JobNames#LABEL_MEMBER} with its member, on the Job and its pod.
+     */
+    public List<Job> build(ClusterRestoreRequest request) {
+        Instant now = clock.instant();
+        List<Job> jobs = new ArrayList<>();
+        for (JobRequest member : request.members()) {
+            String name = JobNames.jobName(member.etcdName(), member.kind(), ClusterRestoreRequest.member(member), now);
+            jobs.add(build(member, name, JobNames.memberLabels(member.etcdName(), name,
+                    ClusterRestoreRequest.member(member))));
+        }
+        return List.copyOf(jobs);
+    }
+
+    private Job build(JobRequest request, String name, Map<String, String> launcherLabels) {
         RequestChecks.dnsLabel(name, "Job name");
-        Map<String, String> labels = request.placement().objectLabels(
-                JobNames.labels(request.etcdName(), request.kind(), name));
+        Map<String, String> labels = request.placement().objectLabels(launcherLabels);
         return new JobBuilder()
                 .withNewMetadata()
                     .withName(name)

@@ -84,6 +84,13 @@ public final class JobNames {
         return labels;
     }
 
+    /** The labels of one member's restore among several: {@link #labels} plus {@link #LABEL_MEMBER}. */
+    public static Map<String, String> memberLabels(String etcdName, String instance, String member) {
+        Map<String, String> labels = labels(etcdName, WorkerKind.RESTORE, instance);
+        labels.put(LABEL_MEMBER, member.length() <= MAX_JOB_NAME ? member : member.substring(0, MAX_JOB_NAME));
+        return labels;
+    }
+
     /** The labels that identify one target: the same for every run against it. */
     public static Map<String, String> targetSelector(String etcdName, WorkerKind kind) {
         Map<String, String> selector = new TreeMap<>();

@@ -47,7 +47,8 @@ public record PodPlacement(
     static final Set<String> JOB_CONTROLLER_LABELS = Set.of("job-name", "controller-uid",
             "batch.kubernetes.io/job-name", "batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-completion-index");
     private static final Set<String> LAUNCHER_LABELS = Set.of(JobNames.LABEL_NAME, JobNames.LABEL_INSTANCE,
-            JobNames.LABEL_COMPONENT, JobNames.LABEL_PART_OF, JobNames.LABEL_MANAGED_BY, JobNames.LABEL_ETCD);
+            JobNames.LABEL_COMPONENT, JobNames.LABEL_PART_OF, JobNames.LABEL_MANAGED_BY, JobNames.LABEL_ETCD,
+            JobNames.LABEL_MEMBER);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     private static final Set<String> OPERATORS = Set.of("Equal", "Exists");

@@ -46,15 +46,15 @@ final class PodVolumes {
         if (store.localClaimName() != null) {
             volumes.add(claim(BUCKET, store.localClaimName(), request.kind() != WorkerKind.COMPACT));
         }
-        if (request.restore() != null) {
-            volumes.add(claim(TARGET, request.restore().targetClaim(), false));
+        if (request.work() instanceof RestoreFlags restore) {
+            volumes.add(claim(TARGET, restore.targetClaim(), false));
         }
-        if (request.extract() != null) {
-            volumes.add(claim(OUTPUT, request.extract().outputClaim(), false));
-            if (request.extract().encryptionConfigSecret() != null) {
+        if (request.work() instanceof ExtractFlags extract) {
+            volumes.add(claim(OUTPUT, extract.outputClaim(), false));
+            if (extract.encryptionConfigSecret() != null) {
                 volumes.add(new VolumeBuilder().withName(ENCRYPTION_CONFIG)
-                        .withNewSecret().withSecretName(request.extract().encryptionConfigSecret())
-                        .addNewItem().withKey(request.extract().encryptionConfigKey())
+                        .withNewSecret().withSecretName(extract.encryptionConfigSecret())
+                        .addNewItem().withKey(extract.encryptionConfigKey())
                         .withPath(ExtractFlags.DEFAULT_ENCRYPTION_CONFIG_KEY).endItem()
                         .withDefaultMode(SECRET_MODE).endSecret()
                         .build());
@@ -72,12 +72,12 @@ final class PodVolumes {
             // a restore or extract only reads the bucket; a compaction uploads its new full snapshot there
             mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() != WorkerKind.COMPACT));
         }
-        if (request.restore() != null) {
+        if (request.work() instanceof RestoreFlags) {
             mounts.add(mount(TARGET, RestoreFlags.TARGET_MOUNT_PATH, false));
         }
-        if (request.extract() != null) {
+        if (request.work() instanceof ExtractFlags extract) {
             mounts.add(mount(OUTPUT, ExtractFlags.OUTPUT_MOUNT_PATH, false));
-            if (request.extract().encryptionConfigSecret() != null) {
+            if (extract.encryptionConfigSecret() != null) {
                 mounts.add(mount(ENCRYPTION_CONFIG, ExtractFlags.ENCRYPTION_CONFIG_MOUNT_PATH, true));
             }
         }

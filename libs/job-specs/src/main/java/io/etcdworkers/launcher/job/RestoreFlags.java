@@ -31,7 +31,7 @@ public record RestoreFlags(
         Integer maxFetchers,
         Long toRevision,
         String toTime,
-        boolean toLastGood) {
+        boolean toLastGood) implements JobWork {
 
     /** Where the target claim is mounted: the path etcd-druid mounts the etcd data volume at. */
     public static final String TARGET_MOUNT_PATH = "/var/etcd/data";
@@ -72,11 +72,113 @@ public record RestoreFlags(
         }
     }
 
-    /** A restore of the latest state. */
-    public RestoreFlags(String targetClaim, String dataDir, String name, String initialCluster,
-            String initialClusterToken, String initialAdvertisePeerUrls, boolean skipHashCheck, boolean force,
-            Long embeddedEtcdQuotaBytes, Integer maxFetchers) {
-        this(targetClaim, dataDir, name, initialCluster, initialClusterToken, initialAdvertisePeerUrls, skipHashCheck,
-                force, embeddedEtcdQuotaBytes, maxFetchers, null, null, false);
+    @Override
+    public WorkerKind kind() {
+        return WorkerKind.RESTORE;
+    }
+
+    /** A restore into {@code targetClaim}; every flag left out (the worker's default) until set. */
+    public static Builder builder(String targetClaim) {
+        return new Builder(targetClaim);
+    }
+
+    /** A builder holding these flags, to make a changed copy. */
+    public Builder toBuilder() {
+        return new Builder(targetClaim).dataDir(dataDir).name(name).initialCluster(initialCluster)
+                .initialClusterToken(initialClusterToken).initialAdvertisePeerUrls(initialAdvertisePeerUrls)
+                .skipHashCheck(skipHashCheck).force(force).embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
+                .maxFetchers(maxFetchers).toRevision(toRevision).toTime(toTime).toLastGood(toLastGood);
+    }
+
+    /** Builds {@link RestoreFlags}; null leaves a flag out. */
+    public static final class Builder {
+        private String targetClaim;
+        private String dataDir;
+        private String name;
+        private String initialCluster;
+        private String initialClusterToken;
+        private String initialAdvertisePeerUrls;
+        private boolean skipHashCheck;
+        private boolean force;
+        private Long embeddedEtcdQuotaBytes;
+        private Integer maxFetchers;
+        private Long toRevision;
+        private String toTime;
+        private boolean toLastGood;
+
+        private Builder(String targetClaim) {
+            this.targetClaim = targetClaim;
+        }
+
+        public Builder targetClaim(String value) {
+            this.targetClaim = value;
+            return this;
+        }
+
+        public Builder dataDir(String value) {
+            this.dataDir = value;
+            return this;
+        }
+
+        public Builder name(String value) {
+            this.name = value;
+            return this;
+        }
+
+        public Builder initialCluster(String value) {
+            this.initialCluster = value;
+            return this;
+        }
+
+        public Builder initialClusterToken(String value) {
+            this.initialClusterToken = value;
+            return this;
+        }
+
+        public Builder initialAdvertisePeerUrls(String value) {
+            this.initialAdvertisePeerUrls = value;
+            return this;
+        }
+
+        public Builder skipHashCheck(boolean value) {
+            this.skipHashCheck = value;
+            return this;
+        }
+
+        public Builder force(boolean value) {
+            this.force = value;
+            return this;
+        }
+
+        public Builder embeddedEtcdQuotaBytes(Long value) {
+            this.embeddedEtcdQuotaBytes = value;
+            return this;
+        }
+
+        public Builder maxFetchers(Integer value) {
+            this.maxFetchers = value;
+            return this;
+        }
+
+        public Builder toRevision(Long value) {
+            this.toRevision = value;
+            return this;
+        }
+
+        public Builder toTime(String value) {
+            this.toTime = value;
+            return this;
+        }
+
+        public Builder toLastGood(boolean value) {
+            this.toLastGood = value;
+            return this;
+        }
+
+        public RestoreFlags build() {
+            return new RestoreFlags(targetClaim, dataDir, name, initialCluster, initialClusterToken,
+                    initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision,
+                    toTime, toLastGood);
+        }
     }
 }

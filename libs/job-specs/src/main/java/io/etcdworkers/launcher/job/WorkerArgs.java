@@ -43,14 +43,12 @@ public final class WorkerArgs {
         if (request.kind() == WorkerKind.DRILL) {
             args.add(flag(WorkerFlags.DATA_DIR, DRILL_DATA_DIR));
         }
-        if (request.restore() != null) {
-            restore(args, request.restore());
-        }
-        if (request.compact() != null) {
-            compact(args, request.compact());
-        }
-        if (request.extract() != null) {
-            extract(args, request.extract());
+        if (request.work() instanceof RestoreFlags r) {
+            restore(args, r);
+        } else if (request.work() instanceof CompactFlags c) {
+            compact(args, c);
+        } else if (request.work() instanceof ExtractFlags e) {
+            extract(args, e);
         }
         defrag(args, request.defrag());
         return List.copyOf(args);

@@ -23,8 +23,8 @@ class EncryptionConfigMountTest {
 
     @Test
     void theSecretsKeyIsMountedAsTheFileTheWorkerIsGiven() {
-        PodSpec pod = pod(new ExtractFlags("rescue", null, "/registry/secrets/", null, null, null, false, false,
-                "apiserver-encryption", "config.yaml"));
+        PodSpec pod = pod(ExtractFlags.builder("rescue", "/registry/secrets/")
+                .encryptionConfig("apiserver-encryption", "config.yaml").build());
         Container worker = pod.getContainers().get(0);
 
         assertThat(worker.getArgs()).contains("--encryption-config=" + ExtractFlags.ENCRYPTION_CONFIG_FILE)
@@ -47,7 +47,7 @@ class EncryptionConfigMountTest {
 
     @Test
     void withoutTheSecretNothingIsMountedAndTheKeyDefaultsToGardenersWithIt() {
-        PodSpec plain = pod(new ExtractFlags("rescue", null, "/registry/secrets/", null, null, null, false, false));
+        PodSpec plain = pod(ExtractFlags.builder("rescue", "/registry/secrets/").build());
         assertThat(plain.getVolumes()).noneMatch(v -> v.getName().equals(PodVolumes.ENCRYPTION_CONFIG));
         assertThat(plain.getContainers().get(0).getArgs()).noneMatch(a -> a.startsWith("--encryption-config"));
 
@@ -68,8 +68,7 @@ class EncryptionConfigMountTest {
     }
 
     private static PodSpec pod(ExtractFlags flags) {
-        JobRequest request = new JobRequest(WorkerKind.EXTRACT, "etcd-main", "ns", "img", S3, null,
-                DefragFlags.workerDefaults(), null, null, null, 1, null, null, null, null, flags);
+        JobRequest request = JobRequest.builder("etcd-main", "ns", "img", S3, flags).backoffLimit(1).build();
         return new JobFactory(Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC)).build(request)
                 .getSpec().getTemplate().getSpec();
     }

@@ -40,6 +40,7 @@ class PodPlacementTest {
                         "label app.kubernetes.io/managed-by is the launcher's own"),
                 Arguments.of(labels("app.kubernetes.io/component", "x"), "label app.kubernetes.io/component is the launcher's own"),
                 Arguments.of(labels("etcd-workers.io/etcd", "other"), "label etcd-workers.io/etcd is the launcher's own"),
+                Arguments.of(labels("etcd-workers.io/member", "m0"), "label etcd-workers.io/member is the launcher's own"),
                 Arguments.of(labels("app.kubernetes.io/instance", "x"), "is the launcher's own"),
                 Arguments.of(labels("batch.kubernetes.io/job-name", "x"), "set by the Job controller"),
                 Arguments.of(labels("job-name", "x"), "set by the Job controller"),

@@ -16,8 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(30)
 class WorkerArgsTest {
     private static final StoreRef S3 = new StoreRef(StorageProvider.S3, "bkt", "", null, "sec", null);
-    private static final RestoreFlags MINIMAL_RESTORE =
-            new RestoreFlags("claim", null, null, null, null, null, false, false, null, null);
+    private static final RestoreFlags MINIMAL_RESTORE = RestoreFlags.builder("claim").build();
 
     static Stream<Arguments> table() {
         return Stream.of(
@@ -35,8 +34,10 @@ class WorkerArgsTest {
                         MINIMAL_RESTORE, DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=Local", "--store-container=/var/etcd-bucket/dir", "--store-prefix=p",
                         "--scratch-dir=/scratch", "--data-dir=/var/etcd/data/new.etcd")),
-                Arguments.of("every restore flag", restore(S3, new RestoreFlags("claim", "/var/etcd/data/x",
-                        "m0", "m0=http://m0:2380", "tok", "http://m0:2380", true, true, 1024L, 3),
+                Arguments.of("every restore flag", restore(S3, RestoreFlags.builder("claim").dataDir("/var/etcd/data/x")
+                        .name("m0").initialCluster("m0=http://m0:2380").initialClusterToken("tok")
+                        .initialAdvertisePeerUrls("http://m0:2380").skipHashCheck(true).force(true)
+                        .embeddedEtcdQuotaBytes(1024L).maxFetchers(3).build(),
                         DefragFlags.workerDefaults()), List.of(
                         "--storage-provider=S3", "--store-container=bkt", "--scratch-dir=/scratch",
                         "--data-dir=/var/etcd/data/x", "--name=m0", "--initial-cluster=m0=http://m0:2380",
@@ -80,8 +81,8 @@ class WorkerArgsTest {
     @Test
     void leaseRenewalWithoutAServiceAccountOfItsOwnIsRefused() {
         CompactFlags renew = new CompactFlags(null, null, null, null, null, null, true, "e-full-snap");
-        assertThatThrownBy(() -> new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, renew, null,
-                1, null, null, null)).hasMessageContaining("--enable-snapshot-lease-renewal needs --service-account")
+        assertThatThrownBy(() -> JobRequest.builder("e", "ns", "img", S3, renew).backoffLimit(1).build())
+                .hasMessageContaining("--enable-snapshot-lease-renewal needs --service-account")
                 .hasMessageContaining("default ServiceAccount");
     }
 
@@ -113,7 +114,7 @@ class WorkerArgsTest {
                 .hasMessageContaining("less than 128Mi of heap");
         assertThatThrownBy(() -> new JobResources("1", "1", "1Gi", "1Gi", "1Gi", "1Gi", 90))
                 .hasMessageContaining("heap percent");
-        assertThatThrownBy(() -> new RestoreFlags("claim", "/data/x", null, null, null, null, false, false, null, null))
+        assertThatThrownBy(() -> RestoreFlags.builder("claim").dataDir("/data/x").build())
                 .hasMessageContaining("under /var/etcd/data/");
         assertThatThrownBy(() -> pointInTime(null, "2026-12-01T03:04:05", false))
                 .hasMessageContaining("RFC 3339 time with an offset");
@@ -132,17 +133,15 @@ class WorkerArgsTest {
     }
 
     private static RestoreFlags pointInTime(Long revision, String time, boolean lastGood) {
-        return new RestoreFlags("claim", null, null, null, null, null, false, false, null, null, revision, time,
-                lastGood);
+        return RestoreFlags.builder("claim").toRevision(revision).toTime(time).toLastGood(lastGood).build();
     }
 
     private static JobRequest restore(StoreRef store, RestoreFlags flags, DefragFlags defrag) {
-        return new JobRequest(WorkerKind.RESTORE, "e", "ns", "img", store, null, defrag, flags, null, null, 1, null,
-                null, null);
+        return JobRequest.builder("e", "ns", "img", store, flags).defrag(defrag).backoffLimit(1).build();
     }
 
     private static JobRequest compact(CompactFlags flags) {
-        return new JobRequest(WorkerKind.COMPACT, "e", "ns", "img", S3, null, null, null, flags, null, 1, null,
-                null, flags.enableSnapshotLeaseRenewal() ? "etcd-workers" : null);
+        return JobRequest.builder("e", "ns", "img", S3, flags).backoffLimit(1)
+                .serviceAccountName(flags.enableSnapshotLeaseRenewal() ? "etcd-workers" : null).build();
     }
 }
