@@ -1,7 +1,9 @@
 package io.etcdworkers.integration.pod;
 
 import io.etcdworkers.testsupport.pod.ClusterAccess;
+import io.etcdworkers.launcher.kube.KubernetesVersionCheck;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -38,6 +40,10 @@ final class ApiServer implements AutoCloseable {
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
                 new KubernetesCrudDispatcher(), true);
         server.init(InetAddress.getLoopbackAddress(), 0);
+        // the mock's /version says 0.0, which the launcher refuses: report the oldest release its Jobs run on
+        String minor = String.valueOf(KubernetesVersionCheck.MINIMUM_MINOR);
+        server.setVersionInfo(new VersionInfo.Builder().withMajor("1").withMinor(minor)
+                .withGitVersion("v1." + minor + ".0").build());
         return new ApiServer(server);
     }
 
