@@ -4,12 +4,10 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
-import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
 import java.time.Clock;
-import java.time.Instant;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,24 +45,22 @@ public final class RestoreService {
     }
 
     public RestoreOutcome restore() throws InterruptedException {
-        Phases phases = new Phases(clock);
-        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
+        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), clock);
+        // a missing etcd is reported before the target is touched
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
             RebuildPlan plan = rebuilder.plan();
             Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
-            try (Rebuild rebuild = rebuilder.start(binaries, plan, placement)) {
+            try (Rebuild rebuild = rebuilder.start(plan, placement)) {
                 verified = rebuild.verify();
                 placement.complete(verified);
             }
-            Instant t = phases.start();
-            target.place();
-            phases.done("place", t);
+            rebuilder.phases().time("place", target::place);
             LOG.info("restore done dataDir={} revision={} keys={}", config.dataDir(), verified.outcome().finalRevision(),
                     verified.outcome().digest().keys());
             return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
-                    phases.snapshot());
+                    rebuilder.phases().snapshot());
         }
     }
 }
