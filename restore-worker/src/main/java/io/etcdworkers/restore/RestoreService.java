@@ -5,12 +5,10 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
-import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
 import java.time.Clock;
-import java.time.Instant;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -52,27 +50,25 @@ public final class RestoreService {
     }
 
     public RestoreOutcome restore() throws InterruptedException {
-        Phases phases = new Phases(clock);
-        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
+        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), clock);
+        // a missing etcd is reported before the target is touched
         EtcdBinaries binaries = rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.dataDir(), config.force())) {
             RebuildPlan plan = rebuilder.plan();
             Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
             Optional<RevisionBump> bump;
-            try (Rebuild rebuild = rebuilder.start(binaries, plan, placement)) {
+            try (Rebuild rebuild = rebuilder.start(plan, placement)) {
                 verified = rebuild.verify();
                 placement.complete(verified);
-                bump = bump(binaries, verified, target.part(), rebuild.scratch(), phases);
+                bump = bump(binaries, verified, target.part(), rebuild.scratch(), rebuilder.phases());
             }
-            Instant t = phases.start();
-            target.place();
-            phases.done("place", t);
+            rebuilder.phases().time("place", target::place);
             LOG.atInfo().setMessage("restore done").addKeyValue("dataDir", config.dataDir())
                     .addKeyValue("revision", verified.outcome().finalRevision())
                     .addKeyValue("keys", verified.outcome().digest().keys()).log();
             return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
-                    phases.snapshot(), bump);
+                    rebuilder.phases().snapshot(), bump);
         }
     }
 

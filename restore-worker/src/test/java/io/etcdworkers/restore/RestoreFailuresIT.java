@@ -141,6 +141,19 @@ class RestoreFailuresIT {
     }
 
     @Test
+    void missingEtcdBinaryIsReportedBeforeTheTargetIsLookedAt() throws IOException {
+        Files.createDirectories(target.resolve("member"));
+        Files.writeString(target.resolve("member/precious"), "old data");
+
+        // without --force this target would be refused as not empty: etcd is looked for first
+        CommandRun run = restore(Fixtures.bucket("gzip"), "--etcd-bin-dir", dir.resolve("no-etcd-here").toString());
+
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.USAGE.exitCode());
+        assertThat(run.result().get("error").asText()).contains("etcd binary not found");
+        assertThat(Files.readString(target.resolve("member/precious"))).isEqualTo("old data");
+    }
+
+    @Test
     void deltaThatDisappearsDuringTheRunFailsNamingIt() throws Exception {
         GeneratedBucket generated = GeneratedBucket.create(dir.resolve("bucket"), Compression.GZIP, 1);
         List<String> deltas = new ArrayList<>();

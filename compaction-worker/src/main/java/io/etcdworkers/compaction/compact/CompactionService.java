@@ -5,9 +5,7 @@ import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
 import io.etcdworkers.rebuild.engine.Engine;
-import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
-import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.files.ScratchSweep;
 import io.etcdworkers.rebuild.Rebuild;
@@ -53,8 +51,7 @@ public final class CompactionService {
     }
 
     public CompactionOutcome compact() throws InterruptedException {
-        Phases phases = new Phases(clock);
-        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
+        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), clock);
         RebuildPlan plan = rebuilder.plan();
         SnapshotSelection selection = plan.selection();
         Optional<String> skip = config.thresholds().skipReason(selection);
@@ -63,9 +60,10 @@ public final class CompactionService {
             // a run killed after it committed leaves its scratch dir, and the next run skips:
             // no scratch dir is created here, so the sweep that creating one does must run anyway
             sweepDeadScratch();
-            return new CompactionOutcome.Skipped(selection, skip.get(), phases.snapshot());
+            return new CompactionOutcome.Skipped(selection, skip.get(), rebuilder.phases().snapshot());
         }
-        EtcdBinaries binaries = rebuilder.binaries();
+        // etcd is looked for only by a run that is not skipped, and before anything else can fail
+        rebuilder.binaries();
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
         boolean isFinal = selection.base().name().isFinal();
         SnapshotUploader uploader = new SnapshotUploader(store, config.rebuild().prefix());
@@ -75,7 +73,7 @@ public final class CompactionService {
             return t;
         });
         Optional<SnapshotUploader.Pending> early = Optional.empty();
-        try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
+        try (Rebuild rebuild = rebuilder.start(plan)) {
             early = rebuild.written().map(w -> uploader.start(w.file(), w.revision(), compression, isFinal,
                     clock.instant(), background));
             VerifiedDatabase verified = rebuild.verify();
@@ -99,7 +97,7 @@ public final class CompactionService {
             }
             Optional<SnapshotLeaseUpdater.Result> lease = config.leaseRenewal().map(l -> renew(l, revision));
             return new CompactionOutcome.Compacted(selection, verified.outcome(), sizeBefore, sizeAfter, uploaded,
-                    lease, phases.snapshot());
+                    lease, rebuilder.phases().snapshot());
         } finally {
             early.ifPresent(SnapshotUploader.Pending::close);
             background.shutdownNow();

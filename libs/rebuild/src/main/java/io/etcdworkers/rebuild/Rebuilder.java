@@ -25,6 +25,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -34,7 +35,10 @@ import org.slf4j.LoggerFactory;
  * The front of every rebuild, for the restore and the compaction alike: list the store and select
  * the base and its deltas ({@link #plan()}), then in a fresh locked scratch dir download the base
  * and have the configured engine build the database ({@link #start}). The {@link Rebuild} it
- * returns is verified and used by the caller, and removes the scratch dir when closed.
+ * returns is verified and used by the caller, and removes the scratch dir when closed. It times
+ * the run's phases ({@link #phases()}) and finds etcd once: when the caller asks
+ * ({@link #binaries()}), or else when the build needs it, so a run that stops before building
+ * never looks for etcd.
  */
 public final class Rebuilder {
     private static final Logger LOG = LoggerFactory.getLogger(Rebuilder.class);
@@ -45,16 +49,28 @@ public final class Rebuilder {
     private final ObjectStore store;
     private final RebuildConfig config;
     private final Phases phases;
+    private EtcdBinaries binaries;
 
-    public Rebuilder(ObjectStore store, RebuildConfig config, Phases phases) {
+    public Rebuilder(ObjectStore store, RebuildConfig config, Clock clock) {
         this.store = store;
         this.config = config;
-        this.phases = phases;
+        this.phases = new Phases(clock);
     }
 
-    /** etcd and its tools, from {@code --etcd-bin-dir} or PATH; a missing one is a usage error. */
+    /** The wall time of each phase of this run; the caller adds its own. */
+    public Phases phases() {
+        return phases;
+    }
+
+    /**
+     * etcd and its tools, from {@code --etcd-bin-dir} or PATH, found on the first call; a missing
+     * one is a usage error. A caller that must not touch anything without etcd calls it first.
+     */
     public EtcdBinaries binaries() {
-        return EtcdBinaries.locate(config.etcdBinDir(), config.path());
+        if (binaries == null) {
+            binaries = EtcdBinaries.locate(config.etcdBinDir(), config.path());
+        }
+        return binaries;
     }
 
     /**
@@ -90,8 +106,8 @@ public final class Rebuilder {
      * asked for turns out to be inside the base's database, it starts again from the full snapshot
      * before it (see {@link BaseBeyondTarget}).
      */
-    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan) throws InterruptedException {
-        return start(binaries, plan, Optional.empty());
+    public Rebuild start(RebuildPlan plan) throws InterruptedException {
+        return start(plan, Optional.empty());
     }
 
     /**
@@ -101,12 +117,12 @@ public final class Rebuilder {
      * {@link Placement}); after the verification, {@link Placement#complete} places what is not
      * placed yet.
      */
-    public Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Placement placement) throws InterruptedException {
-        return start(binaries, plan, Optional.of(placement));
+    public Rebuild start(RebuildPlan plan, Placement placement) throws InterruptedException {
+        return start(plan, Optional.of(placement));
     }
 
-    private Rebuild start(EtcdBinaries binaries, RebuildPlan plan, Optional<Placement> placement)
-            throws InterruptedException {
+    private Rebuild start(RebuildPlan plan, Optional<Placement> placement) throws InterruptedException {
+        EtcdBinaries binaries = binaries();
         RebuildPlan current = plan;
         while (true) {
             try {

@@ -5,7 +5,6 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
 import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
 import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
@@ -57,14 +56,15 @@ public final class ExtractService {
                     config.output(), config.force(), bumpOf(config)), clock).restore());
         }
         AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
-        Phases phases = new Phases(clock);
-        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), phases);
-        EtcdBinaries binaries = rebuilder.binaries();
+        Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), clock);
+        Phases phases = rebuilder.phases();
+        // a missing etcd is reported before the output is touched
+        rebuilder.binaries();
         try (TargetDir target = TargetDir.prepare(config.output(), config.force(), WorkerFlags.OUTPUT)) {
             RebuildPlan plan = rebuilder.plan();
             VerifiedDatabase verified;
             KeyFiles.Written written;
-            try (Rebuild rebuild = rebuilder.start(binaries, plan)) {
+            try (Rebuild rebuild = rebuilder.start(plan)) {
                 verified = rebuild.verify();
                 Instant t = phases.start();
                 written = write(verified, target, decryption);
@@ -76,9 +76,7 @@ public final class ExtractService {
                 throw undecrypted.get();
             }
             encryption.warnings().forEach(w -> LOG.warn("encrypted values written as stored: {}", w));
-            Instant t = phases.start();
-            target.place();
-            phases.done("place", t);
+            phases.time("place", target::place);
             LOG.atInfo().setMessage("extract done").addKeyValue("output", config.output())
                     .addKeyValue("prefix", config.prefix()).addKeyValue("revision", verified.outcome().finalRevision())
                     .addKeyValue("keys", written.keys()).addKeyValue("encodings", written.encodings())

@@ -38,6 +38,13 @@ public final class Phases {
         LOG.atInfo().setMessage("phase done").addKeyValue("phase", phase).addKeyValue("ms", d.toMillis()).log();
     }
 
+    /** Runs one step as the phase named. */
+    public void time(String phase, Runnable step) {
+        Instant t = start();
+        step.run();
+        done(phase, t);
+    }
+
     /** The phases so far. */
     public synchronized Map<String, Duration> snapshot() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(took));
