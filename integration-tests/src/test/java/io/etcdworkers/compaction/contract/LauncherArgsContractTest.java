@@ -61,11 +61,11 @@ import picocli.CommandLine;
  * never on a worker.
  */
 class LauncherArgsContractTest {
-    private static final StoreRef S3 = new StoreRef(StorageProvider.S3, "etcd-backups", "", null, "etcd-backup", null);
-    private static final StoreRef S3_FULL = new StoreRef(StorageProvider.S3, "etcd-backups", "shoot/etcd-main",
+    static final StoreRef S3 = new StoreRef(StorageProvider.S3, "etcd-backups", "", null, "etcd-backup", null);
+    static final StoreRef S3_FULL = new StoreRef(StorageProvider.S3, "etcd-backups", "shoot/etcd-main",
             "http://127.0.0.1:9000", "etcd-backup", null);
     private static final StoreRef LOCAL = new StoreRef(StorageProvider.Local, "etcd-main", "p", null, null, "bucket-pvc");
-    private static final RestoreFlags MINIMAL_RESTORE = RestoreFlags.builder("etcd-main-0").build();
+    static final RestoreFlags MINIMAL_RESTORE = RestoreFlags.builder("etcd-main-0").build();
     private static final RestoreFlags EVERY_RESTORE_FLAG = RestoreFlags.builder("etcd-main-0")
             .dataDir("/var/etcd/data/restored").name("etcd-main-0")
             .initialCluster("etcd-main-0=https://etcd-main-0.peer:2380").initialClusterToken("tok-1")
@@ -81,10 +81,10 @@ class LauncherArgsContractTest {
             .outputFormat("files").toTime("2026-12-01T03:03:00Z")
             .encryptionConfig("kube-apiserver-etcd-encryption-configuration-a1b2c3d4", "encryption-configuration.yaml")
             .build();
-    private static final DefragFlags EVERY_TRIGGER_SET =
+    static final DefragFlags EVERY_TRIGGER_SET =
             new DefragFlags(1000L, 10L, 1L << 30, 0.25, Duration.ofSeconds(90), "replay");
-    private static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
-    private static final CompactFlags EVERY_COMPACT_FLAG = new CompactFlags(5000L, 6L, 7L << 20, "lzw", false,
+    static final DefragFlags EVERY_TRIGGER_OFF = new DefragFlags(0L, 0L, 0L, 0.0, Duration.ZERO, null);
+    static final CompactFlags EVERY_COMPACT_FLAG = new CompactFlags(5000L, 6L, 7L << 20, "lzw", false,
             Duration.ofMinutes(8), true, "etcd-main-full-snap");
 
     static Stream<Arguments> requests() {
@@ -125,60 +125,6 @@ class LauncherArgsContractTest {
         if (request.kind() != WorkerKind.VERIFY && request.kind() != WorkerKind.SIZING) {
             assertThat(rebuildConfig(pod)).isNotNull();
         }
-    }
-
-    @Test
-    void zeroMinimumsAreNoMinimumInTheWorker() {
-        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(0L, 0L, 0L, null, null, null, false, null),
-                DefragFlags.workerDefaults()));
-        assertThat(pod.args()).contains("--min-delta-revisions=0", "--min-delta-snapshots=0", "--min-delta-bytes=0");
-        assertThat(compactionConfig(pod).thresholds()).isEqualTo(CompactionThresholds.none());
-    }
-
-    @Test
-    void zeroSwitchesEveryTriggerOffInTheWorker() {
-        for (JobRequest request : List.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF),
-                compact(S3, CompactFlags.none(), EVERY_TRIGGER_OFF))) {
-            WorkerPod pod = WorkerPod.of(request);
-            assertThat(pod.args()).contains("--defrag-every-events=0", "--defrag-every-deltas=0",
-                    "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0.0", "--defrag-interval=0s");
-
-            DefragPolicyConfig policy = pod.defrag().toConfig();
-            assertThat(policy).isEqualTo(new DefragPolicyConfig(0, 0, 0, 0, Duration.ZERO,
-                    DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
-        }
-    }
-
-    @Test
-    void setTriggersLandAsSetAndUnsetOnesKeepTheWorkersDefaults() {
-        WorkerPod set = WorkerPod.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_SET));
-        DefragPolicyConfig policy = set.defrag().toConfig();
-        assertThat(policy.everyEvents()).isEqualTo(1000);
-        assertThat(policy.everyDeltas()).isEqualTo(10);
-        assertThat(policy.dbSizeBytes()).isEqualTo(1L << 30);
-        assertThat(policy.fragmentationRatio()).isEqualTo(0.25);
-        assertThat(policy.interval()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(rebuildConfig(set).engine()).isEqualTo(Engine.REPLAY);
-
-        WorkerPod defaults = WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults()));
-        assertThat(defaults.defrag().toConfig()).isEqualTo(DefragPolicyConfig.defaults());
-        assertThat(rebuildConfig(defaults).engine()).isEqualTo(Engine.AUTO);
-    }
-
-    @Test
-    void zeroGivenToTheLaunchersCommandLineIsOffInTheWorker() {
-        StringWriter yaml = new StringWriter();
-        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
-            throw new AssertionError("--dry-run needs no cluster");
-        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
-        assertThat(LauncherCli.execute(launcher, "compact", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
-                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
-                "--dry-run", "--defrag-every-events", "0", "--defrag-every-deltas", "0", "--defrag-db-size-bytes", "0",
-                "--defrag-fragmentation-ratio", "0", "--defrag-interval", "0")).isZero();
-
-        WorkerPod pod = WorkerPod.of(WorkerKind.COMPACT, new KubernetesSerialization().unmarshal(yaml.toString(), Job.class));
-        assertThat(pod.defrag().toConfig()).as("every trigger off").isEqualTo(new DefragPolicyConfig(0, 0, 0, 0,
-                Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
     }
 
     @Test
@@ -327,49 +273,6 @@ class LauncherArgsContractTest {
         assertThat(pod.job().getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts())
                 .anyMatch(m -> container.startsWith(m.getMountPath() + "/"));
         assertThat(restoreConfig(pod).dataDir()).isEqualTo(Path.of(RestoreFlags.DEFAULT_DATA_DIR));
-    }
-
-    @Test
-    void compactionFlagsLandWhereTheRequestMeantThem() {
-        WorkerPod pod = WorkerPod.of(compact(S3_FULL, EVERY_COMPACT_FLAG, DefragFlags.workerDefaults()));
-
-        CompactionConfig config = compactionConfig(pod);
-        assertThat(config.thresholds()).isEqualTo(new CompactionThresholds(5000, 6, 7L << 20));
-        assertThat(config.compression()).contains(Compression.LZW);
-        assertThat(config.defragment()).isFalse();
-        assertThat(config.rebuild().replay().defragTimeout()).isEqualTo(Duration.ofMinutes(8));
-        assertThat(pod.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isTrue();
-        assertThat(pod.<String>value(WorkerFlags.FULL_SNAPSHOT_LEASE_NAME)).isEqualTo("etcd-main-full-snap");
-        // the launcher leaves --lease-renewal out: a renewal that fails fails the Job, with exit 23
-        assertThat(LeaseRenewal.Policy.parse(pod.value("--lease-renewal"))).isEqualTo(LeaseRenewal.Policy.REQUIRED);
-
-        WorkerPod plain = WorkerPod.of(compact(S3, CompactFlags.none(), DefragFlags.workerDefaults()));
-        assertThat(compactionConfig(plain).defragment()).as("the worker's default").isTrue();
-        assertThat(plain.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isFalse();
-    }
-
-    @Test
-    void everyCompressionPolicyTheLauncherAllowsIsOneOfTheWorkers() {
-        for (String policy : WorkerFlags.COMPRESSION_POLICIES) {
-            WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(null, null, null, policy, null, null, false, null),
-                    DefragFlags.workerDefaults()));
-            assertThat(compactionConfig(pod).compression()).map(Compression::policyName).contains(policy);
-        }
-    }
-
-    @Test
-    void theLargestCountsTheLauncherAcceptsFitTheWorkersOptions() {
-        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(Long.MAX_VALUE, (long) Integer.MAX_VALUE,
-                Long.MAX_VALUE, null, null, null, false, null), new DefragFlags(Long.MAX_VALUE,
-                (long) Integer.MAX_VALUE, Long.MAX_VALUE, null, null, null)));
-        assertThat(compactionConfig(pod).thresholds())
-                .isEqualTo(new CompactionThresholds(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE));
-        assertThat(pod.defrag().toConfig().everyDeltas()).isEqualTo(Integer.MAX_VALUE);
-        // one more does not fit the worker's int: the launcher refuses it when the request is made
-        assertThatThrownBy(() -> new CompactFlags(null, Integer.MAX_VALUE + 1L, null, null, null, null, false, null))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new DefragFlags(null, Integer.MAX_VALUE + 1L, null, null, null, null))
-                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
