@@ -37,11 +37,18 @@ public final class SnapshotCatalog {
     private final String describe;
     private final List<SnapshotObject> snapshots;
     private final List<SnapshotKey.Invalid> skipped;
+    private final String hint;
 
     SnapshotCatalog(String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped) {
+        this(describe, snapshots, skipped, "");
+    }
+
+    private SnapshotCatalog(String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped,
+            String hint) {
         this.describe = describe;
         this.snapshots = snapshots.stream().sorted(ORDER).toList();
         this.skipped = List.copyOf(skipped);
+        this.hint = hint;
     }
 
     /** Lists the store under {@code prefix} (empty for the whole container). */
@@ -49,17 +56,29 @@ public final class SnapshotCatalog {
         String base = normalizePrefix(prefix);
         List<SnapshotObject> found = new ArrayList<>();
         List<SnapshotKey.Invalid> skipped = new ArrayList<>();
+        List<String> outside = new ArrayList<>();
         for (ObjectInfo info : store.list(base)) {
-            SnapshotKey.Parsed parsed = SnapshotKey.parse(info.key(), info.key().substring(base.length()));
+            String relative = info.key().substring(base.length());
+            SnapshotKey.Parsed parsed = SnapshotKey.parse(info.key(), relative);
             if (parsed instanceof SnapshotKey.Snapshot snapshot) {
                 found.add(new SnapshotObject(info, snapshot.name()));
             } else if (parsed instanceof SnapshotKey.Invalid invalid) {
-                LOG.warn("skipping object that is not a snapshot: key={} reason={}", invalid.key(), invalid.reason());
+                if (relative.startsWith("v1/") || relative.startsWith("v2/")) {
+                    LOG.warn("skipping object that is not a snapshot: key={} reason={}", invalid.key(), invalid.reason());
+                } else {
+                    outside.add(invalid.key()); // a whole other tree can lie here: one line for all of it
+                }
                 skipped.add(invalid);
             }
         }
+        if (!outside.isEmpty()) {
+            LOG.warn("skipping {} object(s) not under a v1/ or v2/ folder of prefix \"{}\", e.g. key={}", outside.size(),
+                    base, outside.get(0));
+        }
         String where = store.describe() + " under prefix \"" + base + "\"";
-        return new SnapshotCatalog(where, found, skipped);
+        String hint = found.stream().anyMatch(SnapshotObject::isFull) ? ""
+                : PrefixHint.find(store, base, outside).orElse("");
+        return new SnapshotCatalog(where, found, skipped, hint);
     }
 
     /** {@code ""} for the whole container, else the prefix with exactly one trailing slash. */
@@ -180,7 +199,8 @@ public final class SnapshotCatalog {
     private WorkerException noBase(StopAt stopAt) {
         if (snapshots.stream().noneMatch(SnapshotObject::isFull)) {
             String what = snapshots.isEmpty() ? "no snapshots" : "no full snapshot (only " + snapshots.size() + " deltas)";
-            return new WorkerException(ErrorCode.NO_SNAPSHOTS, "nothing to restore from: " + what + " in " + describe);
+            return new WorkerException(ErrorCode.NO_SNAPSHOTS, "nothing to restore from: " + what + " in " + describe
+                    + (hint.isEmpty() ? "" : "; " + hint));
         }
         return new WorkerException(ErrorCode.USAGE, stopAt.describe() + " is before the oldest full snapshot: "
                 + coverage());
