@@ -131,8 +131,11 @@ public final class RevisionPipeline {
      */
     private static PointReached damaged(SnapshotSelection selection, RevisionSequence sequence, SnapshotObject bad,
             WorkerException e) {
-        if (!selection.point().lastGood() || !DAMAGE.contains(e.code())) {
+        if (!DAMAGE.contains(e.code())) {
             throw e;
+        }
+        if (!selection.point().lastGood()) {
+            throw withLastGood(e, bad, sequence.revision());
         }
         LOG.error("--to-last-good: leaving out {} from revision {} on: {} ({})", bad.key(), sequence.revision() + 1,
                 e.getMessage(), e.code());
@@ -145,6 +148,17 @@ public final class RevisionPipeline {
         omitted.addAll(selection.omitted());
         return new PointReached(sequence.revision(), sequence.lastTime(), PointReached.End.DAMAGE, Optional.empty(),
                 Optional.empty(), omitted);
+    }
+
+    /**
+     * The failure, saying how far {@code --to-last-good} reaches: an object cut short or damaged in
+     * the store stays so, and running again ends the same way.
+     */
+    private static WorkerException withLastGood(WorkerException e, SnapshotObject bad, long lastGood) {
+        String again = e.code() == ErrorCode.TRUNCATED_OBJECT
+                ? "if a second run fails the same way the object is cut short in the store, not in transit: " : "";
+        return new WorkerException(e.code(), e.getMessage() + "; " + again + "restore --to-last-good reaches revision "
+                + lastGood + ", the last good one before " + bad.key() + " (verify-backup lists every bad object)", e);
     }
 
     private static void apply(RevisionSequence sequence, RevisionSink sink, String objectName, RevisionGroup group) {
