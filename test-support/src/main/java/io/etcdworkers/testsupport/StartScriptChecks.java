@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,17 +107,23 @@ public abstract class StartScriptChecks {
     }
 
     @Test
-    void sigtermToTheScriptsPidReachesTheJvm() throws Exception {
-        Path out = dir.resolve("stdout");
-        // the JVM waits before main for a debugger that never comes: a process that lives until signalled
-        ProcessBuilder builder = new ProcessBuilder(link().toString(), "--version").directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(dir.resolve("stderr").toFile());
-        builder.environment().clear();
-        builder.environment().putAll(env("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"));
-        Process started = builder.start();
+    void theWorkersJvmWritesNoPerfDataFile() throws Exception {
+        Assumptions.assumeTrue(workerOptions, "only the workers' scripts pass worker-jvm.options");
+        Process started = startWaiting();
         try {
-            Awaitility.await("the JVM up and waiting").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Files.readString(out, StandardCharsets.UTF_8).contains("Listening for transport"));
+            // HotSpot's counters file: always under /tmp (TMPDIR and java.io.tmpdir do not move it),
+            // created when the JVM starts, before main
+            Path perfData = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(started.pid()));
+            assertThat(perfData).doesNotExist();
+        } finally {
+            stop(started);
+        }
+    }
+
+    @Test
+    void sigtermToTheScriptsPidReachesTheJvm() throws Exception {
+        Process started = startWaiting();
+        try {
 
             // exec: the pid the script started as is the JVM now, with no shell left around it
             Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
@@ -127,10 +134,32 @@ public abstract class StartScriptChecks {
             assertThat(started.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("ended by SIGTERM").isTrue();
             assertThat(started.exitValue()).isEqualTo(EXIT_ON_SIGTERM);
         } finally {
-            // a script that did not exec leaves its JVM waiting below it
-            started.descendants().forEach(ProcessHandle::destroyForcibly);
-            started.destroyForcibly();
+            stop(started);
         }
+    }
+
+    /** The script's JVM, up and waiting before main for a debugger that never comes: it lives until signalled. */
+    private Process startWaiting() throws IOException {
+        Path out = dir.resolve("stdout");
+        ProcessBuilder builder = new ProcessBuilder(link().toString(), "--version").directory(dir.toFile())
+                .redirectOutput(out.toFile()).redirectError(dir.resolve("stderr").toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"));
+        Process started = builder.start();
+        try {
+            Awaitility.await("the JVM up and waiting").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Files.readString(out, StandardCharsets.UTF_8).contains("Listening for transport"));
+        } catch (RuntimeException e) {
+            stop(started);
+            throw e;
+        }
+        return started;
+    }
+
+    /** A script that did not exec leaves its JVM waiting below it: both go. */
+    private static void stop(Process started) {
+        started.descendants().forEach(ProcessHandle::destroyForcibly);
+        started.destroyForcibly();
     }
 
     private ProcessRun run(Path script, String javaOpts, String... args) {

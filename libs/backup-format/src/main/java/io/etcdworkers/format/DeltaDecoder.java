@@ -18,8 +18,8 @@ import java.util.Optional;
  * <p>The SHA-256 trailer is the authority on corruption: after any decoding problem short of a
  * truncation, the rest of the stream is hashed, and a mismatch is reported as
  * {@link ErrorCode#HASH_MISMATCH}; a hash that matches content that does not decode is
- * {@link ErrorCode#CORRUPT_OBJECT}; content that ends early is
- * {@link ErrorCode#TRUNCATED_OBJECT}. Groups are handed to the sink as they complete, so a
+ * {@link ErrorCode#CORRUPT_OBJECT} (an event array left open included); content that ends
+ * early with no matching trailer is {@link ErrorCode#TRUNCATED_OBJECT}. Groups are handed to the sink as they complete, so a
  * caller that must not act on unverified data decodes twice (verify first, then apply).
  */
 public final class DeltaDecoder {
@@ -63,9 +63,7 @@ public final class DeltaDecoder {
                 throw reader.corrupt("content after the end of the event array", null);
             }
         } catch (JsonInput.EndOfInputException e) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                    objectName + ": content ends before the event array does (object cut short?): "
-                            + e.getMessage(), e);
+            verifyIncompleteArray(objectName, content, e);
         } catch (TruncatedStreamException e) {
             throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
                     objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
@@ -81,6 +79,28 @@ public final class DeltaDecoder {
         }
         verifyTrailer(objectName, content, decodeFailure);
         return groups.summary(content.contentLength());
+    }
+
+    /**
+     * The JSON ended before its array did: an object cut short when the trailer does not match
+     * (its last 32 bytes are JSON, not a hash); when it matches, the bytes are what the writer
+     * wrote and fetching again cannot help.
+     */
+    private static void verifyIncompleteArray(String objectName, HashTrailerInputStream content,
+            JsonInput.EndOfInputException e) {
+        String what = objectName + ": content ends before the event array does";
+        WorkerException cut = new WorkerException(ErrorCode.TRUNCATED_OBJECT,
+                what + " (object cut short?): " + e.getMessage(), e);
+        try {
+            content.drain();
+        } catch (IOException drainFailure) {
+            throw cut;
+        }
+        if (content.trailer().isEmpty() || !content.hashMatches()) {
+            throw cut;
+        }
+        throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
+                what + ", though its SHA-256 trailer matches: the object was written incomplete: " + e.getMessage(), e);
     }
 
     private static void verifyTrailer(String objectName, HashTrailerInputStream content, WorkerException decodeFailure) {

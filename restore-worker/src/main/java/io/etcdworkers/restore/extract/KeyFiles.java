@@ -87,7 +87,8 @@ final class KeyFiles {
         byte[] value = opened.value();
         String path = KeyPaths.of(key);
         Path base = dir.resolve(path);
-        OwnerOnly.createDirectories(base.getParent());
+        KeyPathLimits.checkLength(base, key);
+        KeyPathLimits.createParent(dir, base, key);
         write(sibling(base, ".value"), value);
         ObjectNode meta = JSON.createObjectNode();
         meta.put("key", utf8(key).orElse(""));
