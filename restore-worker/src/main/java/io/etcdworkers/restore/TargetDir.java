@@ -11,6 +11,8 @@ import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,11 +25,13 @@ import org.slf4j.LoggerFactory;
  * dealt with at the start of the next, under the lock: {@code .part} is removed; a
  * {@code .replaced} (a {@code --force} run killed while placing) is put back when the target is
  * missing, so the old data dir is never lost before a new one is in place, and removed when the
- * target is there (the new one, placed). An existing non-empty data dir is refused unless
+ * target is there (the new one, placed). A data dir a running etcd of this host holds is refused
+ * before anything is touched ({@link ErrorCode#TARGET_IN_USE}), {@code force} or not. An existing non-empty data dir is refused unless
  * {@code force}; a target that is a mount point is refused before anything is downloaded.
  */
 public final class TargetDir implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetDir.class);
+    private static final String DATABASE = "member/snap/db";
     static final String NOT_A_MOUNT_POINT = "the data dir must be on the same file system as its parent dir, "
             + "not a mount point itself";
 
@@ -35,10 +39,12 @@ public final class TargetDir implements AutoCloseable {
     private final Path part;
     private final Path replaced;
     private final LockFile lock;
+    private final String flag;
     private boolean placed;
 
-    private TargetDir(Path target, LockFile lock) {
+    private TargetDir(Path target, LockFile lock, String flag) {
         this.target = target;
+        this.flag = flag;
         this.part = target.resolveSibling(target.getFileName() + ".part");
         this.replaced = target.resolveSibling(target.getFileName() + ".replaced");
         this.lock = lock;
@@ -65,7 +71,7 @@ public final class TargetDir implements AutoCloseable {
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot lock " + lockFile + ": " + e.getMessage(), e);
         }
-        TargetDir dir = new TargetDir(target, lock);
+        TargetDir dir = new TargetDir(target, lock, flag);
         try {
             dir.checkAndClean(force, flag);
             return dir;
@@ -79,6 +85,7 @@ public final class TargetDir implements AutoCloseable {
     }
 
     private void checkAndClean(boolean force, String flag) throws IOException {
+        refuseRunningEtcd(flag);
         recoverReplaced();
         MountPoint.refuse(target);
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
@@ -98,6 +105,25 @@ public final class TargetDir implements AutoCloseable {
             LOG.warn("removing what an interrupted run left path={}", part);
             FileTree.delete(part);
         }
+    }
+
+    /**
+     * A running etcd holds a {@code flock} on its data dir's {@code member/snap/db} ({@link
+     * DatabaseHolders}): its dir is never replaced under it, which would leave it serving deleted
+     * files and acknowledging writes that are then lost. Asked before anything is touched, and again
+     * just before the rename. Only this host's processes are seen.
+     */
+    private void refuseRunningEtcd(String flag) throws IOException {
+        Path db = target.resolve(DATABASE);
+        List<DatabaseHolders.Holder> holders = DatabaseHolders.of(db);
+        if (holders.isEmpty()) {
+            return;
+        }
+        String who = holders.stream().map(h -> h.pid() == 0 ? "a process this host does not name" : h.toString())
+                .collect(Collectors.joining(", "));
+        String named = WorkerFlags.DATA_DIR.equals(flag) ? "data dir " : flag + " ";
+        throw new WorkerException(ErrorCode.TARGET_IN_USE, "an etcd is running on " + named + target + ": " + who
+                + " holds a lock on " + db + "; stop it before replacing its data dir (nothing was touched)");
     }
 
     /**
@@ -133,6 +159,7 @@ public final class TargetDir implements AutoCloseable {
     /** Narrows the built dir to its owner ({@code 0700}/{@code 0600}), syncs it and renames it into place. */
     public void place() {
         try {
+            refuseRunningEtcd(flag);
             OwnerOnly.restrict(part);
             FileTree.fsync(part);
             if (Files.exists(target)) {

@@ -32,6 +32,11 @@ final class ChildServer implements AutoCloseable {
     private final Duration stopTimeout;
     private final Thread shutdownHook;
 
+    /** The child's pid. */
+    long pid() {
+        return process.pid();
+    }
+
     /** An HTTP answer: its status, and its body when the status is below 400. */
     record HttpAnswer(int status, String body) {}
 

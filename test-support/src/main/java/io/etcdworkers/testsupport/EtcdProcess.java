@@ -53,6 +53,11 @@ final class EtcdProcess implements AutoCloseable {
         return clientUrl;
     }
 
+    /** The etcd process's pid. */
+    long pid() {
+        return server.pid();
+    }
+
     @Override
     public void close() {
         server.close();

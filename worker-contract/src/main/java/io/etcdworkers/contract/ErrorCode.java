@@ -39,6 +39,9 @@ public enum ErrorCode {
     TARGET_LOCKED(34, true, "another worker holds <data-dir>.lock"),
     OUT_OF_MEMORY(35, false, "the worker's Java heap ran out (scratch and partial files removed): give the Job "
             + "more memory (job-launcher --memory-limit), or the JVM a larger -Xmx"),
+    /** Not retryable: someone must stop that etcd first. */
+    TARGET_IN_USE(36, false, "a running etcd on this host holds the data dir's database (member/snap/db): "
+            + "stop it first; nothing was touched"),
     INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed");
 
     private final int exitCode;

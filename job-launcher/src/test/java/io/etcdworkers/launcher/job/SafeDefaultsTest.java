@@ -49,7 +49,7 @@ class SafeDefaultsTest {
         assertThat(rules.get(0).getOnPodConditions()).anyMatch(p -> p.getType().equals("DisruptionTarget"));
         assertThat(rules.get(1).getAction()).isEqualTo("FailJob");
         assertThat(rules.get(1).getOnExitCodes().getContainerName()).isEqualTo(c.getName());
-        assertThat(rules.get(1).getOnExitCodes().getValues()).containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 137);
+        assertThat(rules.get(1).getOnExitCodes().getValues()).containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 36, 137);
 
         assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
         assertThat(c.getResources().getLimits()).containsKeys("cpu", "memory");
