@@ -1,5 +1,8 @@
 package io.etcdworkers.restore;
 
+import java.io.UncheckedIOException;
+import java.nio.file.StandardCopyOption;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
@@ -137,7 +140,7 @@ class EarlyOpenIT {
             out.finish();
         }
         BoltFiles.appendSha256Trailer(rewritten);
-        Files.move(rewritten, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(rewritten, to, StandardCopyOption.REPLACE_EXISTING);
     }
 
     private static byte[] revision(long main) {
@@ -158,7 +161,7 @@ class EarlyOpenIT {
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return run;
     }

@@ -1,5 +1,7 @@
 package io.etcdworkers.restore;
 
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -70,9 +72,9 @@ class FullDiskIT {
     }
 
     private CommandRun restore(Path bucket, Path scratch, String... extra) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("restore", "--store-container",
+        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
                 bucket.toString(), "--data-dir", target.toString(), "--scratch-dir", scratch.toString()));
-        args.addAll(java.util.List.of(extra));
+        args.addAll(List.of(extra));
         return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
                 args.toArray(String[]::new));
     }

@@ -1,5 +1,8 @@
 package io.etcdworkers.restore;
 
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.files.FileTree;
@@ -59,7 +62,7 @@ public final class HistoryModel {
     static HistoryModel of(Path v2) {
         HistoryModel model = new HistoryModel();
         try (Stream<Path> files = Files.list(v2)) {
-            Map<String, Event> unique = new java.util.LinkedHashMap<>();
+            Map<String, Event> unique = new LinkedHashMap<>();
             for (Path file : files.sorted().toList()) {
                 String[] parts = file.getFileName().toString().split("-");
                 if (parts[0].equals("Full")) {
@@ -165,7 +168,7 @@ public final class HistoryModel {
             boolean delete = n.get("etcdEvent").path("type").asInt(0) == 1;
             out.add(new Event(delete, b64.decode(kv.get("key").asText()), b64.decode(kv.path("value").asText("")),
                     kv.path("create_revision").asLong(0), kv.get("mod_revision").asLong(), kv.path("version").asLong(0),
-                    kv.path("lease").asLong(0), java.time.OffsetDateTime.parse(n.get("time").asText()).toInstant()));
+                    kv.path("lease").asLong(0), OffsetDateTime.parse(n.get("time").asText()).toInstant()));
         }
         return out;
     }

@@ -1,5 +1,10 @@
 package io.etcdworkers.restore;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardCopyOption;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -178,7 +183,7 @@ class OfflineRestoreIT {
         Path rewritten = dir.resolve("rewritten.db");
         try (BoltReader in = BoltReader.open(base); BoltWriter out = BoltWriter.create(rewritten, 4096)) {
             for (byte[] name : in.bucketNames()) {
-                if (new String(name, java.nio.charset.StandardCharsets.US_ASCII).equals("meta")) {
+                if (new String(name, StandardCharsets.US_ASCII).equals("meta")) {
                     continue;
                 }
                 try (BucketWriter b = out.bucket(name)) {
@@ -188,7 +193,7 @@ class OfflineRestoreIT {
             out.finish();
         }
         BoltFiles.appendSha256Trailer(rewritten);
-        Files.move(rewritten, base, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.move(rewritten, base, StandardCopyOption.REPLACE_EXISTING);
         Files.createDirectories(dir.resolve("offline"));
         return bucket;
     }
@@ -201,8 +206,8 @@ class OfflineRestoreIT {
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         return run;
     }

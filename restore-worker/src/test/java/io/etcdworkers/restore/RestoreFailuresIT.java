@@ -1,5 +1,11 @@
 package io.etcdworkers.restore;
 
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,7 +87,7 @@ class RestoreFailuresIT {
         assertThat(Files.readString(marker)).isEqualTo("untouched");
         try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
             assertThat(scratch).as("scratch dirs removed").isEmpty();
-        } catch (java.nio.file.NoSuchFileException notCreated) {
+        } catch (NoSuchFileException notCreated) {
             // failed before any scratch was needed
         }
     }
@@ -225,10 +231,10 @@ class RestoreFailuresIT {
 
     @Test
     void secondWorkerOnTheSameTargetRefuses() throws IOException {
-        try (java.nio.channels.FileChannel held = java.nio.channels.FileChannel.open(
-                target.resolveSibling("new.etcd.lock"), java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.WRITE);
-                java.nio.channels.FileLock lock = held.lock()) {
+        try (FileChannel held = FileChannel.open(
+                target.resolveSibling("new.etcd.lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+                FileLock lock = held.lock()) {
             assertThat(lock.isValid()).isTrue();
             CommandRun run = CompletableFuture.supplyAsync(() -> restore(Fixtures.bucket("gzip"))).join();
 
@@ -247,8 +253,8 @@ class RestoreFailuresIT {
     private static boolean hasDeltaDownloads(Path scratch) throws IOException {
         try (Stream<Path> files = Files.walk(scratch)) {
             return files.anyMatch(p -> p.getParent() != null && p.getParent().getFileName().toString().equals("deltas"));
-        } catch (java.io.UncheckedIOException e) {
-            if (e.getCause() instanceof java.nio.file.NoSuchFileException) {
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof NoSuchFileException) {
                 return false;
             }
             throw e;

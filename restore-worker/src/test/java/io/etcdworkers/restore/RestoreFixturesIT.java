@@ -1,5 +1,8 @@
 package io.etcdworkers.restore;
 
+import java.io.IOException;
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -81,7 +84,7 @@ class RestoreFixturesIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"gzip"})
-    void walOnAScratchDirIsEmptiedAndThePlacedDataDirHasItsOwnWal(String bucket) throws java.io.IOException {
+    void walOnAScratchDirIsEmptiedAndThePlacedDataDirHasItsOwnWal(String bucket) throws IOException {
         Path dataDir = dir.resolve("data/new.etcd");
         Path wal = dir.resolve("wal-tmpfs");
         Files.createDirectories(wal);
@@ -101,7 +104,7 @@ class RestoreFixturesIT {
     }
 
     private CommandRun restore(String bucket, Path dataDir, String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of("restore", "--store-container",
+        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
                 Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
                 "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
         args.addAll(List.of(extra));

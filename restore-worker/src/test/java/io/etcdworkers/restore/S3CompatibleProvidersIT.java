@@ -1,5 +1,7 @@
 package io.etcdworkers.restore;
 
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -102,7 +104,7 @@ class S3CompatibleProvidersIT {
     }
 
     private CommandRun run(String flag, String secret, String command, String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of(command, "--storage-provider=" + flag,
+        List<String> args = new ArrayList<>(List.of(command, "--storage-provider=" + flag,
                 "--store-container=" + BUCKET, "--store-prefix=" + PREFIX));
         args.addAll(List.of(extra));
         return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env(etcdbrctlName(flag), secret), dir,

@@ -1,5 +1,7 @@
 package io.etcdworkers.restore;
 
+import java.io.OutputStream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -111,7 +113,7 @@ class SidecarInitializeIT {
     private static String sha256(Path file) throws IOException, NoSuchAlgorithmException {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), sha)) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
         }
         return HexFormat.of().formatHex(sha.digest());
     }

@@ -1,5 +1,8 @@
 package io.etcdworkers.testsupport;
 
+import java.net.InetSocketAddress;
+import java.net.Socket;
+
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -139,8 +142,8 @@ final class ChildServer implements AutoCloseable {
 
     /** Whether something accepts TCP connections on 127.0.0.1:{@code port}. */
     static boolean listening(int port) {
-        try (java.net.Socket socket = new java.net.Socket()) {
-            socket.connect(new java.net.InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 500);
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 500);
             return true;
         } catch (IOException e) {
             return false;

@@ -1,5 +1,8 @@
 package io.etcdworkers.testsupport;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -86,7 +89,7 @@ public final class FaultProxy implements AutoCloseable {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     /** Released by {@link #close}: a held-back answer ends there, not after its whole delay. */
-    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     private FaultProxy(ServerSocket server, URI upstream) {
         this.server = server;
@@ -232,7 +235,7 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 if (fault != null && !fault.delay().isZero()) {
                     // the injected slowness itself (not a test waiting for a condition)
-                    if (closed.await(fault.delay().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    if (closed.await(fault.delay().toMillis(), TimeUnit.MILLISECONDS)) {
                         return;
                     }
                 }

@@ -1,5 +1,7 @@
 package io.etcdworkers.testsupport;
 
+import java.util.Base64;
+
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -98,7 +100,7 @@ public final class GeneratedBucket {
     public GeneratedBucket withSeedKeys() {
         for (ExpectedState.Key k : ExpectedState.keys()) {
             if (k.createRevision() <= BASE_REVISION) {
-                String key = new String(java.util.Base64.getDecoder().decode(k.key()), StandardCharsets.UTF_8);
+                String key = new String(Base64.getDecoder().decode(k.key()), StandardCharsets.UTF_8);
                 live.put(key, new long[] {k.createRevision(), 1});
             }
         }

@@ -1,5 +1,7 @@
 package io.etcdworkers.testsupport;
 
+import java.nio.file.Path;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +18,7 @@ public final class MainRun {
     /** The run; {@link #output} is what it printed. */
     public static ProcessRun run(Class<?> main, List<String> jvmOptions, Duration timeout, String... args) {
         List<String> command = new ArrayList<>();
-        command.add(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));

@@ -1,5 +1,7 @@
 package io.etcdworkers.testsupport;
 
+import java.time.Duration;
+
 import java.nio.file.Path;
 import java.util.List;
 
@@ -22,7 +24,7 @@ public final class Processes {
      */
     public static void awaitNoneMentioning(Path path) {
         org.awaitility.Awaitility.await("no process left that mentions " + path)
-                .atMost(java.time.Duration.ofSeconds(15))
+                .atMost(Duration.ofSeconds(15))
                 .until(() -> mentioning(path).isEmpty());
     }
 

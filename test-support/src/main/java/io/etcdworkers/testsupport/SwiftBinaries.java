@@ -1,5 +1,9 @@
 package io.etcdworkers.testsupport;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.TimeUnit;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,15 +59,15 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
             Process process = process(dir, command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             process.getOutputStream().close();
             return process;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot run " + List.of(command), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + List.of(command), e);
         }
     }
 
     /** Waits for a {@link #startTool} command; fails with its output unless it exits 0. */
     void await(Process process, Path log, String what) {
         try {
-            if (!process.waitFor(RUN_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            if (!process.waitFor(RUN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException(what + " did not finish in " + RUN_TIMEOUT.toSeconds() + " s");
             }

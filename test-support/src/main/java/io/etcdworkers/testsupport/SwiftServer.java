@@ -1,5 +1,9 @@
 package io.etcdworkers.testsupport;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
 import io.etcdworkers.testsupport.SwiftConfigFiles.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -150,12 +154,12 @@ public final class SwiftServer implements AutoCloseable {
     }
 
     private String tempauthToken() {
-        java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(tempauthUrl())
+        HttpRequest request = HttpRequest.newBuilder(tempauthUrl())
                 .header("X-Auth-User", TEMPAUTH_USER).header("X-Auth-Key", TEMPAUTH_KEY).GET().build();
         try {
-            java.net.http.HttpResponse<Void> response = java.net.http.HttpClient.newBuilder()
-                    .version(java.net.http.HttpClient.Version.HTTP_1_1).build()
-                    .send(request, java.net.http.HttpResponse.BodyHandlers.discarding());
+            HttpResponse<Void> response = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1).build()
+                    .send(request, HttpResponse.BodyHandlers.discarding());
             return response.headers().firstValue("X-Auth-Token").orElseThrow(() -> new IllegalStateException(
                     "tempauth answered " + response.statusCode() + " without a token"));
         } catch (IOException e) {

@@ -1,5 +1,7 @@
 package io.etcdworkers.bench.generate;
 
+import java.time.temporal.ChronoUnit;
+
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.DeltaWriter;
 import io.etcdworkers.format.SnapshotKind;
@@ -77,7 +79,7 @@ final class DeltaSink implements AutoCloseable {
     private void cut() throws IOException {
         writer.close();
         String name = SnapshotName.of(SnapshotKind.DELTA, startRevision, lastRevision,
-                WorkloadGenerator.timeOf(lastRevision).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+                WorkloadGenerator.timeOf(lastRevision).toInstant().truncatedTo(ChronoUnit.SECONDS),
                 compression, false).format();
         try (ObjectWriter object = store.create(prefix + name)) {
             buffer.writeTo(object.out());

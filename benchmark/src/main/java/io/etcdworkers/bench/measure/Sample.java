@@ -1,5 +1,7 @@
 package io.etcdworkers.bench.measure;
 
+import java.util.Locale;
+
 /**
  * One sample of a running worker.
  *
@@ -24,7 +26,7 @@ public record Sample(double seconds, long treeRss, long jvmRss, long etcdRss, lo
     static final String CSV_HEADER = "seconds,treeRss,jvmRss,etcdRss,treeAnon,etcdAnon,cpuTicks,dbFile,dbSize,dbInUse,events,eventsPerSecond";
 
     String csv() {
-        return String.format(java.util.Locale.ROOT, "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, treeRss,
+        return String.format(Locale.ROOT, "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, treeRss,
                 jvmRss, etcdRss, treeAnon, etcdAnon, cpuTicks, dbFile, dbSize, dbInUse, events, eventsPerSecond);
     }
 

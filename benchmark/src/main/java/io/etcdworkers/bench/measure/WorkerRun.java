@@ -1,5 +1,7 @@
 package io.etcdworkers.bench.measure;
 
+import java.io.UncheckedIOException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -95,7 +97,7 @@ public final class WorkerRun {
                 log.write('\n');
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("reading the worker's stderr", e);
+            throw new UncheckedIOException("reading the worker's stderr", e);
         }
     }
 }

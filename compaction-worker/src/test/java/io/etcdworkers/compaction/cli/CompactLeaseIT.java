@@ -1,5 +1,8 @@
 package io.etcdworkers.compaction.cli;
 
+import java.util.Arrays;
+import java.util.stream.Stream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,9 +43,9 @@ class CompactLeaseIT {
         };
         return CommandRun.run(WorkerContext::new, (WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
                 Map.of("PATH", System.getenv("PATH")), dir,
-                java.util.stream.Stream.concat(java.util.stream.Stream.of("compact", "--store-container", bucket.toString(),
+                Stream.concat(Stream.of("compact", "--store-container", bucket.toString(),
                         "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",
-                        "--full-snapshot-lease-name", "etcd-main-full-snap"), java.util.Arrays.stream(more))
+                        "--full-snapshot-lease-name", "etcd-main-full-snap"), Arrays.stream(more))
                         .toArray(String[]::new));
     }
 

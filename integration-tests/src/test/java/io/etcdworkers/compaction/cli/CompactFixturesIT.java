@@ -1,5 +1,9 @@
 package io.etcdworkers.compaction.cli;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,7 +51,7 @@ class CompactFixturesIT {
     Path dir;
 
     static CommandRun compact(Path workingDir, Path bucket, String... extra) {
-        List<String> args = new java.util.ArrayList<>(List.of("compact", "--store-container", bucket.toString(),
+        List<String> args = new ArrayList<>(List.of("compact", "--store-container", bucket.toString(),
                 "--scratch-dir", workingDir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
         return CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), Map.of("PATH", System.getenv("PATH")),
@@ -110,19 +114,19 @@ class CompactFixturesIT {
     }
 
     @Test
-    void secondRunIsSkippedWithoutStartingEtcd() throws java.io.IOException {
+    void secondRunIsSkippedWithoutStartingEtcd() throws IOException {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
         assertThat(compact(dir, bucket).exitCode()).isZero();
         // what a run killed after its commit leaves: its scratch dir and its (no longer held) lock, with its marker
-        Path dead = java.nio.file.Files.createDirectories(dir.resolve("scratch/compact-4711/verify.etcd"));
-        java.nio.file.Files.writeString(dir.resolve("scratch/compact-4711.lock"),
+        Path dead = Files.createDirectories(dir.resolve("scratch/compact-4711/verify.etcd"));
+        Files.writeString(dir.resolve("scratch/compact-4711.lock"),
                 "etcd-workers scratch run compact-4711\npid 4711\n");
 
         CommandRun second = compact(dir, bucket, "--etcd-bin-dir", dir.resolve("no-etcd").toString());
 
         assertThat(second.exitCode()).as(second.stderr()).isZero();
         assertThat(dead.getParent()).as("the killed run's scratch dir, removed by the skipping run").doesNotExist();
-        try (var left = java.nio.file.Files.list(dir.resolve("scratch"))) {
+        try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch").isEmpty();
         }
         assertThat(second.result().get("outcome").asText()).isEqualTo("skipped");

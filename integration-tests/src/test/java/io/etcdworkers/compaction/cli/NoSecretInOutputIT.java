@@ -1,5 +1,7 @@
 package io.etcdworkers.compaction.cli;
 
+import java.io.UncheckedIOException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.AzuriteServer;
@@ -240,7 +242,7 @@ class NoSecretInOutputIT {
         try {
             return Files.createDirectories(dir.resolve("run-" + runs++).resolve("work"));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

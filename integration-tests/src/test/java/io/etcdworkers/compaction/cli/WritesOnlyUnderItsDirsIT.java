@@ -1,5 +1,8 @@
 package io.etcdworkers.compaction.cli;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.Fixtures;
@@ -92,11 +95,11 @@ class WritesOnlyUnderItsDirsIT {
         Path traces = Files.createDirectories(dir.resolve("strace"));
         List<String> jvm = List.of();
         // the flags the launcher's Jobs give the worker (JobFactory.javaOptions), tmpdir moved here
-        Map<String, String> env = new java.util.HashMap<>(secret);
+        Map<String, String> env = new HashMap<>(secret);
         env.putAll(Map.of("PATH", System.getenv("PATH"), "HOME", home.toString(),
                 "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 "
                         + "-XX:-UsePerfData -Djava.io.tmpdir=" + dir.resolve("tmp")));
-        List<String> command = new java.util.ArrayList<>(List.of("strace", "-f", "-ff", "-y", "-qq", "--seccomp-bpf",
+        List<String> command = new ArrayList<>(List.of("strace", "-f", "-ff", "-y", "-qq", "--seccomp-bpf",
                 "-e", "status=successful", "-e", "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,"
                         + "unlink,unlinkat,rmdir,link,linkat,symlink,symlinkat,truncate",
                 "-o", traces.resolve("t").toString(),
@@ -145,7 +148,7 @@ class WritesOnlyUnderItsDirsIT {
             boolean writing = call.equals("creat") || WRITE_FLAGS.matcher(line).find();
             return writing && opened.find() ? List.of(Path.of(opened.group(1))) : List.of();
         }
-        List<Path> paths = new java.util.ArrayList<>();
+        List<Path> paths = new ArrayList<>();
         Matcher m = PATH_ARG.matcher(line);
         while (m.find()) {
             Path p = Path.of(m.group(2));

@@ -1,5 +1,7 @@
 package io.etcdworkers.compaction.contract;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -95,7 +97,7 @@ class DrillIT {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(delta))) {
             content = in.readAllBytes();
         }
-        String json = new String(content, 0, content.length - 32, java.nio.charset.StandardCharsets.ISO_8859_1);
+        String json = new String(content, 0, content.length - 32, StandardCharsets.ISO_8859_1);
         int value = json.indexOf("\"value\":\"", json.length() / 2) + 9;
         content[value] = (byte) (content[value] == 'A' ? 'B' : 'A');
         ByteArrayOutputStream gz = new ByteArrayOutputStream();

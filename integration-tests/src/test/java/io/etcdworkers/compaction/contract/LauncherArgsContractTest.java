@@ -1,5 +1,10 @@
 package io.etcdworkers.compaction.contract;
 
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -142,10 +147,10 @@ class LauncherArgsContractTest {
                 "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,etcd-main-2=etcd-main-etcd-main-2"))
                 .isZero();
 
-        List<Job> jobs = java.util.Arrays.stream(yaml.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
+        List<Job> jobs = Arrays.stream(yaml.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
                 .map(d -> new KubernetesSerialization().unmarshal(d, Job.class)).toList();
         assertThat(jobs).hasSize(3);
-        java.util.Set<String> names = new java.util.HashSet<>();
+        Set<String> names = new HashSet<>();
         for (int i = 0; i < 3; i++) {
             Job job = jobs.get(i);
             names.add(job.getMetadata().getName());
@@ -211,7 +216,7 @@ class LauncherArgsContractTest {
     void pointInTimeFlagsLandAsTheRestorePoint() {
         assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_TIME_LAST_GOOD, DefragFlags.workerDefaults())))
                 .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtTime(
-                        java.time.Instant.parse("2026-12-01T03:04:05.500Z")), true));
+                        Instant.parse("2026-12-01T03:04:05.500Z")), true));
         assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_REVISION, DefragFlags.workerDefaults())))
                 .rebuild().point()).isEqualTo(new RestorePoint(new StopAt.AtRevision(123_456), false));
         assertThat(restoreConfig(WorkerPod.of(restore(S3, MINIMAL_RESTORE, DefragFlags.workerDefaults())))

@@ -1,5 +1,8 @@
 package io.etcdworkers.integration.pod;
 
+import java.util.Base64;
+import java.util.stream.IntStream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -101,7 +104,7 @@ class ClusterRestorePodsIT {
                 member.environment().clear();
                 members.add(member.start());
             }
-            String endpoints = String.join(",", java.util.stream.IntStream.of(client)
+            String endpoints = String.join(",", IntStream.of(client)
                     .mapToObj(p -> "http://127.0.0.1:" + p).toList());
             Awaitility.await("the three members healthy").atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(500))
@@ -121,7 +124,7 @@ class ClusterRestorePodsIT {
             ProcessRun get = etcdctl(etcd, endpoints, "get", "/", "--prefix", "--keys-only", "--limit", "1", "-w", "json");
             assertThat(get.exitCode()).as(get.stderr()).isZero();
             long underSlash = ExpectedState.keys(FIXTURE).stream()
-                    .filter(k -> java.util.Base64.getDecoder().decode(k.key())[0] == '/').count();
+                    .filter(k -> Base64.getDecoder().decode(k.key())[0] == '/').count();
             assertThat(underSlash).isEqualTo(state.get("keys").asLong());
             assertThat(new ObjectMapper().readTree(get.stdout()).get("count").asLong()).isEqualTo(underSlash);
         } finally {

@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.util.OptionalInt;
+
 import io.etcdworkers.launcher.job.JobRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -28,7 +30,7 @@ final class CompactCommand implements Callable<Integer> {
     public Integer call() {
         String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(etcd -> takeFrom(etcd, pod, store, compact));
-        java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
+        OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {
             return sized.getAsInt();
         }

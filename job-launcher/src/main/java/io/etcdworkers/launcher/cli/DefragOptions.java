@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.util.Locale;
+
 import io.etcdworkers.launcher.job.DefragFlags;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -28,6 +30,6 @@ final class DefragOptions {
 
     DefragFlags toFlags() {
         return new DefragFlags(everyEvents, everyDeltas, dbSizeBytes, fragmentationRatio, interval,
-                engine == null ? null : engine.toLowerCase(java.util.Locale.ROOT));
+                engine == null ? null : engine.toLowerCase(Locale.ROOT));
     }
 }

@@ -1,5 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.kube.JobOutcome;
@@ -45,14 +48,14 @@ final class JobRun {
      * non-zero one, so a member that failed is never hidden behind one that succeeded.
      */
     static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck,
-            java.util.List<Job> jobs) {
+            List<Job> jobs) {
         run.check();
         if (run.dryRun) {
             jobs.forEach(job -> print(ctx, job));
             return 0;
         }
         JobLauncher launcher = launcher(ctx, cluster);
-        java.util.List<Job> created = new java.util.ArrayList<>();
+        List<Job> created = new ArrayList<>();
         for (Job job : jobs) {
             Job c = launcher.create(job);
             created.add(c);

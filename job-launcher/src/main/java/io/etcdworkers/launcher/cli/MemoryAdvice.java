@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.math.RoundingMode;
+
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 
@@ -14,7 +16,7 @@ final class MemoryAdvice {
             return "Rerun with a larger --memory-limit (" + rule + ").";
         }
         BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(limit));
-        long mib = bytes.multiply(BigDecimal.valueOf(2)).divide(BigDecimal.valueOf(1 << 20), java.math.RoundingMode.UP)
+        long mib = bytes.multiply(BigDecimal.valueOf(2)).divide(BigDecimal.valueOf(1 << 20), RoundingMode.UP)
                 .longValue();
         return "Rerun with --memory-limit=" + mib + "Mi (twice " + limit + "; " + rule + ").";
     }

@@ -1,5 +1,9 @@
 package io.etcdworkers.launcher.cli;
 
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
 import io.etcdworkers.launcher.job.ClusterRestoreRequest;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
@@ -47,7 +51,7 @@ final class RestoreCommand implements Callable<Integer> {
             description = "Restore every member of --initial-cluster: one Job per member, each into its own PVC with "
                     + "its own --name and its --initial-cluster entry as peer URL (instead of --name, --target-claim, "
                     + "--initial-advertise-peer-urls).")
-    java.util.Map<String, String> memberClaims;
+    Map<String, String> memberClaims;
 
     @Option(names = "--skip-hash-check", description = "Do not check the snapshots' SHA-256.")
     boolean skipHashCheck;
@@ -85,7 +89,7 @@ final class RestoreCommand implements Callable<Integer> {
     public Integer call() {
         String namespace = from.namespace(ctx, cluster, run.dryRun);
         from.read(ctx, cluster, namespace).ifPresent(this::takeFrom);
-        java.util.OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
+        OptionalInt sized = MemorySizing.apply(ctx, cluster, run, stuck, pod, store, namespace);
         if (sized.isPresent()) {
             return sized.getAsInt();
         }
@@ -106,7 +110,7 @@ final class RestoreCommand implements Callable<Integer> {
         FromEtcdOptions.applyCommon(etcd, pod, store);
         etcd.etcdImage().ifPresent(image -> {
             String minor = etcd.etcdMinorVersion().orElse(null);
-            if (minor == null || !java.util.Set.of("3.4", "3.5").contains(minor)) {
+            if (minor == null || !Set.of("3.4", "3.5").contains(minor)) {
                 ctx.err().println("note: the members run " + image + (minor == null ? "" : " (etcd " + minor + ")")
                         + "; the restored data dirs are known to start on etcd 3.4 and 3.5: check that this etcd "
                         + "accepts them (the worker image's etcd writes them)");

@@ -1,5 +1,8 @@
 package io.etcdworkers.launcher.kube;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -100,7 +103,7 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
             if (colon < 0 || !name.substring(0, colon).matches(".*(^|/)etcd$")) {
                 return Optional.empty();
             }
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^v?(\\d+)\\.(\\d+)").matcher(name.substring(colon + 1));
+            Matcher m = Pattern.compile("^v?(\\d+)\\.(\\d+)").matcher(name.substring(colon + 1));
             return m.find() ? Optional.of(m.group(1) + "." + m.group(2)) : Optional.empty();
         });
     }

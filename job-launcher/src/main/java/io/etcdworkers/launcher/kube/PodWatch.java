@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.kube;
 
+import java.time.format.DateTimeParseException;
+
 import io.etcdworkers.contract.GoDuration;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
@@ -141,7 +143,7 @@ final class PodWatch {
     private static Optional<Instant> instant(String rfc3339) {
         try {
             return rfc3339 == null ? Optional.empty() : Optional.of(Instant.parse(rfc3339));
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             return Optional.empty();
         }
     }

@@ -1,5 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
+import java.net.InetAddress;
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.BuildVersion;
@@ -90,7 +93,7 @@ class LauncherMessagesTest {
     @Test
     void anUnreachableApiServerIsSaidWithItsCause() throws IOException {
         int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
         Path kubeconfig = Files.writeString(home.resolve("kubeconfig"), """
@@ -157,7 +160,7 @@ class LauncherMessagesTest {
     }
 
     private static String[] concat(String[] a, String... b) {
-        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] all = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, all, a.length, b.length);
         return all;
     }

@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.util.stream.Stream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -55,6 +57,6 @@ class NoSecretInLauncherOutputTest {
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
-        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 }

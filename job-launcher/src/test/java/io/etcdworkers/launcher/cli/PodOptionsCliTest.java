@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.io.ByteArrayInputStream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.launcher.kube.ClusterVersions;
@@ -103,7 +105,7 @@ class PodOptionsCliTest {
         assertThat(run(List.of("lease-role", "-n", NS, "--etcd", "etcd-main", "--service-account", "etcd-workers")))
                 .isZero();
         List<io.fabric8.kubernetes.api.model.HasMetadata> objects = new KubernetesSerialization()
-                .unmarshal(new java.io.ByteArrayInputStream(out.toString().getBytes()));
+                .unmarshal(new ByteArrayInputStream(out.toString().getBytes()));
         assertThat(objects).hasSize(2);
         var role = (io.fabric8.kubernetes.api.model.rbac.Role) objects.get(0);
         assertThat(role.getRules()).singleElement().satisfies(r -> {

@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
+import java.io.UncheckedIOException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -179,7 +181,7 @@ class RenderedPodTranslationTest {
         try {
             return Files.createDirectories(dir.resolve("claims").resolve(name));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -187,7 +189,7 @@ class RenderedPodTranslationTest {
         try {
             return PodTemplate.single(Files.readString(GOLDEN.resolve(name).resolve("out.yaml")));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

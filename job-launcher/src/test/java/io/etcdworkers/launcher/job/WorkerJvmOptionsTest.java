@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import java.util.regex.Pattern;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.WorkerJvm;
@@ -37,8 +39,8 @@ class WorkerJvmOptionsTest {
             assertThat(kind.command()).as(kind.name()).contains(WorkerJvm.classArchiveOption(jar));
             // a training run of that jar that writes the archive the command names
             assertThat(dockerfile).as(kind.name()).containsPattern("-XX:ArchiveClassesAtExit="
-                    + java.util.regex.Pattern.quote(WorkerJvm.classArchiveFor(jar)) + " -jar "
-                    + java.util.regex.Pattern.quote(jar) + " ");
+                    + Pattern.quote(WorkerJvm.classArchiveFor(jar)) + " -jar "
+                    + Pattern.quote(jar) + " ");
         }
     }
 

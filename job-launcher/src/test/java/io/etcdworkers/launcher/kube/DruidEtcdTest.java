@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.kube;
 
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -35,8 +37,8 @@ class DruidEtcdTest {
         DruidEtcd e = etcd("  replicas: 2\n  memberNamePrefix: shoot1\n  volumeClaimTemplate: data\n"
                 + "  etcd: {serverPort: 2480}\n");
         assertThat(e.members()).containsExactly(
-                java.util.Map.entry("shoot1-e-0", "http://e-0.e-peer.ns.svc:2480"),
-                java.util.Map.entry("shoot1-e-1", "http://e-1.e-peer.ns.svc:2480"));
+                Map.entry("shoot1-e-0", "http://e-0.e-peer.ns.svc:2480"),
+                Map.entry("shoot1-e-1", "http://e-1.e-peer.ns.svc:2480"));
         assertThat(e.claims()).containsEntry("shoot1-e-0", "data-e-0").containsEntry("shoot1-e-1", "data-e-1");
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.kube;
 
+import java.time.OffsetDateTime;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.BuildVersion;
@@ -39,7 +41,7 @@ class JobMetricsTest {
                 .endMetadata().withNewSpec().withNewTemplate().withNewSpec().endSpec().endTemplate().endSpec().build())
                 .create();
         // the API server sets the creation time: the duration runs from it to the end
-        Instant end = java.time.OffsetDateTime.parse(job.getMetadata().getCreationTimestamp()).toInstant()
+        Instant end = OffsetDateTime.parse(job.getMetadata().getCreationTimestamp()).toInstant()
                 .plus(Duration.ofMinutes(3));
 
         launcher.recordOutcome(job, new JobOutcome("demo", "etcd-main-restore-1", JobOutcome.State.FAILED,

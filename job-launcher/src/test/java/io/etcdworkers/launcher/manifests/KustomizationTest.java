@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.manifests;
 
+import java.util.TreeSet;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -136,7 +138,7 @@ class KustomizationTest {
 
     @Test
     void theSchemaCheckSeesAnUnknownFieldInEveryKindUsed() throws IOException {
-        Set<String> kinds = new java.util.TreeSet<>();
+        Set<String> kinds = new TreeSet<>();
         for (Unit u : all()) {
             for (Path file : u.resources()) {
                 for (String doc : ManifestFiles.documents(ManifestFiles.read(file))) {

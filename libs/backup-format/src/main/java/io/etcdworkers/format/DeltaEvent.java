@@ -1,5 +1,7 @@
 package io.etcdworkers.format;
 
+import java.nio.charset.StandardCharsets;
+
 import io.etcdworkers.files.ValueRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -98,6 +100,6 @@ public record DeltaEvent(
 
     @Override
     public String toString() {
-        return type + " " + new String(key, java.nio.charset.StandardCharsets.UTF_8) + "@" + modRevision;
+        return type + " " + new String(key, StandardCharsets.UTF_8) + "@" + modRevision;
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdworkers.format;
 
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -87,7 +89,7 @@ class DecodedDeltaFileTest {
             out.write(new RevisionGroup(7, List.of(DeltaEvent.put(b("a"), b("v"), 7, 7, 1, 0, T))));
         }
         byte[] bytes = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 3));
+        Files.write(file, Arrays.copyOf(bytes, bytes.length - 3));
         try (ValueFile values = ValueFile.open(DecodedDeltaFile.valuesOf(file));
                 DecodedDeltaFile.Reader in = new DecodedDeltaFile.Reader(file, values)) {
             assertThatThrownBy(in::next).isInstanceOf(IOException.class).hasMessageContaining("ends early");
@@ -103,7 +105,7 @@ class DecodedDeltaFileTest {
             out.finish();
         }
         Path values = DecodedDeltaFile.valuesOf(file);
-        Files.write(values, java.util.Arrays.copyOf(Files.readAllBytes(values), 7));
+        Files.write(values, Arrays.copyOf(Files.readAllBytes(values), 7));
         try (ValueFile v = ValueFile.open(values); DecodedDeltaFile.Reader in = new DecodedDeltaFile.Reader(file, v)) {
             RevisionGroup first = in.next();
             assertThat(first.events().get(0).value()).isEqualTo(b("value"));

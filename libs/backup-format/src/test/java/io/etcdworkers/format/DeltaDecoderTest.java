@@ -1,5 +1,8 @@
 package io.etcdworkers.format;
 
+import java.util.Base64;
+import java.util.Random;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -147,14 +150,14 @@ class DeltaDecoderTest {
         // sizes around the base64 buffer's first 4096 bytes and the parser's 8000-byte input
         // buffer, and far past both; a JSON escape inside the base64 text too
         int[] sizes = {0, 1, 2, 3, 4, 3071, 3072, 3073, 5999, 6000, 6001, 20_000, 100_000, 7};
-        java.util.Random random = new java.util.Random(42);
+        Random random = new Random(42);
         List<byte[]> values = new ArrayList<>();
         StringBuilder json = new StringBuilder("[");
         for (int i = 0; i < sizes.length; i++) {
             byte[] value = new byte[sizes[i]];
             random.nextBytes(value);
             values.add(value);
-            String b64 = java.util.Base64.getEncoder().encodeToString(value);
+            String b64 = Base64.getEncoder().encodeToString(value);
             if (i == sizes.length - 1) {
                 b64 = "\\u00" + Integer.toHexString(b64.charAt(0)) + b64.substring(1);
             }
@@ -189,13 +192,13 @@ class DeltaDecoderTest {
     }
 
     static String put(String key, long revision) {
-        String b64 = java.util.Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
+        String b64 = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
         return "{\"etcdEvent\":{\"kv\":{\"key\":\"" + b64 + "\",\"create_revision\":" + revision + ",\"mod_revision\":"
                 + revision + ",\"version\":1,\"value\":\"dg==\"}},\"time\":\"2024-05-01T10:20:30Z\"}";
     }
 
     static String del(String key, long revision) {
-        String b64 = java.util.Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
+        String b64 = Base64.getEncoder().encodeToString(key.getBytes(StandardCharsets.UTF_8));
         return "{\"etcdEvent\":{\"type\":1,\"kv\":{\"key\":\"" + b64 + "\",\"mod_revision\":" + revision
                 + "}},\"time\":\"2024-05-01T10:20:30Z\"}";
     }

@@ -1,5 +1,8 @@
 package io.etcdworkers.format;
 
+import java.io.IOException;
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -75,7 +78,7 @@ class DeltaJsonLayoutTest {
             json[at] = (byte) alphabet.charAt(random.nextInt(alphabet.length()));
         }
         String text = new String(json, StandardCharsets.ISO_8859_1);
-        byte[] content = java.util.Arrays.copyOf(json, json.length + 32);
+        byte[] content = Arrays.copyOf(json, json.length + 32);
         System.arraycopy(DeltaBytes.sha256(json), 0, content, json.length, 32);
         try {
             decode(new ByteArrayInputStream(content));
@@ -85,7 +88,7 @@ class DeltaJsonLayoutTest {
         }
         try {
             JACKSON.readTree(json);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError("decoded, but Jackson rejects it: " + e.getMessage() + "\n" + text, e);
         }
     }

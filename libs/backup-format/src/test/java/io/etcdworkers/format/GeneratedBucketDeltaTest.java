@@ -1,5 +1,7 @@
 package io.etcdworkers.format;
 
+import java.io.ByteArrayInputStream;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.format.codec.Compression;
@@ -48,7 +50,7 @@ class GeneratedBucketDeltaTest {
             written = in.readAllBytes();
         }
         List<DeltaEvent> events = new ArrayList<>();
-        DeltaSummary summary = DeltaDecoder.decode(key, new java.io.ByteArrayInputStream(written),
+        DeltaSummary summary = DeltaDecoder.decode(key, new ByteArrayInputStream(written),
                 group -> events.addAll(group.events()));
 
         assertThat(summary.events()).isEqualTo(8);

@@ -1,5 +1,9 @@
 package io.etcdworkers.format;
 
+import java.io.ByteArrayOutputStream;
+import java.util.Base64;
+import java.util.Random;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -139,8 +143,8 @@ class JsonBytesTest {
     @org.junit.jupiter.api.Test
     void base64TextDecodesAndAHugeStringDoesNotStayBuffered() throws IOException {
         byte[] value = new byte[3 << 20];
-        new java.util.Random(7).nextBytes(value);
-        String text = "\"" + java.util.Base64.getEncoder().encodeToString(value) + "\" \"YQ==\"";
+        new Random(7).nextBytes(value);
+        String text = "\"" + Base64.getEncoder().encodeToString(value) + "\" \"YQ==\"";
         for (JsonBytes json : readers(text)) {
             json.readString();
             assertThat(json.textBase64()).isEqualTo(value);
@@ -158,7 +162,7 @@ class JsonBytesTest {
     }
 
     private static byte[] bytes(String before, String hex, String after) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(before.getBytes(StandardCharsets.UTF_8));
         for (String b : hex.split(" ")) {
             out.write(Integer.parseInt(b, 16));

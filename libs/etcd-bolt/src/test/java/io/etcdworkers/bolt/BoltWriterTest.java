@@ -1,5 +1,8 @@
 package io.etcdworkers.bolt;
 
+import java.nio.ByteOrder;
+import java.nio.file.FileAlreadyExistsException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -77,7 +80,7 @@ class BoltWriterTest {
         int runs = 0;
         boolean inRun = false;
         for (int page = 0; (page + 1) * pageSize <= db.length; page++) {
-            int flags = ByteBuffer.wrap(db, page * pageSize + 8, 2).order(java.nio.ByteOrder.LITTLE_ENDIAN).getShort();
+            int flags = ByteBuffer.wrap(db, page * pageSize + 8, 2).order(ByteOrder.LITTLE_ENDIAN).getShort();
             boolean branch = flags == 0x01;
             if (branch) {
                 branches++;
@@ -118,7 +121,7 @@ class BoltWriterTest {
         }
         assertThat(file).as("closed without finish: deleted").doesNotExist();
         Files.writeString(file, "x");
-        assertThatThrownBy(() -> BoltWriter.create(file, 4096)).isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
+        assertThatThrownBy(() -> BoltWriter.create(file, 4096)).isInstanceOf(FileAlreadyExistsException.class);
         assertThatThrownBy(() -> BoltWriter.create(tmp.resolve("p"), 3000)).isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -1,5 +1,7 @@
 package io.etcdworkers.etcd;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,7 +46,7 @@ class DataDirCopyTest {
         byte[] records = new byte[10_000];
         random.nextBytes(records);
         System.arraycopy(records, 0, wal, 0, records.length);
-        snap = "raft snapshot".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        snap = "raft snapshot".getBytes(StandardCharsets.UTF_8);
         Files.write(source.resolve("member/snap/db"), db);
         Files.write(source.resolve("member/snap/0000000000000001-0000000000000001.snap"), snap);
         Files.write(source.resolve("member/wal/0000000000000000-0000000000000000.wal"), wal);

@@ -1,5 +1,7 @@
 package io.etcdworkers.etcd;
 
+import java.util.concurrent.CountDownLatch;
+
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -22,6 +24,6 @@ public final class EtcdChildJvmMain {
         System.out.println("ETCD_PID " + etcd.pid());
         System.out.flush();
         // Never closes etcd: only the JVM's death (the test kills it) may end it.
-        new java.util.concurrent.CountDownLatch(1).await();
+        new CountDownLatch(1).await();
     }
 }

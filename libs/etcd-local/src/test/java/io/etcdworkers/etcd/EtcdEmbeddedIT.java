@@ -1,5 +1,9 @@
 package io.etcdworkers.etcd;
 
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -90,7 +94,7 @@ class EtcdEmbeddedIT {
     void theGrpcClientEndsItsEventLoopThreadOnClose() throws Exception {
         EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
         try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config)) {
-            EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), java.time.Duration.ofSeconds(30));
+            EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30));
             assertThat(client.status().getHeader().getRevision()).isEqualTo(601);
             assertThat(clientLoopThreads()).isNotEmpty();
 
@@ -103,7 +107,7 @@ class EtcdEmbeddedIT {
         }
     }
 
-    private static java.util.List<Thread> clientLoopThreads() {
+    private static List<Thread> clientLoopThreads() {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("etcd-grpc-") && t.isAlive()).toList();
     }
@@ -119,10 +123,10 @@ class EtcdEmbeddedIT {
         }
     }
 
-    private static java.util.List<String> environ(long pid) throws IOException {
-        String raw = new String(java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ")), UTF_8);
+    private static List<String> environ(long pid) throws IOException {
+        String raw = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ")), UTF_8);
         // the orphan guard's shell sets PWD; nothing else may come from the worker's environment
-        return java.util.Arrays.stream(raw.split("\0")).filter(e -> !e.isEmpty() && !e.startsWith("PWD=")).toList();
+        return Arrays.stream(raw.split("\0")).filter(e -> !e.isEmpty() && !e.startsWith("PWD=")).toList();
     }
 
     @Test

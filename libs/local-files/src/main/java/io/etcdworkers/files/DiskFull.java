@@ -1,5 +1,7 @@
 package io.etcdworkers.files;
 
+import java.util.Locale;
+
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -23,7 +25,7 @@ public final class DiskFull {
 
     /** Whether a tool's output says it ran out of space (etcd/Go write "no space left on device"). */
     public static boolean says(String text) {
-        return text != null && text.toLowerCase(java.util.Locale.ROOT).contains(ENOSPC.toLowerCase(java.util.Locale.ROOT));
+        return text != null && text.toLowerCase(Locale.ROOT).contains(ENOSPC.toLowerCase(Locale.ROOT));
     }
 
     /**

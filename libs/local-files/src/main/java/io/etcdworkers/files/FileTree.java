@@ -1,5 +1,7 @@
 package io.etcdworkers.files;
 
+import java.io.UncheckedIOException;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -97,7 +99,7 @@ public final class FileTree {
     public static long size(Path root) {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return 0;
         }
     }

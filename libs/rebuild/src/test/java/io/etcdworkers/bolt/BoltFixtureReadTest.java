@@ -1,5 +1,7 @@
 package io.etcdworkers.bolt;
 
+import java.nio.ByteBuffer;
+
 import static io.etcdworkers.bolt.BoltFixtures.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,7 +73,7 @@ class BoltFixtureReadTest {
                         compacted[0] = v;
                     }
                 });
-                assertThat(java.nio.ByteBuffer.wrap(compacted[0]).getLong()).isEqualTo(3656);
+                assertThat(ByteBuffer.wrap(compacted[0]).getLong()).isEqualTo(3656);
             }
         }
     }

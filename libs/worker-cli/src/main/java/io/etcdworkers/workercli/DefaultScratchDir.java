@@ -1,5 +1,7 @@
 package io.etcdworkers.workercli;
 
+import java.nio.file.attribute.PosixFilePermissions;
+
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
@@ -62,7 +64,7 @@ public final class DefaultScratchDir {
         }
         if (!attrs.permissions().equals(OwnerOnly.DIR_MODE)) {
             LOG.info("narrowing the default scratch dir to 0700 path={} was={}", dir,
-                    java.nio.file.attribute.PosixFilePermissions.toString(attrs.permissions()));
+                    PosixFilePermissions.toString(attrs.permissions()));
             Files.setPosixFilePermissions(dir, OwnerOnly.DIR_MODE);
         }
         return dir;

@@ -1,5 +1,8 @@
 package io.etcdworkers.restore.extract;
 
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.StandardOpenOption;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -126,8 +129,8 @@ final class KeyFiles {
      */
     private static void write(Path file, byte[] bytes) throws IOException {
         try {
-            OwnerOnly.write(file, bytes, java.nio.file.StandardOpenOption.CREATE_NEW);
-        } catch (java.nio.file.FileAlreadyExistsException e) {
+            OwnerOnly.write(file, bytes, StandardOpenOption.CREATE_NEW);
+        } catch (FileAlreadyExistsException e) {
             // not the disk's fault, and the same on every run: a usage error with what to do instead
             throw new WorkerException(ErrorCode.USAGE, "two keys map to the file " + file + ": extract a narrower "
                     + "--prefix, or use --output-format=etcd", e);

@@ -1,5 +1,9 @@
 package io.etcdworkers.restore.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,7 +34,7 @@ class JsonLogIT {
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         List<String> lines = run.stderr().lines().filter(l -> !l.isBlank()).toList();
         assertThat(lines).hasSizeGreaterThan(2);
-        List<String> messages = new java.util.ArrayList<>();
+        List<String> messages = new ArrayList<>();
         for (String line : lines) {
             JsonNode entry = JSON.readTree(line);
             messages.add(entry.path("formattedMessage").asText());
@@ -76,8 +80,8 @@ class JsonLogIT {
     private static JsonNode read(String line) {
         try {
             return JSON.readTree(line);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(line, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(line, e);
         }
     }
 }

@@ -1,5 +1,8 @@
 package io.etcdworkers.store.s3;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -52,10 +55,10 @@ class S3NoCredentialsTest {
         Map<String, String> env = Map.of("AWS_REGION", "eu-west-1", "HOME", dir.toString(), "PATH",
                 System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
 
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(command, "--storage-provider=S3",
+        List<String> args = new ArrayList<>(List.of(command, "--storage-provider=S3",
                 "--store-container=etcd-backups", "--store-endpoint-override=http://127.0.0.1:9"));
         if (command.equals("restore")) {
-            args.addAll(java.util.List.of("--data-dir=" + dir.resolve("data"), "--scratch-dir=" + dir.resolve("scratch")));
+            args.addAll(List.of("--data-dir=" + dir.resolve("data"), "--scratch-dir=" + dir.resolve("scratch")));
         }
 
         CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));

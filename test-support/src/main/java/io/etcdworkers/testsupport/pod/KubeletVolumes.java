@@ -1,5 +1,7 @@
 package io.etcdworkers.testsupport.pod;
 
+import java.nio.file.LinkOption;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -148,7 +150,7 @@ final class KubeletVolumes {
             for (Iterator<Path> it = files.iterator(); it.hasNext();) {
                 Path p = it.next();
                 try {
-                    if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
                         sum += Files.size(p);
                     }
                 } catch (IOException gone) {

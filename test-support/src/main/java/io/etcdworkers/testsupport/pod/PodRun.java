@@ -1,5 +1,7 @@
 package io.etcdworkers.testsupport.pod;
 
+import java.util.UUID;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,7 +34,7 @@ public final class PodRun {
     private ClusterAccess cluster;
     private Path workDir;
     private String podName;
-    private String uid = java.util.UUID.randomUUID().toString();
+    private String uid = UUID.randomUUID().toString();
 
     private PodRun(PodTemplate template) {
         this.template = template;

@@ -1,5 +1,8 @@
 package io.etcdworkers.testsupport.pod;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
 import io.etcdworkers.testsupport.ProcessRun;
 import io.etcdworkers.testsupport.RequiredInCi;
 import java.nio.file.Files;
@@ -104,8 +107,8 @@ public final class Podman {
             Process process = builder.start();
             process.getOutputStream().close();
             return process;
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot start podman " + args, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start podman " + args, e);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.etcdworkers.format.codec;
 
+import java.util.zip.Inflater;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.MainRun;
@@ -66,7 +68,7 @@ class LibDeflateSwitchTest {
             int members = 0;
             int offset = 0;
             while (offset < gz.length) {
-                java.util.zip.Inflater inflater = new java.util.zip.Inflater(true);
+                Inflater inflater = new Inflater(true);
                 int header = 10; // the writers here set no optional header fields
                 inflater.setInput(gz, offset + header, gz.length - offset - header);
                 byte[] sink = new byte[1 << 16];

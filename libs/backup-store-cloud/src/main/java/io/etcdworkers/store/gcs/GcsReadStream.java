@@ -1,5 +1,7 @@
 package io.etcdworkers.store.gcs;
 
+import java.util.Objects;
+
 import com.google.cloud.ReadChannel;
 import io.etcdworkers.store.gcs.GcsErrorTranslator.Target;
 import java.io.InputStream;
@@ -53,7 +55,7 @@ final class GcsReadStream extends InputStream {
 
     @Override
     public int read(byte[] b, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, b.length);
+        Objects.checkFromIndexSize(off, len, b.length);
         if (len == 0) {
             return 0;
         }

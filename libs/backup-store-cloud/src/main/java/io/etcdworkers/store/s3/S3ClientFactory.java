@@ -1,5 +1,7 @@
 package io.etcdworkers.store.s3;
 
+import java.io.IOException;
+
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import java.io.ByteArrayInputStream;
@@ -102,7 +104,7 @@ final class S3ClientFactory {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
             return factory.getTrustManagers();
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new WorkerException(ErrorCode.USAGE, "trustedCaCert is not a usable PEM certificate", e);
         }
     }

@@ -1,5 +1,8 @@
 package io.etcdworkers.store.swift;
 
+import java.net.URISyntaxException;
+import java.util.function.Supplier;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.contract.ErrorCode;
@@ -169,7 +172,7 @@ final class SwiftAuthenticator {
         return uri.getScheme() + "://" + uri.getRawAuthority() + path;
     }
 
-    private HttpResponse<byte[]> send(java.util.function.Supplier<HttpRequest> request, String action, String where) {
+    private HttpResponse<byte[]> send(Supplier<HttpRequest> request, String action, String where) {
         try {
             return http.send(request, info -> HttpResponse.BodySubscribers.mapping(
                     HttpResponse.BodySubscribers.ofByteArray(), b -> b.length > MAX_BODY ? new byte[0] : b), action);
@@ -191,10 +194,10 @@ final class SwiftAuthenticator {
         try {
             URI uri = new URI(value);
             if (uri.getScheme() == null || uri.getHost() == null) {
-                throw new java.net.URISyntaxException(value, "no scheme or host");
+                throw new URISyntaxException(value, "no scheme or host");
             }
             return uri;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             throw errors.fail(ErrorCode.UNEXPECTED, action, "the login answered an account URL that is not one: " + value);
         }
     }

@@ -1,5 +1,7 @@
 package io.etcdworkers.store.swift;
 
+import java.util.function.Supplier;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.store.BoundedInputStream;
@@ -188,7 +190,7 @@ final class SwiftContainerClient {
         return response;
     }
 
-    private <T> HttpResponse<T> send(String action, java.util.function.Supplier<HttpRequest> request,
+    private <T> HttpResponse<T> send(String action, Supplier<HttpRequest> request,
             HttpResponse.BodyHandler<T> handler, Login used) {
         try {
             return http.send(request, handler, describe() + ": " + action);

@@ -1,5 +1,7 @@
 package io.etcdworkers.store.swift;
 
+import java.net.URISyntaxException;
+
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerException;
@@ -174,10 +176,10 @@ public final class SwiftCredentialsReader {
             URI uri = new URI(value.strip());
             String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
             if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
-                throw new java.net.URISyntaxException(value, "expected http[s]://host[:port]/...");
+                throw new URISyntaxException(value, "expected http[s]://host[:port]/...");
             }
             return uri;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             // Not the parser's message alone: it quotes the whole input, which is no secret but may be long.
             throw new WorkerException(ErrorCode.USAGE, "Swift credentials " + source + ": authURL is not a URL ("
                     + e.getReason() + ")", e);

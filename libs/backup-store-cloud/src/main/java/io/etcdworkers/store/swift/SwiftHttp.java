@@ -1,5 +1,8 @@
 package io.etcdworkers.store.swift;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.store.StoreRetry;
@@ -39,7 +42,7 @@ final class SwiftHttp {
     }
 
     /** A request builder with the per-try timeout set. */
-    HttpRequest.Builder request(java.net.URI uri) {
+    HttpRequest.Builder request(URI uri) {
         return HttpRequest.newBuilder(uri).timeout(retry.tryTimeout());
     }
 
@@ -99,14 +102,14 @@ final class SwiftHttp {
     static String errorBody(HttpResponse<?> response, int limit) {
         Object body = response.body();
         if (body instanceof byte[] bytes) {
-            return new String(bytes, 0, Math.min(limit, bytes.length), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(bytes, 0, Math.min(limit, bytes.length), StandardCharsets.UTF_8);
         }
         if (body instanceof String text) {
             return text.length() <= limit ? text : text.substring(0, limit);
         }
         if (body instanceof InputStream in) {
             try (in) {
-                return new String(in.readNBytes(limit), java.nio.charset.StandardCharsets.UTF_8);
+                return new String(in.readNBytes(limit), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return "";
             }

@@ -1,5 +1,7 @@
 package io.etcdworkers.store.swift;
 
+import java.nio.charset.StandardCharsets;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.etcdworkers.contract.ErrorCode;
@@ -91,12 +93,12 @@ final class SwiftSegmentWriter implements ObjectWriter {
                 manifest.addObject().put("path", "/" + container + "/" + s.name()).put("etag", s.etag())
                         .put("size_bytes", s.size());
             }
-            byte[] body = manifest.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] body = manifest.toString().getBytes(StandardCharsets.UTF_8);
             manifestSent = true;
             // A manifest's ETag is the large object's: the MD5 of its segments' ETags, one after the other.
             StringBuilder etags = new StringBuilder();
             segments.forEach(seg -> etags.append(seg.etag()));
-            byte[] concatenated = etags.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            byte[] concatenated = etags.toString().getBytes(StandardCharsets.US_ASCII);
             client.put(key, "multipart-manifest=put", body, body.length, md5(concatenated, concatenated.length),
                     "writing the manifest of \"" + key + "\" (" + segments.size() + " segments)");
         }

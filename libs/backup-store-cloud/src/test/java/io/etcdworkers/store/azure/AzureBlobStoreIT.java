@@ -1,5 +1,11 @@
 package io.etcdworkers.store.azure;
 
+import java.io.ByteArrayOutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Instant;
+import java.util.concurrent.locks.LockSupport;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -86,7 +92,7 @@ class AzureBlobStoreIT {
         assertThat(listed).extracting(ObjectInfo::key).doesNotHaveDuplicates().allMatch(k -> k.startsWith("many/v2/"));
         assertThat(listed).filteredOn(o -> o.key().equals("many/v2/obj-05002")).singleElement()
                 .satisfies(o -> assertThat(o.size()).isEqualTo(5002 % 7));
-        assertThat(listed.get(0).lastModified()).isAfter(java.time.Instant.EPOCH);
+        assertThat(listed.get(0).lastModified()).isAfter(Instant.EPOCH);
     }
 
     @Test
@@ -199,13 +205,13 @@ class AzureBlobStoreIT {
                 Duration.ofSeconds(1));
         try (AzureBlobStore strict = new AzureBlobStore(config("backups", AzuriteServer.KEY).withRetry(oneSecond));
                 InputStream in = strict.open("slow/blob")) {
-            java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+            ByteArrayOutputStream read = new ByteArrayOutputStream();
             byte[] buf = new byte[1 << 20];
             long start = System.nanoTime();
             for (int n; (n = in.read(buf)) >= 0; ) {
                 read.write(buf, 0, n);
                 // A slow consumer (a restore decompressing and replaying): the body takes ~3 s to read.
-                java.util.concurrent.locks.LockSupport.parkNanos(150_000_000L * n / buf.length);
+                LockSupport.parkNanos(150_000_000L * n / buf.length);
             }
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(Duration.ofSeconds(2));
             assertThat(read.toByteArray()).isEqualTo(content);
@@ -215,7 +221,7 @@ class AzureBlobStoreIT {
     @Test
     void aStoreThatRefusesConnectionsIsUnavailableAfterRetries() throws IOException {
         int closedPort;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
         AzureStoreConfig config = new AzureStoreConfig(CONTAINER,

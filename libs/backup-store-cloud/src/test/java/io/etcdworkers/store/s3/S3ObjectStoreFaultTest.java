@@ -1,5 +1,7 @@
 package io.etcdworkers.store.s3;
 
+import java.io.UncheckedIOException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -105,7 +107,7 @@ class S3ObjectStoreFaultTest {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         server.createContext("/", exchange -> {
             requests.incrementAndGet();

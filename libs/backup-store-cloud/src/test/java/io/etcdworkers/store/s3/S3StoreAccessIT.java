@@ -1,5 +1,7 @@
 package io.etcdworkers.store.s3;
 
+import java.time.Duration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -141,7 +143,7 @@ class S3StoreAccessIT {
     private static S3ObjectStore store(String bucket, String identity, String secret) {
         return new S3ObjectStore(S3StoreConfig.of(bucket, s3.region(), Optional.of(s3.endpoint()), true,
                 StaticCredentialsProvider.create(AwsBasicCredentials.create(identity, secret)))
-                .withRetry(new S3StoreConfig.Retry(2, java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(5))));
+                .withRetry(new S3StoreConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(5))));
     }
 
     private static void commitSomething(ObjectStore store) {

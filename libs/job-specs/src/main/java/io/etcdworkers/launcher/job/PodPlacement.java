@@ -1,5 +1,8 @@
 package io.etcdworkers.launcher.job;
 
+import java.util.Collections;
+import java.util.TreeSet;
+
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -88,7 +91,7 @@ public record PodPlacement(
         imagePullSecrets.forEach(s -> RequestChecks.dnsSubdomain(s, "image pull secret"));
         if (affinity != null && affinity.getAdditionalProperties() != null && !affinity.getAdditionalProperties().isEmpty()) {
             throw new IllegalArgumentException("affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: "
-                    + new java.util.TreeSet<>(affinity.getAdditionalProperties().keySet()));
+                    + new TreeSet<>(affinity.getAdditionalProperties().keySet()));
         }
     }
 
@@ -157,7 +160,7 @@ public record PodPlacement(
                 operator = parts[i];
             } else {
                 throw new IllegalArgumentException("toleration " + spec + ": '" + parts[i] + "' is not an effect ("
-                        + String.join(", ", new java.util.TreeSet<>(EFFECTS)) + ") or an operator (Equal, Exists) in"
+                        + String.join(", ", new TreeSet<>(EFFECTS)) + ") or an operator (Equal, Exists) in"
                         + " KEY[=VALUE][:EFFECT][:OPERATOR]");
             }
         }
@@ -194,6 +197,6 @@ public record PodPlacement(
     }
 
     private static Map<String, String> sorted(Map<String, String> m) {
-        return m == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(m));
+        return m == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(m));
     }
 }

@@ -1,5 +1,8 @@
 package io.etcdworkers.launcher.job;
 
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+
 /**
  * What only a restore takes: the target volume and the restore worker's flags (null = left out).
  *
@@ -65,8 +68,8 @@ public record RestoreFlags(
             return null;
         }
         try {
-            return java.time.OffsetDateTime.parse(t).toInstant().toString();
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(t).toInstant().toString();
+        } catch (DateTimeParseException e) {
             throw new IllegalArgumentException("to-time must be an RFC 3339 time with an offset, such as "
                     + "2026-12-01T03:04:05Z: " + t);
         }

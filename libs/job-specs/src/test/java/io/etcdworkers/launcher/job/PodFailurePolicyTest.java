@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import java.util.ArrayList;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
@@ -24,7 +26,7 @@ class PodFailurePolicyTest {
         assertThat(failJob.getOnExitCodes().getOperator()).isEqualTo("In");
         assertThat(failJob.getOnExitCodes().getContainerName()).isEqualTo(JobFactory.CONTAINER);
         // ascending, as the API server requires
-        List<Integer> withOomKill = new java.util.ArrayList<>(nonRetryable);
+        List<Integer> withOomKill = new ArrayList<>(nonRetryable);
         withOomKill.add(137);
         assertThat(failJob.getOnExitCodes().getValues()).isSorted().containsExactlyInAnyOrderElementsOf(withOomKill)
                 // docs/reference.md's "retry helps: no" rows; a retryability changed there must be changed here too

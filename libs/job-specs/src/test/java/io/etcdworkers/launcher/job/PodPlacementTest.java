@@ -1,5 +1,7 @@
 package io.etcdworkers.launcher.job;
 
+import java.util.function.Supplier;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,20 +49,20 @@ class PodPlacementTest {
                 Arguments.of(labels("team", "has space"), "label team: the value must be at most 63"),
                 Arguments.of(labels("Bad_Prefix/x", "y"), "label prefix of Bad_Prefix/x must be a DNS subdomain"),
                 Arguments.of(labels("", "y"), "label key must be"),
-                Arguments.of((java.util.function.Supplier<PodPlacement>) () -> new PodPlacement(null, Map.of("a b", "x"), null, null, null, null, false), "annotation key"),
-                Arguments.of((java.util.function.Supplier<PodPlacement>) () -> new PodPlacement(null, null, Map.of("pool", "a/b"), null, null, null, false), "node selector pool"),
+                Arguments.of((Supplier<PodPlacement>) () -> new PodPlacement(null, Map.of("a b", "x"), null, null, null, null, false), "annotation key"),
+                Arguments.of((Supplier<PodPlacement>) () -> new PodPlacement(null, null, Map.of("pool", "a/b"), null, null, null, false), "node selector pool"),
                 Arguments.of(tolerating("dedicated=etcd:NoSchedul"), "'NoSchedul' is not an effect"),
                 Arguments.of(tolerating("dedicated=etcd:Exists"), "Exists takes no value"),
                 Arguments.of(tolerating("a:NoSchedule:Equal:x"), "KEY[=VALUE][:EFFECT][:OPERATOR]"),
                 Arguments.of(tolerating(":NoSchedule"), "toleration key"),
-                Arguments.of((java.util.function.Supplier<PodPlacement>) () -> new PodPlacement(null, null, null, null, "Urgent!", null, false), "priority class"),
-                Arguments.of((java.util.function.Supplier<PodPlacement>) () -> new PodPlacement(null, null, null, null, null, List.of("Registry_Creds"), false),
+                Arguments.of((Supplier<PodPlacement>) () -> new PodPlacement(null, null, null, null, "Urgent!", null, false), "priority class"),
+                Arguments.of((Supplier<PodPlacement>) () -> new PodPlacement(null, null, null, null, null, List.of("Registry_Creds"), false),
                         "image pull secret"));
     }
 
     @ParameterizedTest(name = "{1}")
     @MethodSource("refused")
-    void refusedWithTheReason(java.util.function.Supplier<PodPlacement> make, String message) {
+    void refusedWithTheReason(Supplier<PodPlacement> make, String message) {
         assertThatThrownBy(make::get).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(message);
     }
 
@@ -77,11 +79,11 @@ class PodPlacementTest {
                 .containsEntry("networking.gardener.cloud/to-public-networks", "allowed");
     }
 
-    private static java.util.function.Supplier<PodPlacement> labels(String key, String value) {
+    private static Supplier<PodPlacement> labels(String key, String value) {
         return () -> new PodPlacement(Map.of(key, value), null, null, null, null, null, false);
     }
 
-    private static java.util.function.Supplier<PodPlacement> tolerating(String spec) {
+    private static Supplier<PodPlacement> tolerating(String spec) {
         return () -> new PodPlacement(null, null, null, List.of(spec), null, null, false);
     }
 

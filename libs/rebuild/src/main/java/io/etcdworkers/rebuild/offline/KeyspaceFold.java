@@ -158,7 +158,7 @@ final class KeyspaceFold implements RevisionSink {
         if (partitions == null) {
             return live;
         }
-        List<java.nio.file.Path> files = partitions.finish();
+        List<Path> files = partitions.finish();
         // as many partitions at once as the budget holds, so folding them stays within it too
         long largest = Math.max(1, partitions.largestPartitionHeap());
         int parallel = (int) Math.max(1, Math.min(threads, memoryBudget / largest));

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.replay;
 
+import java.util.Locale;
+
 import io.etcd.jetcd.api.StatusResponse;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
@@ -64,7 +66,7 @@ final class Defragmenter {
         StatusResponse status = status();
         Optional<DefragPolicy.Trigger> trigger = policy.decide(new DefragPolicy.Observation(eventsSince, deltasSince,
                 status.getDbSize(), status.getDbSizeInUse(), Duration.between(since, clock.instant())));
-        trigger.ifPresent(t -> run(t.name().toLowerCase(java.util.Locale.ROOT), revision, status));
+        trigger.ifPresent(t -> run(t.name().toLowerCase(Locale.ROOT), revision, status));
     }
 
     /** Compacts at {@code revision} and defragments now, whatever the policy says. */

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.verify;
 
+import java.security.DigestException;
+
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -39,7 +41,7 @@ public final class KeyHasher {
         put(lease);
         try {
             sha.digest(hash, 0, hash.length);
-        } catch (java.security.DigestException e) {
+        } catch (DigestException e) {
             throw new IllegalStateException("SHA-256 is 32 bytes", e);
         }
         ByteBuffer h = ByteBuffer.wrap(hash);

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.verify;
 
+import java.util.function.Consumer;
+
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
@@ -33,7 +35,7 @@ public final class KeyspaceDigestBuilder {
         add(key, value.length, d -> d.update(value), create, mod, version, lease);
     }
 
-    private void add(byte[] key, int valueLength, java.util.function.Consumer<MessageDigest> value, long create,
+    private void add(byte[] key, int valueLength, Consumer<MessageDigest> value, long create,
             long mod, long version, long lease) {
         checkOrder(key);
         for (MessageDigest d : new MessageDigest[] {kv, meta, metaNoLease}) {

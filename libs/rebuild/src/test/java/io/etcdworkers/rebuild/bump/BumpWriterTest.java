@@ -1,5 +1,9 @@
 package io.etcdworkers.rebuild.bump;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,8 +75,8 @@ class BumpWriterTest {
                 Map.entry(hexOf(ascii("scheduledCompactRev")), L_PLUS_N_HEX), Map.entry(hexOf(ascii("term")), "01"));
         assertThat(Files.size(db) % BoltFiles.SECTOR).isEqualTo(BoltFiles.TRAILER_BYTES);
         byte[] bytes = Files.readAllBytes(db);
-        byte[] body = java.util.Arrays.copyOf(bytes, bytes.length - 32);
-        assertThat(java.util.Arrays.copyOfRange(bytes, bytes.length - 32, bytes.length)).isEqualTo(sha256(body));
+        byte[] body = Arrays.copyOf(bytes, bytes.length - 32);
+        assertThat(Arrays.copyOfRange(bytes, bytes.length - 32, bytes.length)).isEqualTo(sha256(body));
         try (var files = Files.list(tmp)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("db");
         }
@@ -160,8 +164,8 @@ class BumpWriterTest {
 
     private static byte[] sha256(byte[] body) {
         try {
-            return java.security.MessageDigest.getInstance("SHA-256").digest(body);
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return MessageDigest.getInstance("SHA-256").digest(body);
+        } catch (NoSuchAlgorithmException e) {
             throw new AssertionError(e);
         }
     }

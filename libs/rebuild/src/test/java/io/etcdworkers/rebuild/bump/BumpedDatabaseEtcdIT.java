@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.bump;
 
+import java.nio.ByteBuffer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -134,7 +136,7 @@ class BumpedDatabaseEtcdIT {
         long[] last = {0};
         try (BoltReader reader = BoltReader.open(db)) {
             reader.forEach("key".getBytes(StandardCharsets.US_ASCII),
-                    (k, v, isBucket) -> last[0] = java.nio.ByteBuffer.wrap(k).getLong(0));
+                    (k, v, isBucket) -> last[0] = ByteBuffer.wrap(k).getLong(0));
         }
         return last[0];
     }

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.offline;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -54,7 +56,7 @@ class FoldWriterIT {
         try (BoltReader reader = BoltReader.open(result.database())) {
             long[] keyEntries = {0};
             long[] allEntries = {0};
-            reader.forEach("key".getBytes(java.nio.charset.StandardCharsets.US_ASCII), (k, v, b) -> keyEntries[0]++);
+            reader.forEach("key".getBytes(StandardCharsets.US_ASCII), (k, v, b) -> keyEntries[0]++);
             for (byte[] bucket : reader.bucketNames()) {
                 reader.forEach(bucket, (k, v, b) -> allEntries[0]++);
             }

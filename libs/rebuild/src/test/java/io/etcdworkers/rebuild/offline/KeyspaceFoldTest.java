@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.offline;
 
+import java.nio.file.Files;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -61,7 +63,7 @@ class KeyspaceFoldTest {
 
     @Test
     void aCompactionRevisionAboveTheNewestEntryIsTheBaseRevision() throws Exception {
-        try (LiveKeys other = new LiveKeys(java.nio.file.Files.createDirectories(dir.resolve("other")))) {
+        try (LiveKeys other = new LiveKeys(Files.createDirectories(dir.resolve("other")))) {
             KeyspaceFold f = new KeyspaceFold(other);
             f.baseEntry(new BaseKeyEntry(3, 0, false, b("a"), b("x"), 3, 1, 0));
             f.endBase(9);

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.offline;
 
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -141,7 +143,7 @@ class PartitionedFoldTest {
             files = p.finish();
             Path written = files.get(p.partition(b("key")));
             byte[] all = Files.readAllBytes(written);
-            Files.write(written, java.util.Arrays.copyOf(all, all.length - 2));
+            Files.write(written, Arrays.copyOf(all, all.length - 2));
             try (EventPartitions.Reader r = new EventPartitions.Reader(written)) {
                 assertThatThrownBy(r::next).isInstanceOf(IOException.class).hasMessageContaining("ends inside");
             }

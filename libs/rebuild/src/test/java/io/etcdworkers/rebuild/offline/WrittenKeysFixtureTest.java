@@ -1,5 +1,9 @@
 package io.etcdworkers.rebuild.offline;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +50,7 @@ class WrittenKeysFixtureTest {
         OfflineResult folded = FixtureFold.fold(Fixtures.bucket(Fixtures.V0_41_2, "gzip"), dir);
         byte[] db = Files.readAllBytes(folded.database());
         // a value byte of some key: the fixture's values are text, find one by its key's prefix
-        byte[] marker = "/registry/".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] marker = "/registry/".getBytes(StandardCharsets.US_ASCII);
         int at = FixtureFold.indexOf(db, marker, db.length / 2);
         db[at + 12] ^= 0x01;
         Path tampered = dir.resolve("tampered.db");
@@ -74,12 +78,12 @@ class WrittenKeysFixtureTest {
                 .isInstanceOf(com.google.protobuf.InvalidProtocolBufferException.class);
 
         Path tombstone = dir.resolve("tombstone.db");
-        writeKeyBucket(tombstone, java.util.Arrays.copyOf(new Revision(5, 0).bytes(), 18), new byte[0]);
+        writeKeyBucket(tombstone, Arrays.copyOf(new Revision(5, 0).bytes(), 18), new byte[0]);
         assertThatThrownBy(() -> WrittenKeys.read(tombstone)).isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("no live revision");
     }
 
-    private static void writeKeyBucket(Path file, byte[] key, byte[] value) throws java.io.IOException {
+    private static void writeKeyBucket(Path file, byte[] key, byte[] value) throws IOException {
         try (BoltWriter out = BoltWriter.create(file, CompactedDatabase.PAGE_SIZE)) {
             try (BucketWriter keys = out.bucket(Bucket.KEY.bytes())) {
                 keys.put(key, value);

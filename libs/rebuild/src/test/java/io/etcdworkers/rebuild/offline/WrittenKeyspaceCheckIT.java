@@ -127,7 +127,7 @@ class WrittenKeyspaceCheckIT {
         db[at + marker.length + 1] ^= 0x01; // one character of one key, the proto still valid
         Path tampered = dir.resolve("tampered.db");
         // as a writer that wrote the wrong bytes would: with a trailer that matches them
-        Files.write(tampered, java.util.Arrays.copyOf(db, db.length - 32));
+        Files.write(tampered, Arrays.copyOf(db, db.length - 32));
         BoltFiles.appendSha256Trailer(tampered);
         WrittenKeys written = WrittenKeys.read(tampered);
 

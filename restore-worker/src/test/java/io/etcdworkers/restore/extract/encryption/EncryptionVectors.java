@@ -1,5 +1,7 @@
 package io.etcdworkers.restore.extract.encryption;
 
+import java.util.HexFormat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -99,8 +101,8 @@ public final class EncryptionVectors {
         for (String b64 : secrets().values()) {
             byte[] raw = Base64.getDecoder().decode(b64);
             forms.add(b64);
-            forms.add(java.util.HexFormat.of().formatHex(raw));
-            forms.add(java.util.HexFormat.of().withUpperCase().formatHex(raw));
+            forms.add(HexFormat.of().formatHex(raw));
+            forms.add(HexFormat.of().withUpperCase().formatHex(raw));
             forms.add(new String(raw, StandardCharsets.ISO_8859_1));
         }
         return forms;

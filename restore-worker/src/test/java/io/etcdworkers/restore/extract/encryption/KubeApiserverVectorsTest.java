@@ -1,5 +1,8 @@
 package io.etcdworkers.restore.extract.encryption;
 
+import java.util.Arrays;
+import java.util.Map;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +41,7 @@ class KubeApiserverVectorsTest {
             assertThat(opened.decrypted()).as("%s with %s", vector.etcdKey(), file.getFileName()).isTrue();
             assertThat(opened.value()).isEqualTo(vector.plaintext());
             assertThat(opened.encryption()).contains(new StoredPrefix(vector.provider(), "v1", vector.keyName()));
-            assertThat(decryption.summary().decryptedBy()).containsExactly(java.util.Map.entry(vector.provider(), 1L));
+            assertThat(decryption.summary().decryptedBy()).containsExactly(Map.entry(vector.provider(), 1L));
         }
     }
 
@@ -60,7 +63,7 @@ class KubeApiserverVectorsTest {
     @MethodSource("decryptable")
     void aChangedByteAnywhereAfterThePrefixIsRefusedByTheAuthenticatedProviders(Vector vector) throws Exception {
         DataKey key = key(vector);
-        byte[] data = java.util.Arrays.copyOfRange(vector.stored(), key.prefix().length, vector.stored().length);
+        byte[] data = Arrays.copyOfRange(vector.stored(), key.prefix().length, vector.stored().length);
         if (vector.provider().equals("aescbc")) {
             // CBC authenticates nothing: a changed last block breaks its padding, which is all kube-apiserver checks
             data[data.length - 1] ^= 0x01;
@@ -79,7 +82,7 @@ class KubeApiserverVectorsTest {
     void anAesGcmValueOpensOnlyUnderTheEtcdKeyItWasWrittenFor() throws Exception {
         for (Vector vector : EncryptionVectors.decryptable()) {
             DataKey key = key(vector);
-            byte[] data = java.util.Arrays.copyOfRange(vector.stored(), key.prefix().length, vector.stored().length);
+            byte[] data = Arrays.copyOfRange(vector.stored(), key.prefix().length, vector.stored().length);
             byte[] otherKey = (vector.etcdKey() + "-copy").getBytes(StandardCharsets.UTF_8);
             if (vector.provider().equals("aesgcm")) {
                 assertThatThrownBy(() -> key.open(data, otherKey)).as(vector.etcdKey())
