@@ -30,9 +30,11 @@ class FailsafeExcludesTest {
         List<Path> tests = module.testSources();
         List<String> excludes = module.buildPlugin("maven-failsafe-plugin").stream()
                 .flatMap(plugin -> ModulePoms.descendants(plugin, "exclude").stream())
-                .map(e -> e.getTextContent().strip()).toList();
+                .map(e -> e.getTextContent().strip())
+                .toList();
 
-        assertThat(excludes).as("failsafe excludes of %s/pom.xml that match nothing under src/test/java", artifactId)
+        assertThat(excludes)
+                .as("failsafe excludes of %s/pom.xml that match nothing under src/test/java", artifactId)
                 .filteredOn(glob -> tests.stream().noneMatch(ExcludePattern.of(glob)::matches))
                 .isEmpty();
     }
@@ -41,10 +43,12 @@ class FailsafeExcludesTest {
     @MethodSource("modules")
     void aModuleWithItsRunsFailsafe(String artifactId) {
         Module module = ModulePoms.named(artifactId);
-        boolean hasIts = module.testSources().stream().anyMatch(p -> p.getFileName().toString().endsWith("IT.java"));
+        boolean hasIts = module.testSources().stream()
+                .anyMatch(p -> p.getFileName().toString().endsWith("IT.java"));
 
         assertThat(module.buildPlugin("maven-failsafe-plugin").isPresent() || !hasIts)
-                .as("%s has ITs but no maven-failsafe-plugin in its build plugins", artifactId).isTrue();
+                .as("%s has ITs but no maven-failsafe-plugin in its build plugins", artifactId)
+                .isTrue();
     }
 
     @ParameterizedTest(name = "{0} ~ {1}: {2}")

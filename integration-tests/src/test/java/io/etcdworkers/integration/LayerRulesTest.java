@@ -27,20 +27,29 @@ class LayerRulesTest {
     private static final String PROGRAM = "a worker is a program on top of the layers, not one of them";
 
     @ArchTest
-    static final ArchRule BOLT_IMPORTS_NOTHING_OF_THE_PROJECT = noClasses().that().resideInAPackage(pkg("bolt"))
-            .should().dependOnClassesThat(resideInAPackage(pkg("")).and(not(resideInAPackage(pkg("bolt")))))
+    static final ArchRule BOLT_IMPORTS_NOTHING_OF_THE_PROJECT = noClasses()
+            .that()
+            .resideInAPackage(pkg("bolt"))
+            .should()
+            .dependOnClassesThat(resideInAPackage(pkg("")).and(not(resideInAPackage(pkg("bolt")))))
             .because("the bbolt format is a library of its own, with no dependencies");
 
     @ArchTest
-    static final ArchRule STORES_IMPORT_NO_FORMAT_ETCD_OR_REBUILD = noClasses().that().resideInAPackage(pkg("store"))
-            .should().dependOnClassesThat().resideInAnyPackage(pkg("format"), pkg("etcd"), pkg("rebuild"))
+    static final ArchRule STORES_IMPORT_NO_FORMAT_ETCD_OR_REBUILD = noClasses()
+            .that()
+            .resideInAPackage(pkg("store"))
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(pkg("format"), pkg("etcd"), pkg("rebuild"))
             .because("a store moves objects; what they mean is the format's and the rebuild's");
 
     @ArchTest
-    static final ArchRule THE_OFFLINE_ENGINE_IMPORTS_NO_REPLAY = doesNotImport("rebuild.offline", "rebuild.replay", ENGINES);
+    static final ArchRule THE_OFFLINE_ENGINE_IMPORTS_NO_REPLAY =
+            doesNotImport("rebuild.offline", "rebuild.replay", ENGINES);
 
     @ArchTest
-    static final ArchRule THE_REPLAY_ENGINE_IMPORTS_NO_OFFLINE = doesNotImport("rebuild.replay", "rebuild.offline", ENGINES);
+    static final ArchRule THE_REPLAY_ENGINE_IMPORTS_NO_OFFLINE =
+            doesNotImport("rebuild.replay", "rebuild.offline", ENGINES);
 
     @ArchTest
     static final ArchRule NOTHING_BELOW_THE_RESTORE_KNOWS_IT = nothingOutsideImports("restore", PROGRAM);
@@ -49,13 +58,17 @@ class LayerRulesTest {
     static final ArchRule NOTHING_BELOW_THE_COMPACTION_KNOWS_IT = nothingOutsideImports("compaction", PROGRAM);
 
     @ArchTest
-    static final ArchRule THE_LAUNCHER_IMPORTS_NO_WORKER_CODE = classes().that().resideInAPackage(pkg("launcher"))
-            .should().onlyDependOnClassesThat(resideOutsideOfPackage(pkg(""))
-                    .or(resideInAnyPackage(pkg("launcher"), pkg("contract"))))
+    static final ArchRule THE_LAUNCHER_IMPORTS_NO_WORKER_CODE = classes()
+            .that()
+            .resideInAPackage(pkg("launcher"))
+            .should()
+            .onlyDependOnClassesThat(
+                    resideOutsideOfPackage(pkg("")).or(resideInAnyPackage(pkg("launcher"), pkg("contract"))))
             .because("the launcher and the workers share the contract only (the workers bring jetcd and the SDKs)");
 
     @ArchTest
-    static final ArchRule THE_PACKAGES_HAVE_NO_CYCLES = slices().matching(PROJECT + ".(**)").should().beFreeOfCycles();
+    static final ArchRule THE_PACKAGES_HAVE_NO_CYCLES =
+            slices().matching(PROJECT + ".(**)").should().beFreeOfCycles();
 
     /** The project's package {@code name} and those below it ({@code ""}: the whole project). */
     private static String pkg(String name) {
@@ -63,12 +76,22 @@ class LayerRulesTest {
     }
 
     private static ArchRule doesNotImport(String from, String to, String because) {
-        return noClasses().that().resideInAPackage(pkg(from))
-                .should().dependOnClassesThat().resideInAPackage(pkg(to)).because(because);
+        return noClasses()
+                .that()
+                .resideInAPackage(pkg(from))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(pkg(to))
+                .because(because);
     }
 
     private static ArchRule nothingOutsideImports(String name, String because) {
-        return noClasses().that().resideOutsideOfPackage(pkg(name))
-                .should().dependOnClassesThat().resideInAPackage(pkg(name)).because(because);
+        return noClasses()
+                .that()
+                .resideOutsideOfPackage(pkg(name))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(pkg(name))
+                .because(because);
     }
 }

@@ -62,14 +62,17 @@ class ModuleDependenciesTest {
 
     @Test
     void everyModuleHasItsRowOfArrows() {
-        assertThat(ModulePoms.all()).extracting(Module::artifactId).containsExactlyInAnyOrderElementsOf(ARROWS.keySet());
+        assertThat(ModulePoms.all())
+                .extracting(Module::artifactId)
+                .containsExactlyInAnyOrderElementsOf(ARROWS.keySet());
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("modules")
     void dependsOnTheLayersBelowItAndNoOthers(String artifactId) {
         List<Dependency> project = ModulePoms.named(artifactId).dependencies().stream()
-                .filter(d -> d.groupId().equals(GROUP)).toList();
+                .filter(d -> d.groupId().equals(GROUP))
+                .toList();
 
         assertThat(names(project.stream().filter(d -> !d.scope().equals("test"))))
                 .as("%s's project dependencies outside test scope", artifactId)
@@ -81,7 +84,9 @@ class ModuleDependenciesTest {
 
     @Test
     void etcdBoltHasNoDependenciesAtAll() {
-        assertThat(ModulePoms.named("etcd-bolt").dependencies()).filteredOn(d -> !d.scope().equals("test")).isEmpty();
+        assertThat(ModulePoms.named("etcd-bolt").dependencies())
+                .filteredOn(d -> !d.scope().equals("test"))
+                .isEmpty();
     }
 
     @Test
@@ -96,15 +101,20 @@ class ModuleDependenciesTest {
                         .forEach(d -> next.push(d.artifactId()));
             }
         }
-        assertThat(closure).as("backup-format and the modules it builds on")
+        assertThat(closure)
+                .as("backup-format and the modules it builds on")
                 .containsExactlyInAnyOrder("backup-format", "backup-store", "local-files", "worker-contract");
-        assertThat(closure.stream().flatMap(m -> ModulePoms.named(m).dependencies().stream())
-                .filter(d -> !d.scope().equals("test")))
-                .as("what they depend on").noneMatch(d -> CLOUD_SDKS.stream().anyMatch(d.groupId()::startsWith));
+        assertThat(closure.stream()
+                        .flatMap(m -> ModulePoms.named(m).dependencies().stream())
+                        .filter(d -> !d.scope().equals("test")))
+                .as("what they depend on")
+                .noneMatch(d -> CLOUD_SDKS.stream().anyMatch(d.groupId()::startsWith));
     }
 
     private static Set<String> names(Stream<Dependency> dependencies) {
-        return dependencies.map(Dependency::artifactId).filter(a -> !a.equals("test-support"))
+        return dependencies
+                .map(Dependency::artifactId)
+                .filter(a -> !a.equals("test-support"))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
 }

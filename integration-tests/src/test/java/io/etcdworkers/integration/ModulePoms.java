@@ -26,13 +26,17 @@ final class ModulePoms {
         Optional<Element> buildPlugin(String artifactId) {
             return child(project, "build").flatMap(b -> child(b, "plugins")).stream()
                     .flatMap(p -> children(p, "plugin").stream())
-                    .filter(p -> text(p, "artifactId").equals(artifactId)).findFirst();
+                    .filter(p -> text(p, "artifactId").equals(artifactId))
+                    .findFirst();
         }
 
         /** Every dependency's groupId:artifactId with its scope ("compile" when it names none). */
         List<Dependency> dependencies() {
-            return child(project, "dependencies").stream().flatMap(d -> children(d, "dependency").stream())
-                    .map(d -> new Dependency(text(d, "groupId"), text(d, "artifactId"),
+            return child(project, "dependencies").stream()
+                    .flatMap(d -> children(d, "dependency").stream())
+                    .map(d -> new Dependency(
+                            text(d, "groupId"),
+                            text(d, "artifactId"),
                             text(d, "scope").isEmpty() ? "compile" : text(d, "scope")))
                     .toList();
         }
@@ -59,17 +63,24 @@ final class ModulePoms {
     static List<Module> all() {
         Element root = parse(ROOT.resolve("pom.xml"));
         List<String> names = new ArrayList<>(modules(root));
-        child(root, "profiles").stream().flatMap(p -> children(p, "profile").stream())
-                .forEach(profile -> modules(profile).stream().filter(m -> !names.contains(m)).forEach(names::add));
-        return names.stream().map(name -> {
-            Path dir = ROOT.resolve(name);
-            Element project = parse(dir.resolve("pom.xml"));
-            return new Module(text(project, "artifactId"), dir, project);
-        }).toList();
+        child(root, "profiles").stream()
+                .flatMap(p -> children(p, "profile").stream())
+                .forEach(profile -> modules(profile).stream()
+                        .filter(m -> !names.contains(m))
+                        .forEach(names::add));
+        return names.stream()
+                .map(name -> {
+                    Path dir = ROOT.resolve(name);
+                    Element project = parse(dir.resolve("pom.xml"));
+                    return new Module(text(project, "artifactId"), dir, project);
+                })
+                .toList();
     }
 
     static Module named(String artifactId) {
-        return all().stream().filter(m -> m.artifactId().equals(artifactId)).findFirst()
+        return all().stream()
+                .filter(m -> m.artifactId().equals(artifactId))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no module " + artifactId));
     }
 
@@ -102,8 +113,10 @@ final class ModulePoms {
     }
 
     private static List<String> modules(Element parent) {
-        return child(parent, "modules").stream().flatMap(m -> children(m, "module").stream())
-                .map(m -> m.getTextContent().strip()).toList();
+        return child(parent, "modules").stream()
+                .flatMap(m -> children(m, "module").stream())
+                .map(m -> m.getTextContent().strip())
+                .toList();
     }
 
     private static Element parse(Path pom) {

@@ -46,7 +46,9 @@ final class BumpedPlacement {
      */
     static long bucketLatest(ObjectStore store, String prefix) {
         return SnapshotCatalog.load(store, prefix).snapshots().stream()
-                .mapToLong(s -> s.name().lastRevision()).max().orElse(0);
+                .mapToLong(s -> s.name().lastRevision())
+                .max()
+                .orElse(0);
     }
 
     /** The highest revision in the placed dir's {@code key} bucket: what a bump raises. */
@@ -54,31 +56,45 @@ final class BumpedPlacement {
         try {
             return BumpWriter.latestRevision(EtcdDataDir.databaseFile(part));
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read the placed database "
-                    + EtcdDataDir.databaseFile(part) + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot read the placed database " + EtcdDataDir.databaseFile(part) + ": " + e.getMessage(),
+                    e);
         }
     }
 
     /** Bumps the placed dir by {@code amount} and verifies it against {@code verified}. */
-    static RevisionBump apply(EtcdBinaries binaries, EtcdMember member, Path part, long amount, KeyspaceDigest verified,
-            Path scratch, Duration callTimeout, Phases phases) {
+    static RevisionBump apply(
+            EtcdBinaries binaries,
+            EtcdMember member,
+            Path part,
+            long amount,
+            KeyspaceDigest verified,
+            Path scratch,
+            Duration callTimeout,
+            Phases phases) {
         Instant t = phases.start();
         RevisionBump bump;
         try {
             bump = BumpWriter.bumpInPlace(EtcdDataDir.databaseFile(part), amount);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot bump the revision of "
-                    + EtcdDataDir.databaseFile(part) + ": " + DiskFull.explain(e, part), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot bump the revision of " + EtcdDataDir.databaseFile(part) + ": " + DiskFull.explain(e, part),
+                    e);
         }
-        LOG.info("revision bumped latestRevision={} bumpAmount={} newLatestRevision={} (marked compacted)",
-                bump.latest(), bump.amount(), bump.revision());
+        LOG.info(
+                "revision bumped latestRevision={} bumpAmount={} newLatestRevision={} (marked compacted)",
+                bump.latest(),
+                bump.amount(),
+                bump.revision());
         phases.done("bumpRevision", t);
         t = phases.start();
         Path copy = scratch.resolve("bumped.etcd");
         try {
             DataDirCopy.copy(part, Optional.empty(), copy);
-            EmbeddedEtcdConfig config = EmbeddedEtcdConfig.defaults(binaries, member.alone(), copy,
-                    scratch.resolve("bumped-etcd"));
+            EmbeddedEtcdConfig config =
+                    EmbeddedEtcdConfig.defaults(binaries, member.alone(), copy, scratch.resolve("bumped-etcd"));
             if (member.cluster().size() > 1) {
                 config = config.withForceNewCluster();
             }
@@ -87,8 +103,10 @@ final class BumpedPlacement {
             }
             FileTree.delete(copy);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot verify the bumped data dir in " + copy + ": "
-                    + DiskFull.explain(e, copy), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot verify the bumped data dir in " + copy + ": " + DiskFull.explain(e, copy),
+                    e);
         }
         phases.done("verifyBump", t);
         return bump;
@@ -97,14 +115,19 @@ final class BumpedPlacement {
     private static void check(ScratchEtcd etcd, RevisionBump bump, KeyspaceDigest verified) {
         long revision = etcd.client().status().getHeader().getRevision();
         if (revision != bump.revision()) {
-            throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd opened the bumped database at revision "
-                    + revision + ", not at " + bump.revision());
+            throw new WorkerException(
+                    ErrorCode.ETCD_FAILURE,
+                    "etcd opened the bumped database at revision " + revision + ", not at " + bump.revision());
         }
-        KeyspaceDigest served = KeyspaceRead.of(etcd.client(), revision, KeyBounds.none()).digest();
-        if (served.keys() != verified.keys() || served.leasedKeys() != verified.leasedKeys()
-                || !served.kvSha256().equals(verified.kvSha256()) || !served.metaSha256().equals(verified.metaSha256())) {
-            throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd serves another keyspace after the bump: " + served
-                    + ", verified before it: " + verified);
+        KeyspaceDigest served =
+                KeyspaceRead.of(etcd.client(), revision, KeyBounds.none()).digest();
+        if (served.keys() != verified.keys()
+                || served.leasedKeys() != verified.leasedKeys()
+                || !served.kvSha256().equals(verified.kvSha256())
+                || !served.metaSha256().equals(verified.metaSha256())) {
+            throw new WorkerException(
+                    ErrorCode.ETCD_FAILURE,
+                    "etcd serves another keyspace after the bump: " + served + ", verified before it: " + verified);
         }
         LOG.info("bumped database verified revision={} keys={}", revision, served.keys());
     }

@@ -130,7 +130,8 @@ final class DatabaseHolders {
     private static Optional<String> commandLine(long pid) {
         try {
             byte[] bytes = Files.readAllBytes(PROC.resolve(Long.toString(pid)).resolve("cmdline"));
-            String line = new String(bytes, StandardCharsets.UTF_8).replace('\0', ' ').trim();
+            String line =
+                    new String(bytes, StandardCharsets.UTF_8).replace('\0', ' ').trim();
             if (line.isEmpty()) {
                 return Optional.empty();
             }

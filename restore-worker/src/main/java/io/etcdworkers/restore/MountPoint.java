@@ -13,8 +13,7 @@ import java.nio.file.Path;
  * up front by comparing the device of the dir with its parent's, instead of at the final rename.
  */
 final class MountPoint {
-    private MountPoint() {
-    }
+    private MountPoint() {}
 
     /** Throws {@link ErrorCode#LOCAL_IO} when {@code target} is a directory on another device than its parent. */
     static void refuse(Path target) throws IOException {
@@ -25,9 +24,11 @@ final class MountPoint {
         Object dev = Files.getAttribute(target, "unix:dev", LinkOption.NOFOLLOW_LINKS);
         Object parentDev = Files.getAttribute(parent, "unix:dev");
         if (!dev.equals(parentDev)) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot restore into " + target + ": it is a mount point "
-                    + "(another file system than its parent " + parent + "), and " + TargetDir.NOT_A_MOUNT_POINT
-                    + ": mount the volume at the parent and give a dir inside it as --data-dir");
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot restore into " + target + ": it is a mount point "
+                            + "(another file system than its parent " + parent + "), and " + TargetDir.NOT_A_MOUNT_POINT
+                            + ": mount the volume at the parent and give a dir inside it as --data-dir");
         }
     }
 }

@@ -32,7 +32,9 @@ public record PlacedDataDir(String writtenBy, String verifiedBy, List<String> st
     static PlacedDataDir of(EtcdBinaries binaries) {
         EtcdVersion v = binaries.version();
         String minor = v.major() + "." + v.minor();
-        return new PlacedDataDir(binaries.snapshotRestoreTool().getFileName() + " " + v, "etcd " + v,
+        return new PlacedDataDir(
+                binaries.snapshotRestoreTool().getFileName() + " " + v,
+                "etcd " + v,
                 TESTED_MINORS.contains(minor) ? TESTED_MINORS : List.of(minor));
     }
 }

@@ -16,5 +16,9 @@ import java.util.Optional;
  * @param phases wall time of each phase, in order
  * @param bump the revision bump written into the placed database, when there was one
  */
-public record RestoreOutcome(RebuildOutcome rebuilt, Path dataDir, PlacedDataDir placed,
-        Map<String, Duration> phases, Optional<RevisionBump> bump) {}
+public record RestoreOutcome(
+        RebuildOutcome rebuilt,
+        Path dataDir,
+        PlacedDataDir placed,
+        Map<String, Duration> phases,
+        Optional<RevisionBump> bump) {}

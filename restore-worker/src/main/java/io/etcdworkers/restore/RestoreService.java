@@ -1,16 +1,16 @@
 package io.etcdworkers.restore;
 
-import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
-import java.time.Clock;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,11 +65,18 @@ public final class RestoreService {
                 bump = bump(binaries, verified, target.part(), rebuild.scratch(), rebuilder.phases());
             }
             rebuilder.phases().time("place", target::place);
-            LOG.atInfo().setMessage("restore done").addKeyValue("dataDir", config.dataDir())
+            LOG.atInfo()
+                    .setMessage("restore done")
+                    .addKeyValue("dataDir", config.dataDir())
                     .addKeyValue("revision", verified.outcome().finalRevision())
-                    .addKeyValue("keys", verified.outcome().digest().keys()).log();
-            return new RestoreOutcome(verified.outcome(), config.dataDir(), PlacedDataDir.of(binaries),
-                    rebuilder.phases().snapshot(), bump);
+                    .addKeyValue("keys", verified.outcome().digest().keys())
+                    .log();
+            return new RestoreOutcome(
+                    verified.outcome(),
+                    config.dataDir(),
+                    PlacedDataDir.of(binaries),
+                    rebuilder.phases().snapshot(),
+                    bump);
         }
     }
 
@@ -77,22 +84,31 @@ public final class RestoreService {
      * The revision bump of the placed dir, when one is asked for or the point in time calls for it
      * ({@link BumpSetting}), verified by an etcd of its own ({@link BumpedPlacement}).
      */
-    private Optional<RevisionBump> bump(EtcdBinaries binaries, VerifiedDatabase verified, Path part, Path scratch,
-            Phases phases) {
+    private Optional<RevisionBump> bump(
+            EtcdBinaries binaries, VerifiedDatabase verified, Path part, Path scratch, Phases phases) {
         BumpSetting setting = config.bump();
         long restored = BumpedPlacement.latestRevision(part);
         long bucketLatest = setting.isDefault() && config.rebuild().point().isPointInTime()
-                ? BumpedPlacement.bucketLatest(store, config.rebuild().prefix()) : 0;
+                ? BumpedPlacement.bucketLatest(store, config.rebuild().prefix())
+                : 0;
         long amount = setting.amountFor(config.rebuild().point(), restored, bucketLatest);
         if (amount == 0) {
             if (config.rebuild().point().isPointInTime()) {
-                LOG.warn("point-in-time restore without a revision bump (--bump-revision=0): the backup sidecar "
-                        + "restores the bucket's latest state over it when its revision {} is below the bucket's latest",
+                LOG.warn(
+                        "point-in-time restore without a revision bump (--bump-revision=0): the backup sidecar "
+                                + "restores the bucket's latest state over it when its revision {} is below the bucket's latest",
                         verified.outcome().finalRevision());
             }
             return Optional.empty();
         }
-        return Optional.of(BumpedPlacement.apply(binaries, config.rebuild().member(), part, amount,
-                verified.outcome().digest(), scratch, config.rebuild().settings().callTimeout(), phases));
+        return Optional.of(BumpedPlacement.apply(
+                binaries,
+                config.rebuild().member(),
+                part,
+                amount,
+                verified.outcome().digest(),
+                scratch,
+                config.rebuild().settings().callTimeout(),
+                phases));
     }
 }

@@ -32,8 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class TargetDir implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TargetDir.class);
     private static final String DATABASE = "member/snap/db";
-    static final String NOT_A_MOUNT_POINT = "the data dir must be on the same file system as its parent dir, "
-            + "not a mount point itself";
+    static final String NOT_A_MOUNT_POINT =
+            "the data dir must be on the same file system as its parent dir, " + "not a mount point itself";
 
     private final Path target;
     private final Path part;
@@ -66,8 +66,11 @@ public final class TargetDir implements AutoCloseable {
         Path lockFile = target.resolveSibling(target.getFileName() + ".lock");
         LockFile lock;
         try {
-            lock = LockFile.tryLock(lockFile).orElseThrow(() -> new WorkerException(ErrorCode.TARGET_LOCKED,
-                    "another worker is restoring into " + target + " (it holds " + lockFile + "); not touching it"));
+            lock = LockFile.tryLock(lockFile)
+                    .orElseThrow(() -> new WorkerException(
+                            ErrorCode.TARGET_LOCKED,
+                            "another worker is restoring into " + target + " (it holds " + lockFile
+                                    + "); not touching it"));
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot lock " + lockFile + ": " + e.getMessage(), e);
         }
@@ -91,13 +94,17 @@ public final class TargetDir implements AutoCloseable {
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
             String named = WorkerFlags.DATA_DIR.equals(flag) ? "data dir " : flag + " ";
             if (!force && !Files.isDirectory(target)) {
-                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, named + target + " is a file, not a directory: "
-                        + "give " + flag + " the path of a new directory");
+                throw new WorkerException(
+                        ErrorCode.TARGET_NOT_EMPTY,
+                        named + target + " is a file, not a directory: " + "give " + flag
+                                + " the path of a new directory");
             }
             if (!force) {
-                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, named + target
-                        + " exists and is not empty: refusing to replace it without --force (give " + flag
-                        + " a new path, or --force to replace it once the new one is complete)");
+                throw new WorkerException(
+                        ErrorCode.TARGET_NOT_EMPTY,
+                        named + target
+                                + " exists and is not empty: refusing to replace it without --force (give " + flag
+                                + " a new path, or --force to replace it once the new one is complete)");
             }
             LOG.warn("data dir exists and will be replaced after a successful restore (--force) dataDir={}", target);
         }
@@ -119,11 +126,14 @@ public final class TargetDir implements AutoCloseable {
         if (holders.isEmpty()) {
             return;
         }
-        String who = holders.stream().map(h -> h.pid() == 0 ? "a process this host does not name" : h.toString())
+        String who = holders.stream()
+                .map(h -> h.pid() == 0 ? "a process this host does not name" : h.toString())
                 .collect(Collectors.joining(", "));
         String named = WorkerFlags.DATA_DIR.equals(flag) ? "data dir " : flag + " ";
-        throw new WorkerException(ErrorCode.TARGET_IN_USE, "an etcd is running on " + named + target + ": " + who
-                + " holds a lock on " + db + "; stop it before replacing its data dir (nothing was touched)");
+        throw new WorkerException(
+                ErrorCode.TARGET_IN_USE,
+                "an etcd is running on " + named + target + ": " + who + " holds a lock on " + db
+                        + "; stop it before replacing its data dir (nothing was touched)");
     }
 
     /**
@@ -143,7 +153,9 @@ public final class TargetDir implements AutoCloseable {
         Files.deleteIfExists(target);
         Files.move(replaced, target, StandardCopyOption.ATOMIC_MOVE);
         FileTree.fsyncDir(target.getParent());
-        LOG.warn("put back the data dir an interrupted --force run had moved aside from={} dataDir={}", replaced,
+        LOG.warn(
+                "put back the data dir an interrupted --force run had moved aside from={} dataDir={}",
+                replaced,
                 target);
     }
 
@@ -181,8 +193,10 @@ public final class TargetDir implements AutoCloseable {
         } catch (DirectoryNotEmptyException e) {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot place " + part + " at " + target + ": " + e, e);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot place " + part + " at " + target + ": "
-                    + e.getMessage() + " (" + NOT_A_MOUNT_POINT + ")", e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot place " + part + " at " + target + ": " + e.getMessage() + " (" + NOT_A_MOUNT_POINT + ")",
+                    e);
         }
     }
 

@@ -3,15 +3,15 @@ package io.etcdworkers.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.files.FileTree;
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.EtcdInstall;
 import io.etcdworkers.testsupport.EtcdVersions;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,10 +38,15 @@ class CrossVersionRestoreIT {
     Path dir;
 
     @ParameterizedTest(name = "restored by {0} with --engine={1}, WAL on a scratch WAL dir: {2}")
-    @CsvSource({"3.5, replay, false", "3.5, offline, false", "3.5, replay, true", "3.4, replay, false",
-        "3.4, offline, false"})
-    void thePlacedDataDirStartsUnderEtcd34And35AndServesTheSourceState(String restoredBy, String engine,
-            boolean scratchWalDir) throws IOException {
+    @CsvSource({
+        "3.5, replay, false",
+        "3.5, offline, false",
+        "3.5, replay, true",
+        "3.4, replay, false",
+        "3.4, offline, false"
+    })
+    void thePlacedDataDirStartsUnderEtcd34And35AndServesTheSourceState(
+            String restoredBy, String engine, boolean scratchWalDir) throws IOException {
         EtcdInstall v35 = EtcdVersions.v35();
         EtcdInstall v34 = EtcdVersions.v34();
         EtcdInstall restorer = restoredBy.equals("3.5") ? v35 : v34;
@@ -56,17 +61,24 @@ class CrossVersionRestoreIT {
             Path copy = dir.resolve("copy-" + starter.version());
             FileTree.copy(dataDir, copy);
 
-            ExpectedState.Served served = ExpectedState.serve(starter, copy, dir.resolve("reader-" + starter.version()));
+            ExpectedState.Served served =
+                    ExpectedState.serve(starter, copy, dir.resolve("reader-" + starter.version()));
 
             assertThat(served.etcdVersion()).isEqualTo(starter.version().toString());
-            assertThat(served.revision()).as("served by etcd %s", starter.version()).isEqualTo(state.get("revision").asLong());
-            assertThat(served.digest().kvSha256()).as("kv digest served by etcd %s", starter.version())
+            assertThat(served.revision())
+                    .as("served by etcd %s", starter.version())
+                    .isEqualTo(state.get("revision").asLong());
+            assertThat(served.digest().kvSha256())
+                    .as("kv digest served by etcd %s", starter.version())
                     .isEqualTo(state.get("kv_sha256").asText());
-            assertThat(served.digest().metaSha256()).as("meta digest served by etcd %s", starter.version())
+            assertThat(served.digest().metaSha256())
+                    .as("meta digest served by etcd %s", starter.version())
                     .isEqualTo(state.get("meta_sha256").asText());
         }
         JsonNode placed = run.result().get("placedDataDir");
-        assertThat(placed).as("result says what the placed dir is good for: " + run.stdout()).isNotNull();
+        assertThat(placed)
+                .as("result says what the placed dir is good for: " + run.stdout())
+                .isNotNull();
         assertThat(placed.get("verifiedBy").asText()).isEqualTo("etcd " + restorer.version());
         assertThat(placed.get("writtenBy").asText()).endsWith(" " + restorer.version());
         assertThat(placed.get("startsWith")).extracting(JsonNode::asText).contains("3.4", "3.5");
@@ -75,13 +87,24 @@ class CrossVersionRestoreIT {
 
     private CommandRun restore(EtcdInstall binaries, String engine, Path dataDir, boolean scratchWalDir)
             throws IOException {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
-                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
-                "--engine=" + engine, "--etcd-bin-dir=" + binaries.etcd().getParent()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket("gzip").toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=" + engine,
+                "--etcd-bin-dir=" + binaries.etcd().getParent()));
         if (scratchWalDir) {
             args.add("--scratch-wal-dir=" + Files.createDirectories(dir.resolve("wal")));
         }
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
     }
 }

@@ -61,8 +61,8 @@ class DefaultScratchDirIT {
     void aRunLeavesWhatOthersKeepInTheTempDir(boolean tempDirGiven) throws IOException {
         List<String> others = othersEntries();
         Path data = dir.resolve("data/new.etcd");
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container=" + Fixtures.bucket("gzip"),
-                "--data-dir=" + data));
+        List<String> args = new ArrayList<>(
+                List.of("restore", "--store-container=" + Fixtures.bucket("gzip"), "--data-dir=" + data));
         if (tempDirGiven) {
             args.add("--scratch-dir=" + tmp());
         }
@@ -75,9 +75,11 @@ class DefaultScratchDirIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(data.resolve("member/snap/db")).exists();
-        String runDirs = tempDirGiven ? ".*/tmp/restore-\\d+/base\\.db"
-                : ".*/tmp/etcd-workers-\\d+/restore-\\d+/base\\.db";
-        assertThat(modes.seen().keySet()).as("where the run worked").anyMatch(p -> p.toString().matches(runDirs));
+        String runDirs =
+                tempDirGiven ? ".*/tmp/restore-\\d+/base\\.db" : ".*/tmp/etcd-workers-\\d+/restore-\\d+/base\\.db";
+        assertThat(modes.seen().keySet())
+                .as("where the run worked")
+                .anyMatch(p -> p.toString().matches(runDirs));
         List<String> left = new ArrayList<>(others);
         if (!tempDirGiven) {
             left.add(own().getFileName().toString());
@@ -89,7 +91,8 @@ class DefaultScratchDirIT {
         assertThat(tmp().resolve("restore-x/notes")).hasContent("someone's dir");
         assertThat(tmp().resolve("restore-1.lock")).isEmptyFile();
         if (tempDirGiven) {
-            assertThat(run.stderr()).as("what was left, and why")
+            assertThat(run.stderr())
+                    .as("what was left, and why")
                     .contains("restore-notes.txt (not a name this program gives)");
         }
     }
@@ -116,20 +119,28 @@ class DefaultScratchDirIT {
         Files.createDirectories(own());
         Files.setAttribute(own(), "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
 
-        JarRun run = restore("restore", "--store-container=" + Fixtures.bucket("gzip"),
+        JarRun run = restore(
+                "restore",
+                "--store-container=" + Fixtures.bucket("gzip"),
                 "--data-dir=" + dir.resolve("data/new.etcd"));
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(2);
-        assertThat(run.stdout()).contains("refusing the default scratch dir " + own()
-                + ": it is owned by uid 65534, not by this process's uid 0");
+        assertThat(run.stdout())
+                .contains("refusing the default scratch dir " + own()
+                        + ": it is owned by uid 65534, not by this process's uid 0");
         assertThat(names(own())).isEmpty();
     }
 
     private JarRun restore(String... args) throws IOException {
         List<String> jvm = new ArrayList<>(JVM);
         jvm.add("-Djava.io.tmpdir=" + tmp());
-        return JarRun.runWithUmask("022", JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")),
-                Files.createDirectories(dir.resolve("work")), jvm, args);
+        return JarRun.runWithUmask(
+                "022",
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH")),
+                Files.createDirectories(dir.resolve("work")),
+                jvm,
+                args);
     }
 
     private static String mode(Path path) throws IOException {

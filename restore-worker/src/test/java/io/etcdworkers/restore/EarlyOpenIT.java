@@ -1,28 +1,27 @@
 package io.etcdworkers.restore;
 
-import java.io.UncheckedIOException;
-import java.nio.file.StandardCopyOption;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.bolt.BoltFiles;
 import io.etcdworkers.bolt.BoltReader;
 import io.etcdworkers.bolt.BoltWriter;
 import io.etcdworkers.bolt.BucketWriter;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -55,10 +54,10 @@ class EarlyOpenIT {
         rewriteGzipBase(claimed.resolve("v2/Full-00000000-00002037-1796115300.gz"), EarlyOpenIT::claimCompactionAt2037);
 
         // (not bumped: the databases at 2037 themselves are compared)
-        CommandRun expected = restore(honest, dir.resolve("honest-data"), "--engine=offline", "--to-revision=2037",
-                "--bump-revision=0");
-        CommandRun run = restore(claimed, dir.resolve("claimed-data"), "--engine=offline", "--to-revision=2037",
-                "--bump-revision=0");
+        CommandRun expected = restore(
+                honest, dir.resolve("honest-data"), "--engine=offline", "--to-revision=2037", "--bump-revision=0");
+        CommandRun run = restore(
+                claimed, dir.resolve("claimed-data"), "--engine=offline", "--to-revision=2037", "--bump-revision=0");
 
         assertThat(expected.exitCode()).as(expected.stderr()).isZero();
         assertThat(expected.result().get("fold").get("earlyStart").asText()).isEqualTo("no");
@@ -66,7 +65,9 @@ class EarlyOpenIT {
         assertThat(run.result().get("fold").get("earlyStart").asText()).isEqualTo("setAside");
         assertThat(run.result().get("fold").get("baseAsIs").asBoolean()).isFalse();
         for (String field : List.of("finalRevision", "keys", "kvSha256", "metaSha256")) {
-            assertThat(run.result().get(field)).as(field).isEqualTo(expected.result().get(field));
+            assertThat(run.result().get(field))
+                    .as(field)
+                    .isEqualTo(expected.result().get(field));
         }
         ExpectedState.Served fromHonest = ExpectedState.serve(dir.resolve("honest-data"), dir.resolve("reader1"));
         ExpectedState.Served fromClaimed = ExpectedState.serve(dir.resolve("claimed-data"), dir.resolve("reader2"));
@@ -125,7 +126,8 @@ class EarlyOpenIT {
     /** Every bucket of {@code from} through {@code edit} into {@code to}, with a new SHA-256 trailer. */
     private void rewriteBase(Path from, Path to, BucketEdit edit) throws IOException {
         Path rewritten = dir.resolve("rewriting.db");
-        try (BoltReader in = BoltReader.open(from); BoltWriter out = BoltWriter.create(rewritten, 4096)) {
+        try (BoltReader in = BoltReader.open(from);
+                BoltWriter out = BoltWriter.create(rewritten, 4096)) {
             for (byte[] name : in.bucketNames()) {
                 String bucket = new String(name, StandardCharsets.US_ASCII);
                 SortedMap<byte[], byte[]> entries = new TreeMap<>(Arrays::compareUnsigned);
@@ -153,11 +155,21 @@ class EarlyOpenIT {
     }
 
     private CommandRun restore(Path bucket, Path dataDir, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run,
-                Map.of("PATH", System.getenv("PATH")), dir, args.toArray(String[]::new));
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();
         } catch (IOException e) {

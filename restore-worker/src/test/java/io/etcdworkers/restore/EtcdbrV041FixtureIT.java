@@ -1,17 +1,16 @@
 package io.etcdworkers.restore;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,8 +54,10 @@ class EtcdbrV041FixtureIT {
         assertThat(result.get("largestRevisionEvents").asInt()).isEqualTo(420);
         assertThat(result.get("keys").asLong()).isEqualTo(1264);
         assertThat(result.get("leasedKeys").asLong()).isEqualTo(23);
-        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
 
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(3783);
@@ -69,8 +70,14 @@ class EtcdbrV041FixtureIT {
 
     @Test
     void verifyBackupAcceptsTheBucketAndNamesTheNewerBase() {
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
-                "verify-backup", "--store-container", Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString());
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                "verify-backup",
+                "--store-container",
+                Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("outcome").asText()).isEqualTo("succeeded");
@@ -86,20 +93,36 @@ class EtcdbrV041FixtureIT {
      */
     static void assertHashKvIsTheSources(ExpectedState.Served served, JsonNode state) {
         if (served.compactRevision() == 3783) {
-            assertThat(served.hashKv()).as("hashkv compacted at 3783")
-                    .isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783").get("hash").asLong());
+            assertThat(served.hashKv())
+                    .as("hashkv compacted at 3783")
+                    .isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783")
+                            .get("hash")
+                            .asLong());
         } else {
-            assertThat(served.compactRevision()).as("compact revision: none or the last").isLessThanOrEqualTo(0);
-            assertThat(served.hashKv()).as("hashkv with history").isEqualTo(state.get("hashkv").get("hash").asLong());
+            assertThat(served.compactRevision())
+                    .as("compact revision: none or the last")
+                    .isLessThanOrEqualTo(0);
+            assertThat(served.hashKv())
+                    .as("hashkv with history")
+                    .isEqualTo(state.get("hashkv").get("hash").asLong());
         }
     }
 
     private CommandRun restore(Path dataDir, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
-                Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString(), "--data-dir", dataDir.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket(Fixtures.V0_41_2, "gzip").toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();

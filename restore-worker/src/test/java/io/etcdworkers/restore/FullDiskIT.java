@@ -1,29 +1,28 @@
 package io.etcdworkers.restore;
 
-import java.util.ArrayList;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.GeneratedBucket.Compression;
 import io.etcdworkers.testsupport.JarRun;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -48,7 +47,8 @@ class FullDiskIT {
         small = dir.resolve("small");
         Files.createDirectories(small);
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", small.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String output = new String(mount.getInputStream().readAllBytes());
         mounted = mount.waitFor() == 0;
         Assumptions.assumeTrue(mounted, "cannot mount a tmpfs (needs root): " + output.strip());
@@ -57,7 +57,11 @@ class FullDiskIT {
     @AfterAll
     static void unmount() throws Exception {
         if (mounted) {
-            assertThat(new ProcessBuilder("umount", small.toString()).inheritIO().start().waitFor()).isZero();
+            assertThat(new ProcessBuilder("umount", small.toString())
+                            .inheritIO()
+                            .start()
+                            .waitFor())
+                    .isZero();
         }
         io.etcdworkers.files.FileTree.delete(dir);
     }
@@ -72,10 +76,20 @@ class FullDiskIT {
     }
 
     private CommandRun restore(Path bucket, Path scratch, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
-                bucket.toString(), "--data-dir", target.toString(), "--scratch-dir", scratch.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                scratch.toString()));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
     }
 
@@ -109,16 +123,28 @@ class FullDiskIT {
         target = dir.resolve("data/c.etcd");
 
         // the jar in its own JVM, so its log (stderr) shows where the fold was when the disk filled
-        JarRun run = JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir,
-                List.of("-XX:+UseSerialGC", "-Xmx256m"), "restore", "--store-container", bucket.root().toString(),
-                "--data-dir", target.toString(), "--scratch-dir", small.resolve("scratch").toString(),
-                "--fold-memory=8Mi", "--max-fetchers=1");
+        JarRun run = JarRun.run(
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                List.of("-XX:+UseSerialGC", "-Xmx256m"),
+                "restore",
+                "--store-container",
+                bucket.root().toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                small.resolve("scratch").toString(),
+                "--fold-memory=8Mi",
+                "--max-fetchers=1");
 
-        assertThat(run.stderr()).as("the fold went to key partitions before the disk filled")
+        assertThat(run.stderr())
+                .as("the fold went to key partitions before the disk filled")
                 .contains("later change go to 64 key partitions");
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
         assertThat(new ObjectMapper().readTree(run.stdout()).get("error").asText())
-                .contains("the file system holding " + small.resolve("scratch")).containsIgnoringCase("no space left");
+                .contains("the file system holding " + small.resolve("scratch"))
+                .containsIgnoringCase("no space left");
         assertLeftNothing();
     }
 
@@ -144,7 +170,8 @@ class FullDiskIT {
         assertThat(target.resolveSibling(target.getFileName() + ".part")).doesNotExist();
         try (Stream<Path> files = Files.walk(small)) {
             assertThat(files.filter(Files::isRegularFile))
-                    .as("nothing half-written on the small disk").isEmpty();
+                    .as("nothing half-written on the small disk")
+                    .isEmpty();
         }
     }
 }

@@ -1,8 +1,5 @@
 package io.etcdworkers.restore;
 
-import java.time.OffsetDateTime;
-import java.util.LinkedHashMap;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.files.FileTree;
@@ -16,10 +13,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,8 +37,8 @@ public final class HistoryModel {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One event of a delta, as its JSON says. */
-    record Event(boolean delete, byte[] key, byte[] value, long create, long mod, long version, long lease,
-            Instant time) {}
+    record Event(
+            boolean delete, byte[] key, byte[] value, long create, long mod, long version, long lease, Instant time) {}
 
     private record Full(Path file, long nameRevision) {}
 
@@ -55,7 +54,8 @@ public final class HistoryModel {
 
     /** The model of one fixture bucket, read once per test JVM. */
     public static synchronized HistoryModel of(String fixture, String bucket) {
-        return CACHE.computeIfAbsent(fixture + "/" + bucket, k -> of(Fixtures.bucket(fixture, bucket).resolve("v2")));
+        return CACHE.computeIfAbsent(
+                fixture + "/" + bucket, k -> of(Fixtures.bucket(fixture, bucket).resolve("v2")));
     }
 
     /** Reads every delta of {@code v2} (a fixture bucket's {@code v2/} dir); bases are served when first needed. */
@@ -84,8 +84,10 @@ public final class HistoryModel {
 
     /** The keyspace right after {@code revision}, from the latest full snapshot named at or before it. */
     public List<ExpectedState.Key> at(long revision) {
-        Full full = fulls.stream().filter(f -> f.nameRevision() <= revision)
-                .reduce((a, b) -> b.nameRevision() >= a.nameRevision() ? b : a).orElseThrow();
+        Full full = fulls.stream()
+                .filter(f -> f.nameRevision() <= revision)
+                .reduce((a, b) -> b.nameRevision() >= a.nameRevision() ? b : a)
+                .orElseThrow();
         Base base = bases.computeIfAbsent(full.nameRevision(), r -> serve(full));
         TreeMap<byte[], ExpectedState.Key> live = new TreeMap<>(Arrays::compareUnsigned);
         Base64.Decoder b64 = Base64.getDecoder();
@@ -103,8 +105,15 @@ public final class HistoryModel {
             if (e.delete()) {
                 live.remove(e.key());
             } else {
-                live.put(e.key(), new ExpectedState.Key(enc.encodeToString(e.key()), enc.encodeToString(e.value()),
-                        e.create(), e.mod(), e.version(), e.lease()));
+                live.put(
+                        e.key(),
+                        new ExpectedState.Key(
+                                enc.encodeToString(e.key()),
+                                enc.encodeToString(e.value()),
+                                e.create(),
+                                e.mod(),
+                                e.version(),
+                                e.lease()));
             }
         }
         return List.copyOf(live.values());
@@ -166,9 +175,15 @@ public final class HistoryModel {
         for (JsonNode n : array) {
             JsonNode kv = n.get("etcdEvent").get("kv");
             boolean delete = n.get("etcdEvent").path("type").asInt(0) == 1;
-            out.add(new Event(delete, b64.decode(kv.get("key").asText()), b64.decode(kv.path("value").asText("")),
-                    kv.path("create_revision").asLong(0), kv.get("mod_revision").asLong(), kv.path("version").asLong(0),
-                    kv.path("lease").asLong(0), OffsetDateTime.parse(n.get("time").asText()).toInstant()));
+            out.add(new Event(
+                    delete,
+                    b64.decode(kv.get("key").asText()),
+                    b64.decode(kv.path("value").asText("")),
+                    kv.path("create_revision").asLong(0),
+                    kv.get("mod_revision").asLong(),
+                    kv.path("version").asLong(0),
+                    kv.path("lease").asLong(0),
+                    OffsetDateTime.parse(n.get("time").asText()).toInstant()));
         }
         return out;
     }

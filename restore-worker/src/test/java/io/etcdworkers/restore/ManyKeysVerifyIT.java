@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +63,9 @@ class ManyKeysVerifyIT {
         JsonNode s = sampled.result();
         JsonNode r = replay.result();
         assertThat(o.get("keys").asLong()).isEqualTo(KEYS);
-        assertThat(o.get("fold").get("partitions").asInt()).as("the keys fit the heap").isZero();
+        assertThat(o.get("fold").get("partitions").asInt())
+                .as("the keys fit the heap")
+                .isZero();
         assertThat(s.get("fold").get("memoryBudgetBytes").asLong()).isEqualTo(8L << 20);
         assertThat(s.get("fold").get("partitions").asInt()).isEqualTo(64);
         assertThat(s.get("fold").get("partitionedBytes").asLong()).isPositive();
@@ -77,34 +79,49 @@ class ManyKeysVerifyIT {
         assertThat(offlineRead.get("scope").asText()).isEqualTo("all");
         assertThat(offlineRead.get("keysRead").asLong()).isEqualTo(KEYS);
         assertThat(offlineRead.get("ranges").asLong()).isEqualTo((KEYS + 499) / 500);
-        assertThat(offlineRead.get("rangeRequests").asLong()).isEqualTo(offlineRead.get("ranges").asLong());
+        assertThat(offlineRead.get("rangeRequests").asLong())
+                .isEqualTo(offlineRead.get("ranges").asLong());
         assertThat(offlineRead.get("keysCounted").asLong()).isEqualTo(KEYS);
         // the default: etcd's HashKV matched the file, whose every key was checked; etcd served 16 ranges
         JsonNode sampledRead = s.get("verifyRead");
         assertThat(sampledRead.get("scope").asText()).isEqualTo("sample");
-        assertThat(sampledRead.get("hashKv").asLong()).isEqualTo(offlineRead.get("hashKv").asLong()).isPositive();
+        assertThat(sampledRead.get("hashKv").asLong())
+                .isEqualTo(offlineRead.get("hashKv").asLong())
+                .isPositive();
         assertThat(sampledRead.get("ranges").asLong()).isEqualTo(16);
         assertThat(sampledRead.get("rangeRequests").asLong()).isEqualTo(16);
         // ranges of 500 keys each, but the last one: it holds the rest
         assertThat(sampledRead.get("keysRead").asLong()).isEqualTo(15L * 500 + KEYS % 500);
-        assertThat(sampledRead.get("keysCounted").asLong()).isEqualTo(sampledRead.get("keysRead").asLong());
+        assertThat(sampledRead.get("keysCounted").asLong())
+                .isEqualTo(sampledRead.get("keysRead").asLong());
         // the replay samples the keys it saw: ranges of about 500, a few of them read in two pages
         JsonNode replayRead = r.get("verifyRead");
         assertThat(replayRead.get("keysRead").asLong()).isEqualTo(KEYS);
         assertThat(replayRead.get("ranges").asLong()).isBetween(KEYS / 1000, KEYS / 100);
-        assertThat(replayRead.get("rangeRequests").asLong()).isLessThan(2 * replayRead.get("ranges").asLong());
+        assertThat(replayRead.get("rangeRequests").asLong())
+                .isLessThan(2 * replayRead.get("ranges").asLong());
         assertThat(replayRead.get("keysCounted").asLong()).isLessThan(3 * KEYS);
         Processes.awaitNoneMentioning(dir.resolve("scratch-replay0"));
     }
 
     private CommandRun restore(Path bucket, String engine, String... extra) {
         String name = engine + extra.length + String.join("", extra).replaceAll("[^a-z0-9]", "");
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--engine=" + engine, "--data-dir", dir.resolve(name + "/data").toString(),
-                "--scratch-dir", dir.resolve("scratch-" + name).toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--engine=" + engine,
+                "--data-dir",
+                dir.resolve(name + "/data").toString(),
+                "--scratch-dir",
+                dir.resolve("scratch-" + name).toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, args.toArray(String[]::new));
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                args.toArray(String[]::new));
         assertThat(run.exitCode()).as(engine + ": " + run.stderr()).isZero();
         return run;
     }

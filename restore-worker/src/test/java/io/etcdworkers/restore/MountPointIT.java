@@ -3,11 +3,11 @@ package io.etcdworkers.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.files.FileTree;
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 class MountPointIT {
     /** Not a {@code @TempDir}: JUnit would try to delete it before the tmpfs is unmounted. */
     private Path dir;
+
     private Path target;
     private boolean mounted;
 
@@ -36,7 +37,8 @@ class MountPointIT {
         dir = Files.createTempDirectory("mount-point-it-");
         target = Files.createDirectories(dir.resolve("data/new.etcd"));
         Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", target.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         String output = new String(mount.getInputStream().readAllBytes());
         mounted = mount.waitFor() == 0;
         Assumptions.assumeTrue(mounted, "cannot mount a tmpfs (needs root): " + output.strip());
@@ -45,16 +47,29 @@ class MountPointIT {
     @AfterEach
     void unmount() throws Exception {
         if (mounted) {
-            assertThat(new ProcessBuilder("umount", target.toString()).inheritIO().start().waitFor()).isZero();
+            assertThat(new ProcessBuilder("umount", target.toString())
+                            .inheritIO()
+                            .start()
+                            .waitFor())
+                    .isZero();
         }
         FileTree.delete(dir);
     }
 
     private CommandRun restore(String... more) {
-        String[] args = Stream.concat(Stream.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
-                "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString()), Stream.of(more))
+        String[] args = Stream.concat(
+                        Stream.of(
+                                "restore",
+                                "--store-container",
+                                Fixtures.bucket("gzip").toString(),
+                                "--data-dir",
+                                target.toString(),
+                                "--scratch-dir",
+                                dir.resolve("scratch").toString()),
+                        Stream.of(more))
                 .toArray(String[]::new);
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir, args);
+        return CommandRun.run(
+                WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir, args);
     }
 
     @Test
@@ -76,9 +91,11 @@ class MountPointIT {
 
     private void assertRefusedUpFront(CommandRun run) throws Exception {
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
-        assertThat(run.result().get("error").asText()).contains(target.toString(), "is a mount point",
-                "not a mount point itself");
-        assertThat(run.stderr()).as("nothing listed, nothing downloaded").doesNotContain("restore plan", "phase=fetchBase");
+        assertThat(run.result().get("error").asText())
+                .contains(target.toString(), "is a mount point", "not a mount point itself");
+        assertThat(run.stderr())
+                .as("nothing listed, nothing downloaded")
+                .doesNotContain("restore plan", "phase=fetchBase");
         try (Stream<Path> beside = Files.list(target.getParent())) {
             assertThat(beside).containsExactly(target);
         }

@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.EtcdInstall;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.ProcessRun;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -46,16 +46,31 @@ class MultiMemberRestoreIT {
     void threeRestoredMembersFormAClusterThatServesTheBackup() throws Exception {
         int[] peers = freePorts(3);
         int[] clients = freePorts(3);
-        String cluster = IntStream.range(0, 3).mapToObj(i -> "m" + i + "=http://127.0.0.1:" + peers[i])
+        String cluster = IntStream.range(0, 3)
+                .mapToObj(i -> "m" + i + "=http://127.0.0.1:" + peers[i])
                 .collect(Collectors.joining(","));
         List<Path> dataDirs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Path dataDir = dir.resolve("m" + i + "/new.etcd");
-            CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run,
-                    Map.of("PATH", System.getenv("PATH")), dir,
-                    "restore", "--store-container", Fixtures.bucket("gzip").toString(), "--data-dir", dataDir.toString(),
-                    "--scratch-dir", dir.resolve("scratch").toString(), "--name", "m" + i, "--initial-cluster", cluster,
-                    "--initial-cluster-token", "restored-3", "--initial-advertise-peer-urls",
+            CommandRun run = CommandRun.run(
+                    WorkerContext::new,
+                    RestoreWorkerCommand::run,
+                    Map.of("PATH", System.getenv("PATH")),
+                    dir,
+                    "restore",
+                    "--store-container",
+                    Fixtures.bucket("gzip").toString(),
+                    "--data-dir",
+                    dataDir.toString(),
+                    "--scratch-dir",
+                    dir.resolve("scratch").toString(),
+                    "--name",
+                    "m" + i,
+                    "--initial-cluster",
+                    cluster,
+                    "--initial-cluster-token",
+                    "restored-3",
+                    "--initial-advertise-peer-urls",
                     "http://127.0.0.1:" + peers[i]);
             assertThat(run.exitCode()).as("member %d: %s", i, run.stderr()).isZero();
             dataDirs.add(dataDir);
@@ -64,29 +79,47 @@ class MultiMemberRestoreIT {
         List<Process> members = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                members.add(new ProcessBuilder(etcd.etcd().toString(), "--name", "m" + i, "--data-dir",
-                        dataDirs.get(i).toString(), "--listen-peer-urls", "http://127.0.0.1:" + peers[i],
-                        "--listen-client-urls", "http://127.0.0.1:" + clients[i], "--advertise-client-urls",
-                        "http://127.0.0.1:" + clients[i])
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("m" + i + ".log").toFile()).start());
+                members.add(new ProcessBuilder(
+                                etcd.etcd().toString(),
+                                "--name",
+                                "m" + i,
+                                "--data-dir",
+                                dataDirs.get(i).toString(),
+                                "--listen-peer-urls",
+                                "http://127.0.0.1:" + peers[i],
+                                "--listen-client-urls",
+                                "http://127.0.0.1:" + clients[i],
+                                "--advertise-client-urls",
+                                "http://127.0.0.1:" + clients[i])
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("m" + i + ".log").toFile())
+                        .start());
             }
-            String all = IntStream.range(0, 3).mapToObj(i -> "http://127.0.0.1:" + clients[i])
+            String all = IntStream.range(0, 3)
+                    .mapToObj(i -> "http://127.0.0.1:" + clients[i])
                     .collect(Collectors.joining(","));
             awaitHealthy(etcd, all);
 
             JsonNode list = JSON.readTree(etcdctl(etcd, all, "member", "list", "-w", "json"));
-            assertThat(list.get("members")).extracting(m -> m.get("name").asText())
+            assertThat(list.get("members"))
+                    .extracting(m -> m.get("name").asText())
                     .containsExactlyInAnyOrder("m0", "m1", "m2");
             JsonNode state = ExpectedState.stateJson();
             for (int i = 0; i < 3; i++) {
-                JsonNode range = JSON.readTree(etcdctl(etcd, "http://127.0.0.1:" + clients[i], "get", "", "--from-key",
-                        "-w", "json"));
+                JsonNode range = JSON.readTree(
+                        etcdctl(etcd, "http://127.0.0.1:" + clients[i], "get", "", "--from-key", "-w", "json"));
                 List<ExpectedState.Key> keys = new ArrayList<>();
                 range.path("kvs").forEach(kv -> keys.add(ExpectedState.Key.of(kv)));
                 ExpectedState.Digest digest = ExpectedState.Digest.of(keys);
-                assertThat(range.get("header").get("revision").asLong()).as("member m%d", i).isEqualTo(3656);
-                assertThat(digest.kvSha256()).as("member m%d", i).isEqualTo(state.get("kv_sha256").asText());
-                assertThat(digest.metaSha256()).as("member m%d", i).isEqualTo(state.get("meta_sha256").asText());
+                assertThat(range.get("header").get("revision").asLong())
+                        .as("member m%d", i)
+                        .isEqualTo(3656);
+                assertThat(digest.kvSha256())
+                        .as("member m%d", i)
+                        .isEqualTo(state.get("kv_sha256").asText());
+                assertThat(digest.metaSha256())
+                        .as("member m%d", i)
+                        .isEqualTo(state.get("meta_sha256").asText());
             }
             etcdctl(etcd, "http://127.0.0.1:" + clients[0], "put", "/after-restore", "written-through-m0");
             assertThat(etcdctl(etcd, "http://127.0.0.1:" + clients[2], "get", "/after-restore", "--print-value-only"))
@@ -104,9 +137,19 @@ class MultiMemberRestoreIT {
     }
 
     private static void awaitHealthy(EtcdInstall etcd, String endpoints) {
-        await("the restored members form a healthy cluster").atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(300)).until(() -> ProcessRun.run(List.of(etcd.etcdctl().orElseThrow().toString(), "--endpoints=" + endpoints,
-                        "endpoint", "health"), Map.of("ETCDCTL_API", "3"), TOOL_TIMEOUT).exitCode() == 0);
+        await("the restored members form a healthy cluster")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> ProcessRun.run(
+                                        List.of(
+                                                etcd.etcdctl().orElseThrow().toString(),
+                                                "--endpoints=" + endpoints,
+                                                "endpoint",
+                                                "health"),
+                                        Map.of("ETCDCTL_API", "3"),
+                                        TOOL_TIMEOUT)
+                                .exitCode()
+                        == 0);
     }
 
     private static String etcdctl(EtcdInstall etcd, String endpoints, String... args) {

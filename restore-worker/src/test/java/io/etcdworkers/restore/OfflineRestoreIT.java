@@ -1,21 +1,15 @@
 package io.etcdworkers.restore;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.StandardCopyOption;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.bolt.BoltFiles;
 import io.etcdworkers.bolt.BoltReader;
 import io.etcdworkers.bolt.BoltWriter;
 import io.etcdworkers.bolt.BucketWriter;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;
@@ -23,8 +17,13 @@ import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.RandomHistory;
+import io.etcdworkers.workercli.WorkerContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +58,10 @@ class OfflineRestoreIT {
         assertThat(result.get("finalRevision").asLong()).isEqualTo(3656);
         assertThat(result.get("events").asLong()).isEqualTo(3472);
         assertThat(result.get("revisions").asLong()).isEqualTo(3055);
-        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
         // lease a1d is live with 20 keys and was not in the base; a3f lost all its keys: not written
         assertThat(result.get("leasesGranted").asInt()).isEqualTo(1);
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
@@ -86,13 +87,16 @@ class OfflineRestoreIT {
         // its meta says compacted at 3656, the name's revision: etcd opened it during the fold
         assertThat(result.get("fold").get("earlyStart").asText()).isEqualTo("used");
         assertThat(result.get("leasesGranted").asInt()).isZero();
-        assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
         // the HashKV the fixture's README gives for etcd on that very database, at the head
         assertThat(result.get("verifyRead").get("hashKv").asLong()).isEqualTo(3421576064L);
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(3656);
-        assertThat(served.keys()).containsExactlyElementsOf(
-                ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
+        assertThat(served.keys())
+                .containsExactlyElementsOf(ExpectedState.keys().stream()
+                        .map(ExpectedState.Key::withoutLease)
+                        .toList());
         assertThat(dir.resolve("scratch")).isEmptyDirectory();
     }
 
@@ -102,8 +106,12 @@ class OfflineRestoreIT {
 
         // the v0.41.2 sidecar's full snapshot at 2037 holds every revision since 522, deletes included
         // (not bumped: the database at 2037 itself is what is checked)
-        CommandRun run = restore(Fixtures.bucket(Fixtures.V0_41_2, "gzip"), dataDir, "--engine=offline",
-                "--to-revision=2037", "--bump-revision=0");
+        CommandRun run = restore(
+                Fixtures.bucket(Fixtures.V0_41_2, "gzip"),
+                dataDir,
+                "--engine=offline",
+                "--to-revision=2037",
+                "--bump-revision=0");
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         JsonNode result = run.result();
@@ -125,9 +133,11 @@ class OfflineRestoreIT {
 
         assertThat(replay.exitCode()).as(replay.stderr()).isZero();
         assertThat(offline.exitCode()).as(offline.stderr()).isZero();
-        for (String field : List.of("finalRevision", "events", "revisions", "keys", "leasedKeys", "kvSha256",
-                "metaSha256")) {
-            assertThat(offline.result().get(field)).as(field).isEqualTo(replay.result().get(field));
+        for (String field :
+                List.of("finalRevision", "events", "revisions", "keys", "leasedKeys", "kvSha256", "metaSha256")) {
+            assertThat(offline.result().get(field))
+                    .as(field)
+                    .isEqualTo(replay.result().get(field));
         }
         ExpectedState.Served fromReplay = ExpectedState.serve(dir.resolve("replay/data"), dir.resolve("reader1"));
         ExpectedState.Served fromOffline = ExpectedState.serve(dir.resolve("offline/data"), dir.resolve("reader2"));
@@ -159,7 +169,8 @@ class OfflineRestoreIT {
         // 3.4-specific: etcdctl 3.4 restores a base without 'meta' (etcd recreates the bucket), so
         // the replay can take over; etcdutl 3.5 exits 1 on it (it writes the consistent index into
         // 'meta'), so under 3.5 neither engine restores this base and there is no fallback to show.
-        assumeTrue(EtcdTestEnvironment.onPath().version().minor() == 4,
+        assumeTrue(
+                EtcdTestEnvironment.onPath().version().minor() == 4,
                 "etcdutl 3.5 does not restore a base without a 'meta' bucket: the fallback is shown with etcd 3.4");
 
         CommandRun auto = restore(bucket, dir.resolve("auto/data"));
@@ -167,7 +178,8 @@ class OfflineRestoreIT {
         assertThat(auto.exitCode()).as(auto.stderr()).isZero();
         assertThat(auto.result().get("engine").asText()).isEqualTo("replay");
         assertThat(auto.result().get("engineFallback").asText()).contains("Full-00000000-00000601", "'meta'");
-        assertThat(auto.result().get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        assertThat(auto.result().get("kvSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
         ExpectedState.Served served = ExpectedState.serve(dir.resolve("auto/data"), dir.resolve("reader"));
         assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys());
         Processes.awaitNoneMentioning(dir);
@@ -181,7 +193,8 @@ class OfflineRestoreIT {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
         Path base = bucket.resolve("v2/Full-00000000-00000601-1795986606");
         Path rewritten = dir.resolve("rewritten.db");
-        try (BoltReader in = BoltReader.open(base); BoltWriter out = BoltWriter.create(rewritten, 4096)) {
+        try (BoltReader in = BoltReader.open(base);
+                BoltWriter out = BoltWriter.create(rewritten, 4096)) {
             for (byte[] name : in.bucketNames()) {
                 if (new String(name, StandardCharsets.US_ASCII).equals("meta")) {
                     continue;
@@ -199,10 +212,20 @@ class OfflineRestoreIT {
     }
 
     private CommandRun restore(Path bucket, Path dataDir, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
         try (var left = Files.list(dir.resolve("scratch"))) {
             assertThat(left).as("scratch emptied").isEmpty();

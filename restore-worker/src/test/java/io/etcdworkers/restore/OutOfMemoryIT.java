@@ -58,7 +58,9 @@ class OutOfMemoryIT {
         assertThat(result.get("errorCode").asText()).isEqualTo("OUT_OF_MEMORY");
         assertThat(result.get("error").asText()).contains("Java heap (at most", "ran out", "--memory");
         try (var left = Files.list(scratch)) {
-            assertThat(left).as("scratch emptied; the worker said: " + small.stderr()).isEmpty();
+            assertThat(left)
+                    .as("scratch emptied; the worker said: " + small.stderr())
+                    .isEmpty();
         }
         assertThat(target).doesNotExist();
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
@@ -75,8 +77,18 @@ class OutOfMemoryIT {
     }
 
     private JarRun restore(Path bucket, Path target, Path scratch, String foldMemory) {
-        return JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir,
-                List.of("-Xmx40m", "-XX:+UseSerialGC"), "restore", "--store-container", bucket.toString(),
-                "--data-dir", target.toString(), "--scratch-dir", scratch.toString(), foldMemory);
+        return JarRun.run(
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                List.of("-Xmx40m", "-XX:+UseSerialGC"),
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                scratch.toString(),
+                foldMemory);
     }
 }

@@ -43,14 +43,20 @@ class OwnerOnlyFilesIT {
         JarRun run;
         try (TreeModes watching = TreeModes.watch(dir.resolve("scratch"), dir.resolve("wal"), dir.resolve("data"))) {
             modes = watching;
-            run = worker("restore", "--store-container=" + Fixtures.bucket("gzip"), "--data-dir=" + data,
-                    "--scratch-dir=" + dir.resolve("scratch"), "--scratch-wal-dir=" + dir.resolve("wal"),
+            run = worker(
+                    "restore",
+                    "--store-container=" + Fixtures.bucket("gzip"),
+                    "--data-dir=" + data,
+                    "--scratch-dir=" + dir.resolve("scratch"),
+                    "--scratch-wal-dir=" + dir.resolve("wal"),
                     "--engine=" + engine);
         }
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         List<String> seen = seen(modes);
-        assertThat(seen).as("what the watch saw of the run").anyMatch(p -> RUN.matcher(p).matches())
+        assertThat(seen)
+                .as("what the watch saw of the run")
+                .anyMatch(p -> RUN.matcher(p).matches())
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+\\.lock"))
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+/base\\.db"))
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+/verify\\.etcd/member/snap/db"))
@@ -63,8 +69,12 @@ class OwnerOnlyFilesIT {
         } else {
             assertThat(seen).anyMatch(p -> p.matches(".*/scratch/restore-\\d+/offline/.*"));
         }
-        assertThat(modes.notOwnerOnly()).as("seen with other modes than 0700/0600").isEmpty();
-        assertThat(notOwnerOnly(dir.resolve("data"))).as("the placed data dir and its parent").isEmpty();
+        assertThat(modes.notOwnerOnly())
+                .as("seen with other modes than 0700/0600")
+                .isEmpty();
+        assertThat(notOwnerOnly(dir.resolve("data")))
+                .as("the placed data dir and its parent")
+                .isEmpty();
         assertThat(data.resolve("member/snap/db")).exists();
     }
 
@@ -75,8 +85,12 @@ class OwnerOnlyFilesIT {
         JarRun run;
         try (TreeModes watching = TreeModes.watch(dir.resolve("scratch"), dir.resolve("out"))) {
             modes = watching;
-            run = worker("extract", "--store-container=" + Fixtures.bucket("gzip"), "--prefix=/registry/secrets/",
-                    "--output=" + output, "--scratch-dir=" + dir.resolve("scratch"));
+            run = worker(
+                    "extract",
+                    "--store-container=" + Fixtures.bucket("gzip"),
+                    "--prefix=/registry/secrets/",
+                    "--output=" + output,
+                    "--scratch-dir=" + dir.resolve("scratch"));
         }
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -85,9 +99,12 @@ class OwnerOnlyFilesIT {
             values = files.map(Path::toString).filter(p -> p.endsWith(".value")).toList();
         }
         assertThat(values).as("the Secrets' values").hasSizeGreaterThan(20);
-        assertThat(seen(modes)).anyMatch(p -> p.matches(".*/out/secrets\\.part/.*\\.value"))
+        assertThat(seen(modes))
+                .anyMatch(p -> p.matches(".*/out/secrets\\.part/.*\\.value"))
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+/base\\.db"));
-        assertThat(modes.notOwnerOnly()).as("seen with other modes than 0700/0600").isEmpty();
+        assertThat(modes.notOwnerOnly())
+                .as("seen with other modes than 0700/0600")
+                .isEmpty();
         assertThat(notOwnerOnly(dir.resolve("out"))).as("the extract's output").isEmpty();
     }
 
@@ -95,8 +112,8 @@ class OwnerOnlyFilesIT {
         Path work = Files.createDirectories(dir.resolve("work"));
         List<String> jvm = new ArrayList<>(JVM);
         jvm.add("-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("tmp")));
-        return JarRun.runWithUmask("022", JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), work, jvm,
-                args);
+        return JarRun.runWithUmask(
+                "022", JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), work, jvm, args);
     }
 
     private static List<String> seen(TreeModes modes) {

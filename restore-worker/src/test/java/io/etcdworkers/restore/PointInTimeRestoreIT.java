@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,13 +31,14 @@ class PointInTimeRestoreIT {
 
     @ParameterizedTest(name = "{0}/{1} {2}")
     @CsvSource({
-            "etcdbr-v0.23.0, gzip, offline, 1",
-            "etcdbr-v0.23.0, gzip, replay, 3",
-            "etcdbr-v0.41.2, gzip, offline, 1",
-            "etcdbr-v0.41.2, gzip, replay, 4",
-            "etcdbr-v0.23.0, compacted, offline, 2"})
-    void everyCheckpointRestoresToTheSourcesKeyspaceAtThatRevision(String fixture, String bucket, String engine,
-            int every) {
+        "etcdbr-v0.23.0, gzip, offline, 1",
+        "etcdbr-v0.23.0, gzip, replay, 3",
+        "etcdbr-v0.41.2, gzip, offline, 1",
+        "etcdbr-v0.41.2, gzip, replay, 4",
+        "etcdbr-v0.23.0, compacted, offline, 2"
+    })
+    void everyCheckpointRestoresToTheSourcesKeyspaceAtThatRevision(
+            String fixture, String bucket, String engine, int every) {
         JsonNode checkpoints = ExpectedState.stateJson(fixture).get("checkpoints_source");
         HistoryModel model = model(fixture, bucket);
         int n = 0;
@@ -47,16 +48,20 @@ class PointInTimeRestoreIT {
             }
             long revision = checkpoint.get("revision").asLong();
             ExpectedState.Digest modelled = ExpectedState.Digest.of(model.at(revision));
-            assertThat(modelled.kvSha256()).as("the model agrees with the source at %d", revision)
+            assertThat(modelled.kvSha256())
+                    .as("the model agrees with the source at %d", revision)
                     .isEqualTo(checkpoint.get("kv_sha256").asText());
 
             JsonNode result = restoreTo(fixture, bucket, engine, revision);
 
             assertThat(result.get("finalRevision").asLong()).isEqualTo(revision);
-            assertThat(result.get("keys").asLong()).isEqualTo(checkpoint.get("keys").asLong());
-            assertThat(result.get("kvSha256").asText()).as("kv at %d", revision)
+            assertThat(result.get("keys").asLong())
+                    .isEqualTo(checkpoint.get("keys").asLong());
+            assertThat(result.get("kvSha256").asText())
+                    .as("kv at %d", revision)
                     .isEqualTo(checkpoint.get("kv_sha256").asText());
-            assertThat(result.get("metaSha256").asText()).as("meta at %d", revision)
+            assertThat(result.get("metaSha256").asText())
+                    .as("meta at %d", revision)
                     .isEqualTo(checkpoint.get("meta_sha256").asText());
             JsonNode point = result.get("pointInTime");
             assertThat(point.get("requested").get("revision").asLong()).isEqualTo(revision);
@@ -66,8 +71,8 @@ class PointInTimeRestoreIT {
     }
 
     @ParameterizedTest(name = "{0} {1}")
-    @CsvSource({"etcdbr-v0.23.0, offline", "etcdbr-v0.23.0, replay", "etcdbr-v0.41.2, offline",
-            "etcdbr-v0.41.2, replay"})
+    @CsvSource({"etcdbr-v0.23.0, offline", "etcdbr-v0.23.0, replay", "etcdbr-v0.41.2, offline", "etcdbr-v0.41.2, replay"
+    })
     void revisionsDrawnAtRandomRestoreToTheModelsKeyspace(String fixture, String engine) {
         HistoryModel model = model(fixture, "gzip");
         long first = model.events().get(0).mod();
@@ -81,10 +86,14 @@ class PointInTimeRestoreIT {
             JsonNode result = restoreTo(fixture, "gzip", engine, revision);
 
             assertThat(result.get("finalRevision").asLong()).as("seed %d", seed).isEqualTo(revision);
-            assertThat(result.get("keys").asLong()).as("seed %d revision %d", seed, revision).isEqualTo(expected.keys());
-            assertThat(result.get("kvSha256").asText()).as("seed %d revision %d", seed, revision)
+            assertThat(result.get("keys").asLong())
+                    .as("seed %d revision %d", seed, revision)
+                    .isEqualTo(expected.keys());
+            assertThat(result.get("kvSha256").asText())
+                    .as("seed %d revision %d", seed, revision)
                     .isEqualTo(expected.kvSha256());
-            assertThat(result.get("metaSha256").asText()).as("seed %d revision %d", seed, revision)
+            assertThat(result.get("metaSha256").asText())
+                    .as("seed %d revision %d", seed, revision)
                     .isEqualTo(expected.metaSha256());
         }
     }
@@ -94,7 +103,8 @@ class PointInTimeRestoreIT {
     }
 
     private JsonNode restoreTo(String fixture, String bucket, String engine, long revision) {
-        CommandRun run = restore(dir, Fixtures.bucket(fixture, bucket), engine, "--to-revision", Long.toString(revision));
+        CommandRun run =
+                restore(dir, Fixtures.bucket(fixture, bucket), engine, "--to-revision", Long.toString(revision));
         assertThat(run.exitCode()).as("revision %d: %s", revision, run.stderr()).isZero();
         assertThat(run.result().get("engine").asText()).isEqualTo(engine);
         return run.result();
@@ -103,11 +113,21 @@ class PointInTimeRestoreIT {
     /** Runs {@code restore} of {@code bucket} into a fresh data dir under {@code dir}. */
     static CommandRun restore(Path dir, Path bucket, String engine, String... extra) {
         Path dataDir = dir.resolve("data-" + System.nanoTime() + "/member.etcd");
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
                 "--engine=" + engine));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, args.toArray(String[]::new));
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                args.toArray(String[]::new));
     }
 }

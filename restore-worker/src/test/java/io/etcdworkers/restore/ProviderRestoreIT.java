@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.ProviderBucket;
 import io.etcdworkers.testsupport.ProviderServers;
-import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -55,6 +55,7 @@ class ProviderRestoreIT {
 
     @TempDir
     static Path serverDir;
+
     static ProviderServers servers;
     static final Set<String> uploaded = new HashSet<>();
 
@@ -83,7 +84,12 @@ class ProviderRestoreIT {
         ProviderBucket bucket = bucketWithFixture(provider);
         Path dataDir = dir.resolve("data/new.etcd");
 
-        CommandRun run = run(bucket, "restore", bucket.druidName(), "--data-dir=" + dataDir, "--engine=" + engine,
+        CommandRun run = run(
+                bucket,
+                "restore",
+                bucket.druidName(),
+                "--data-dir=" + dataDir,
+                "--engine=" + engine,
                 "--scratch-dir=" + dir.resolve("scratch"));
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -93,10 +99,13 @@ class ProviderRestoreIT {
         assertThat(result.get("engine").asText()).isEqualTo(engine);
         assertThat(result.get("base").get("name").asText()).isEqualTo(prefix(provider) + BASE);
         assertThat(result.get("deltas").asInt()).isEqualTo(7);
-        assertThat(result.get("finalRevision").asLong()).isEqualTo(state.get("revision").asLong());
+        assertThat(result.get("finalRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
         assertThat(result.get("keys").asLong()).isEqualTo(state.get("keys").asLong());
-        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
 
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(state.get("revision").asLong());
@@ -142,11 +151,18 @@ class ProviderRestoreIT {
     }
 
     private CommandRun run(ProviderBucket bucket, String command, String spelling, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--storage-provider=" + spelling,
-                "--store-container=" + bucket.container(), "--store-prefix=" + prefix(bucket.provider())));
+        List<String> args = new ArrayList<>(List.of(
+                command,
+                "--storage-provider=" + spelling,
+                "--store-container=" + bucket.container(),
+                "--store-prefix=" + prefix(bucket.provider())));
         args.addAll(bucket.flags());
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, bucket.env(dir.resolve("secret")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                bucket.env(dir.resolve("secret")),
+                dir,
                 args.toArray(String[]::new));
     }
 

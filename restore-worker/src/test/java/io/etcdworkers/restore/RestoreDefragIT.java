@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.GeneratedBucket.Compression;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +45,21 @@ class RestoreDefragIT {
     }
 
     private JsonNode restore(String name, String... policy) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.root().toString(),
-                "--data-dir", dir.resolve(name).toString(), "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.root().toString(),
+                "--data-dir",
+                dir.resolve(name).toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=replay"));
         args.addAll(List.of(policy));
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         return run.result();
@@ -56,34 +67,45 @@ class RestoreDefragIT {
 
     @Test
     void policyThatFiresEndsWithASmallerDatabaseAndTheCountItPromised() {
-        JsonNode off = restore("off", "--defrag-every-events=0", "--defrag-db-size-bytes=0",
-                "--defrag-fragmentation-ratio=0");
-        JsonNode every1000 = restore("on", "--defrag-every-events=1000", "--defrag-db-size-bytes=0",
-                "--defrag-fragmentation-ratio=0");
+        JsonNode off =
+                restore("off", "--defrag-every-events=0", "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0");
+        JsonNode every1000 = restore(
+                "on", "--defrag-every-events=1000", "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0");
 
         long events = (long) KEYS * ROUNDS;
         assertThat(off.get("events").asLong()).isEqualTo(events);
         assertThat(off.get("defragmentations").get("count").asInt()).isZero();
         assertThat(every1000.get("defragmentations").get("count").asLong()).isEqualTo(events / 1000);
-        assertThat(every1000.get("defragmentations").get("lastTrigger").asText()).isEqualTo("events");
-        assertThat(every1000.get("finalDbSize").asLong()).isLessThan(off.get("finalDbSize").asLong() / 2);
-        assertThat(every1000.get("peakDbSize").asLong()).isLessThan(off.get("peakDbSize").asLong());
-        assertThat(every1000.get("kvSha256").asText()).isEqualTo(off.get("kvSha256").asText());
-        assertThat(every1000.get("metaSha256").asText()).isEqualTo(off.get("metaSha256").asText());
+        assertThat(every1000.get("defragmentations").get("lastTrigger").asText())
+                .isEqualTo("events");
+        assertThat(every1000.get("finalDbSize").asLong())
+                .isLessThan(off.get("finalDbSize").asLong() / 2);
+        assertThat(every1000.get("peakDbSize").asLong())
+                .isLessThan(off.get("peakDbSize").asLong());
+        assertThat(every1000.get("kvSha256").asText())
+                .isEqualTo(off.get("kvSha256").asText());
+        assertThat(every1000.get("metaSha256").asText())
+                .isEqualTo(off.get("metaSha256").asText());
         assertThat(every1000.get("finalRevision").asLong()).isEqualTo(bucket.revision());
     }
 
     @Test
     void everyDeltasAndDatabaseSizeTriggersFireToo() {
-        JsonNode everyTwoDeltas = restore("deltas", "--defrag-every-events=0", "--defrag-every-deltas=2",
-                "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0");
-        JsonNode bySize = restore("size", "--defrag-every-events=0", "--defrag-db-size-bytes=8Mi",
+        JsonNode everyTwoDeltas = restore(
+                "deltas",
+                "--defrag-every-events=0",
+                "--defrag-every-deltas=2",
+                "--defrag-db-size-bytes=0",
                 "--defrag-fragmentation-ratio=0");
+        JsonNode bySize = restore(
+                "size", "--defrag-every-events=0", "--defrag-db-size-bytes=8Mi", "--defrag-fragmentation-ratio=0");
 
         assertThat(everyTwoDeltas.get("defragmentations").get("count").asInt()).isEqualTo(3);
-        assertThat(everyTwoDeltas.get("defragmentations").get("lastTrigger").asText()).isEqualTo("deltas");
+        assertThat(everyTwoDeltas.get("defragmentations").get("lastTrigger").asText())
+                .isEqualTo("deltas");
         assertThat(bySize.get("defragmentations").get("count").asInt()).isPositive();
         assertThat(bySize.get("defragmentations").get("lastTrigger").asText()).isEqualTo("db_size");
-        assertThat(bySize.get("metaSha256").asText()).isEqualTo(everyTwoDeltas.get("metaSha256").asText());
+        assertThat(bySize.get("metaSha256").asText())
+                .isEqualTo(everyTwoDeltas.get("metaSha256").asText());
     }
 }

@@ -1,26 +1,25 @@
 package io.etcdworkers.restore;
 
-import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.GeneratedBucket.Compression;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,17 +57,28 @@ class RestoreFailuresIT {
     /** This test's scratch etcd: a test before may have left one of its own still stopping. */
     private List<ProcessHandle> ownEtcd() {
         return Processes.mentioning(dir.resolve("scratch")).stream()
-                .filter(p -> p.info().command().map(c -> c.endsWith("/etcd")).orElse(false)).toList();
+                .filter(p -> p.info().command().map(c -> c.endsWith("/etcd")).orElse(false))
+                .toList();
     }
 
     private CommandRun restore(Path bucket, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString()));
         if (Stream.of(extra).noneMatch(a -> a.startsWith("--engine"))) {
             args.add("--engine=replay");
         }
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
     }
 
@@ -97,8 +107,8 @@ class RestoreFailuresIT {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
         Files.delete(bucket.resolve("v2/Incr-00001751-00002341-1795986610.gz"));
 
-        assertFailedCleanly(restore(bucket), ErrorCode.BACKUP_INCONSISTENT, "1751..2341",
-                "Incr-00001173-00001750-1795986609.gz");
+        assertFailedCleanly(
+                restore(bucket), ErrorCode.BACKUP_INCONSISTENT, "1751..2341", "Incr-00001173-00001750-1795986609.gz");
     }
 
     @Test
@@ -107,8 +117,8 @@ class RestoreFailuresIT {
         flip(bucket.resolve("v2/Incr-00002921-00003499-1795986611"), 30_000);
 
         assertFailedCleanly(restore(bucket), ErrorCode.HASH_MISMATCH, "Incr-00002921-00003499-1795986611");
-        assertFailedCleanly(restore(bucket, "--engine=offline"), ErrorCode.HASH_MISMATCH,
-                "Incr-00002921-00003499-1795986611");
+        assertFailedCleanly(
+                restore(bucket, "--engine=offline"), ErrorCode.HASH_MISMATCH, "Incr-00002921-00003499-1795986611");
     }
 
     @Test
@@ -140,7 +150,10 @@ class RestoreFailuresIT {
 
     @Test
     void missingEtcdBinaryIsAClearUsageError() throws IOException {
-        CommandRun run = restore(Fixtures.bucket("gzip"), "--etcd-bin-dir", dir.resolve("no-etcd-here").toString());
+        CommandRun run = restore(
+                Fixtures.bucket("gzip"),
+                "--etcd-bin-dir",
+                dir.resolve("no-etcd-here").toString());
 
         assertFailedCleanly(run, ErrorCode.USAGE, "etcd");
         assertThat(run.result().get("error").asText()).contains("apt-get install etcd-server");
@@ -152,7 +165,10 @@ class RestoreFailuresIT {
         Files.writeString(target.resolve("member/precious"), "old data");
 
         // without --force this target would be refused as not empty: etcd is looked for first
-        CommandRun run = restore(Fixtures.bucket("gzip"), "--etcd-bin-dir", dir.resolve("no-etcd-here").toString());
+        CommandRun run = restore(
+                Fixtures.bucket("gzip"),
+                "--etcd-bin-dir",
+                dir.resolve("no-etcd-here").toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.USAGE.exitCode());
         assertThat(run.result().get("error").asText()).contains("etcd binary not found");
@@ -169,10 +185,11 @@ class RestoreFailuresIT {
         }
         Path victim = generated.root().resolve(deltas.get(10));
         // one fetcher: delta 10 is only fetched once the first deltas are replayed, well after listing
-        CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(
-                () -> restore(generated.root(), "--max-fetchers", "1"));
+        CompletableFuture<CommandRun> running =
+                CompletableFuture.supplyAsync(() -> restore(generated.root(), "--max-fetchers", "1"));
         // this run's own etcd (on its scratch dir), started after the listing: not one a test before left stopping
-        Awaitility.await().atMost(Duration.ofSeconds(60))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> !Processes.mentioning(dir.resolve("scratch")).isEmpty());
         Files.delete(victim);
 
@@ -190,7 +207,8 @@ class RestoreFailuresIT {
         }
         CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(() -> restore(generated.root()));
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !ownEtcd().isEmpty());
-        Awaitility.await().atMost(Duration.ofSeconds(60))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> Files.exists(dir.resolve("scratch")) && hasDeltaDownloads(dir.resolve("scratch")));
         ownEtcd().forEach(ProcessHandle::destroyForcibly);
 
@@ -206,14 +224,17 @@ class RestoreFailuresIT {
             generated.hotKeys(50, 20, 1000);
             generated.cutDelta();
         }
-        CompletableFuture<CommandRun> running = CompletableFuture.supplyAsync(
-                () -> restore(generated.root(), "--etcd-call-timeout", "3s"));
+        CompletableFuture<CommandRun> running =
+                CompletableFuture.supplyAsync(() -> restore(generated.root(), "--etcd-call-timeout", "3s"));
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> !ownEtcd().isEmpty());
-        Awaitility.await().atMost(Duration.ofSeconds(60))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
                 .until(() -> Files.exists(dir.resolve("scratch")) && hasDeltaDownloads(dir.resolve("scratch")));
         for (ProcessHandle etcd : ownEtcd()) {
             // SIGSTOP: the process lives but answers nothing, as a hung etcd would
-            new ProcessBuilder("kill", "-STOP", Long.toString(etcd.pid())).start().waitFor();
+            new ProcessBuilder("kill", "-STOP", Long.toString(etcd.pid()))
+                    .start()
+                    .waitFor();
         }
 
         CommandRun run = running.get(120, TimeUnit.SECONDS);
@@ -225,18 +246,23 @@ class RestoreFailuresIT {
     void quotaExceededSaysWhichFlagsHelp() throws IOException {
         CommandRun run = restore(Fixtures.bucket("gzip"), "--embedded-etcd-quota-bytes", "3Mi");
 
-        assertFailedCleanly(run, ErrorCode.ETCD_QUOTA_EXCEEDED, "--embedded-etcd-quota-bytes", "--defrag-every-events",
-                "v2/Incr-", "revision");
+        assertFailedCleanly(
+                run,
+                ErrorCode.ETCD_QUOTA_EXCEEDED,
+                "--embedded-etcd-quota-bytes",
+                "--defrag-every-events",
+                "v2/Incr-",
+                "revision");
     }
 
     @Test
     void secondWorkerOnTheSameTargetRefuses() throws IOException {
         try (FileChannel held = FileChannel.open(
-                target.resolveSibling("new.etcd.lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+                        target.resolveSibling("new.etcd.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock lock = held.lock()) {
             assertThat(lock.isValid()).isTrue();
-            CommandRun run = CompletableFuture.supplyAsync(() -> restore(Fixtures.bucket("gzip"))).join();
+            CommandRun run = CompletableFuture.supplyAsync(() -> restore(Fixtures.bucket("gzip")))
+                    .join();
 
             assertThat(run.exitCode()).isEqualTo(ErrorCode.TARGET_LOCKED.exitCode());
             assertThat(run.result().get("error").asText()).contains("another worker", target.toString());
@@ -252,7 +278,8 @@ class RestoreFailuresIT {
      */
     private static boolean hasDeltaDownloads(Path scratch) throws IOException {
         try (Stream<Path> files = Files.walk(scratch)) {
-            return files.anyMatch(p -> p.getParent() != null && p.getParent().getFileName().toString().equals("deltas"));
+            return files.anyMatch(p -> p.getParent() != null
+                    && p.getParent().getFileName().toString().equals("deltas"));
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof NoSuchFileException) {
                 return false;

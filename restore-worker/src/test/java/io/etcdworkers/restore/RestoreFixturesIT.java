@@ -1,19 +1,18 @@
 package io.etcdworkers.restore;
 
-import java.io.IOException;
-import java.util.ArrayList;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -48,8 +47,10 @@ class RestoreFixturesIT {
         assertThat(result.get("events").asLong()).isEqualTo(3472);
         assertThat(result.get("revisions").asLong()).isEqualTo(3055);
         assertThat(result.get("largestRevisionEvents").asInt()).isEqualTo(400);
-        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
         // lease a1d survives (20 keys); lease a3f was revoked in the source at 3644
         assertThat(result.get("leasedKeys").asLong()).isEqualTo(20);
         assertThat(result.get("leasesGranted").asInt()).isEqualTo(2);
@@ -75,11 +76,14 @@ class RestoreFixturesIT {
         assertThat(result.get("base").get("name").asText()).isEqualTo("v2/Full-00000000-00003656-1795986628");
         assertThat(result.get("deltas").asInt()).isZero();
         assertThat(result.get("finalRevision").asLong()).isEqualTo(3656);
-        assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
         // etcdbrctl's compaction replayed without lease ids: that is what its snapshot holds
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
-        assertThat(served.keys()).containsExactlyElementsOf(
-                ExpectedState.keys().stream().map(ExpectedState.Key::withoutLease).toList());
+        assertThat(served.keys())
+                .containsExactlyElementsOf(ExpectedState.keys().stream()
+                        .map(ExpectedState.Key::withoutLease)
+                        .toList());
     }
 
     @ParameterizedTest
@@ -104,11 +108,21 @@ class RestoreFixturesIT {
     }
 
     private CommandRun restore(String bucket, Path dataDir, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
-                Fixtures.bucket(bucket).toString(), "--data-dir", dataDir.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), "--engine=replay"));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket(bucket).toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=replay"));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
     }
 }

@@ -53,16 +53,29 @@ class RestoreSignalsIT {
 
     private Process start(Path target, String engine) throws IOException {
         String jar = System.getProperty("worker.jar");
-        return new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar,
-                "restore", "--store-container", bucket.toString(), "--data-dir", target.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), "--progress-interval", "1s", "--engine=" + engine))
+        return new ProcessBuilder(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        jar,
+                        "restore",
+                        "--store-container",
+                        bucket.toString(),
+                        "--data-dir",
+                        target.toString(),
+                        "--scratch-dir",
+                        dir.resolve("scratch").toString(),
+                        "--progress-interval",
+                        "1s",
+                        "--engine=" + engine))
                 .redirectOutput(dir.resolve("stdout").toFile())
                 .redirectError(dir.resolve("stderr").toFile())
                 .start();
     }
 
     private void awaitReplaying() {
-        Awaitility.await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> Files.readString(dir.resolve("stderr")).contains("replay deltas="));
     }
 
@@ -74,12 +87,18 @@ class RestoreSignalsIT {
 
         long signalled = System.nanoTime();
         worker.destroy();
-        assertThat(worker.waitFor(30, TimeUnit.SECONDS)).as("stopped within the grace period").isTrue();
+        assertThat(worker.waitFor(30, TimeUnit.SECONDS))
+                .as("stopped within the grace period")
+                .isTrue();
 
-        assertThat(worker.exitValue()).as(Files.readString(dir.resolve("stderr"))).isEqualTo(ErrorCode.INTERRUPTED.exitCode());
+        assertThat(worker.exitValue())
+                .as(Files.readString(dir.resolve("stderr")))
+                .isEqualTo(ErrorCode.INTERRUPTED.exitCode());
         assertThat(Duration.ofNanos(System.nanoTime() - signalled)).isLessThan(Duration.ofSeconds(30));
-        String result = Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8).strip();
-        assertThat(new ObjectMapper().readTree(result).get("errorCode").asText()).isEqualTo("INTERRUPTED");
+        String result =
+                Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8).strip();
+        assertThat(new ObjectMapper().readTree(result).get("errorCode").asText())
+                .isEqualTo("INTERRUPTED");
         assertNothingLeft(target);
     }
 
@@ -95,7 +114,8 @@ class RestoreSignalsIT {
         // killed mid-replay: what it left is the verifying etcd's data dir in its scratch dir; the
         // target volume got nothing yet (<data-dir>.part is written only after the verification)
         try (Stream<Path> left = Files.walk(dir.resolve("scratch"), 2)) {
-            assertThat(left.map(p -> p.getFileName().toString())).as("the killed run could not clean up")
+            assertThat(left.map(p -> p.getFileName().toString()))
+                    .as("the killed run could not clean up")
                     .contains(Rebuilder.VERIFY_DATA_DIR);
         }
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
@@ -106,11 +126,15 @@ class RestoreSignalsIT {
         Process second = start(target, "offline");
         assertThat(second.waitFor(240, TimeUnit.SECONDS)).isTrue();
 
-        assertThat(second.exitValue()).as(Files.readString(dir.resolve("stderr"))).isZero();
+        assertThat(second.exitValue())
+                .as(Files.readString(dir.resolve("stderr")))
+                .isZero();
         assertThat(target.resolve("member/snap/db")).exists();
         assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
         assertThat(target.resolveSibling("new.etcd.lock")).doesNotExist();
-        assertThat(scratchEntries()).as("the rerun removed the killed run's scratch dir, then its own").isEmpty();
+        assertThat(scratchEntries())
+                .as("the rerun removed the killed run's scratch dir, then its own")
+                .isEmpty();
     }
 
     private List<String> scratchEntries() throws IOException {

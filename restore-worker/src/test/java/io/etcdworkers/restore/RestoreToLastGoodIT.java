@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,8 +41,8 @@ class RestoreToLastGoodIT {
     @ValueSource(strings = {"offline", "replay"})
     void restoresUpToTheDeltaBeforeTheDamagedOneAndListsWhatItLeftOut(String engine) throws IOException {
         Path bucket = damagedBucket();
-        ExpectedState.Digest at1750 = ExpectedState.Digest.of(PointInTimeRestoreIT.model(Fixtures.V0_23_0, "gzip")
-                .at(1750));
+        ExpectedState.Digest at1750 = ExpectedState.Digest.of(
+                PointInTimeRestoreIT.model(Fixtures.V0_23_0, "gzip").at(1750));
 
         CommandRun plain = PointInTimeRestoreIT.restore(dir, bucket, engine);
         assertThat(plain.exitCode()).as("without the flag it fails as before").isEqualTo(12);
@@ -73,15 +73,22 @@ class RestoreToLastGoodIT {
     void verifyBackupNamesTheRestorableRangeAndWhatEndsIt() throws IOException {
         Path bucket = damagedBucket();
 
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run,
-                Map.of("PATH", System.getenv("PATH")), dir, "verify-backup", "--store-container", bucket.toString());
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                "verify-backup",
+                "--store-container",
+                bucket.toString());
 
         assertThat(run.exitCode()).isEqualTo(12);
         JsonNode range = run.result().get("restorable");
         assertThat(range.get("fromRevision").asLong()).isEqualTo(601);
         assertThat(range.get("fromTime").asText()).isEqualTo("2026-11-29T21:10:06Z");
         assertThat(range.get("toRevision").asLong()).isEqualTo(1750);
-        assertThat(range.get("toTime").asText()).isNotEqualTo(range.get("fromTime").asText());
+        assertThat(range.get("toTime").asText())
+                .isNotEqualTo(range.get("fromTime").asText());
         assertThat(range.get("stopsBefore").asText()).contains(DAMAGED, "HASH_MISMATCH");
         JsonNode problem = run.result().get("problems").get(0);
         assertThat(problem.get("firstRevision").asLong()).isEqualTo(1751);
@@ -103,11 +110,12 @@ class RestoreToLastGoodIT {
         assertThat(gap.get("lastRevision").asLong()).isEqualTo(3499);
         assertThat(gap.get("code").asText()).isEqualTo("BACKUP_INCONSISTENT");
 
-        CommandRun before = PointInTimeRestoreIT.restore(dir, damagedBucket(), "offline", "--to-revision", "1700",
-                "--to-last-good");
+        CommandRun before = PointInTimeRestoreIT.restore(
+                dir, damagedBucket(), "offline", "--to-revision", "1700", "--to-last-good");
         assertThat(before.exitCode()).as(before.stderr()).isZero();
         assertThat(before.result().get("finalRevision").asLong()).isEqualTo(1700);
-        assertThat(before.result().get("pointInTime").get("complete").asBoolean()).isTrue();
+        assertThat(before.result().get("pointInTime").get("complete").asBoolean())
+                .isTrue();
     }
 
     /** The fixture with one byte of one value changed inside the third delta: its SHA-256 trailer no longer matches. */

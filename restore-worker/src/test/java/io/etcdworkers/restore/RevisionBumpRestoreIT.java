@@ -3,10 +3,10 @@ package io.etcdworkers.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
-import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +36,9 @@ class RevisionBumpRestoreIT {
     @ParameterizedTest
     @ValueSource(strings = {"offline", "replay"})
     void aPointInTimeRestoreIsBumpedPastTheBucketsLatestRevision(String engine) {
-        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0).get("checkpoints_source").get(2);
+        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0)
+                .get("checkpoints_source")
+                .get(2);
         long point = checkpoint.get("revision").asLong();
         Path dataDir = dir.resolve("data-" + engine);
 
@@ -47,18 +49,24 @@ class RevisionBumpRestoreIT {
         assertThat(run.result().get("finalRevision").asLong()).isEqualTo(point);
         assertThat(bump.get("revision").asLong()).isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
         assertThat(bump.get("latestRevision").asLong()).isLessThanOrEqualTo(point);
-        assertThat(bump.get("amount").asLong()).isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN
-                - bump.get("latestRevision").asLong());
+        assertThat(bump.get("amount").asLong())
+                .isEqualTo(BUCKET_LATEST
+                        + BumpSetting.MARGIN
+                        - bump.get("latestRevision").asLong());
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("serve-" + engine));
         assertThat(served.revision()).isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
         assertThat(served.compactRevision()).isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
-        assertThat(served.digest().kvSha256()).isEqualTo(checkpoint.get("kv_sha256").asText());
-        assertThat(served.digest().metaSha256()).isEqualTo(checkpoint.get("meta_sha256").asText());
+        assertThat(served.digest().kvSha256())
+                .isEqualTo(checkpoint.get("kv_sha256").asText());
+        assertThat(served.digest().metaSha256())
+                .isEqualTo(checkpoint.get("meta_sha256").asText());
     }
 
     @Test
     void bumpZeroLeavesThePointInTimeAsItIs() {
-        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0).get("checkpoints_source").get(2);
+        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0)
+                .get("checkpoints_source")
+                .get(2);
         long point = checkpoint.get("revision").asLong();
         Path dataDir = dir.resolve("data");
 
@@ -68,7 +76,8 @@ class RevisionBumpRestoreIT {
         assertThat(run.result().get("revisionBump").isNull()).isTrue();
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("serve"));
         assertThat(served.revision()).isEqualTo(point);
-        assertThat(served.digest().kvSha256()).isEqualTo(checkpoint.get("kv_sha256").asText());
+        assertThat(served.digest().kvSha256())
+                .isEqualTo(checkpoint.get("kv_sha256").asText());
     }
 
     @Test
@@ -82,19 +91,24 @@ class RevisionBumpRestoreIT {
         assertThat(bumped.exitCode()).as(bumped.stderr()).isZero();
         JsonNode bump = bumped.result().get("revisionBump");
         assertThat(bump.get("amount").asLong()).isEqualTo(10);
-        assertThat(bump.get("revision").asLong()).isEqualTo(bump.get("latestRevision").asLong() + 10);
+        assertThat(bump.get("revision").asLong())
+                .isEqualTo(bump.get("latestRevision").asLong() + 10);
         ExpectedState.Served served = ExpectedState.serve(dir.resolve("bumped"), dir.resolve("serve"));
         assertThat(served.revision()).isEqualTo(bump.get("revision").asLong());
-        assertThat(served.digest()).isEqualTo(ExpectedState.serve(dir.resolve("plain"), dir.resolve("serve2")).digest());
+        assertThat(served.digest())
+                .isEqualTo(ExpectedState.serve(dir.resolve("plain"), dir.resolve("serve2"))
+                        .digest());
     }
 
     @Test
     void theTwoFlagsGoTogetherAsEtcdutlRequires() {
-        for (String[] flags : new String[][] {{"--bump-revision", "5"}, {"--mark-compacted"},
-                {"--bump-revision=0", "--mark-compacted"}}) {
+        for (String[] flags : new String[][] {
+            {"--bump-revision", "5"}, {"--mark-compacted"}, {"--bump-revision=0", "--mark-compacted"}
+        }) {
             CommandRun run = restore(dir.resolve("refused"), "offline", flags);
             assertThat(run.exitCode()).as(String.join(" ", flags)).isEqualTo(2);
-            assertThat(run.result().get("error").asText()).contains("--mark-compacted is required with --bump-revision > 0, and only then");
+            assertThat(run.result().get("error").asText())
+                    .contains("--mark-compacted is required with --bump-revision > 0, and only then");
         }
         assertThat(dir.resolve("refused")).doesNotExist();
     }
@@ -102,43 +116,89 @@ class RevisionBumpRestoreIT {
     @Test
     void anExtractedDataDirIsBumpedOnlyWhenAsked() {
         Path output = dir.resolve("secrets.etcd");
-        CommandRun run = run("extract", "--prefix", "/registry/secrets/", "--output", output.toString(),
-                "--output-format=etcd", "--to-revision", "3000", "--bump-revision", "100", "--mark-compacted");
+        CommandRun run = run(
+                "extract",
+                "--prefix",
+                "/registry/secrets/",
+                "--output",
+                output.toString(),
+                "--output-format=etcd",
+                "--to-revision",
+                "3000",
+                "--bump-revision",
+                "100",
+                "--mark-compacted");
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         JsonNode bump = run.result().get("revisionBump");
-        assertThat(bump.get("revision").asLong()).isEqualTo(bump.get("latestRevision").asLong() + 100);
+        assertThat(bump.get("revision").asLong())
+                .isEqualTo(bump.get("latestRevision").asLong() + 100);
         ExpectedState.Served served = ExpectedState.serve(output, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(bump.get("revision").asLong());
-        assertThat(served.keys()).isNotEmpty().allSatisfy(k -> assertThat(k.modRevision()).isLessThanOrEqualTo(3000));
+        assertThat(served.keys())
+                .isNotEmpty()
+                .allSatisfy(k -> assertThat(k.modRevision()).isLessThanOrEqualTo(3000));
 
-        CommandRun unbumped = run("extract", "--prefix", "/registry/secrets/", "--output",
-                dir.resolve("plain.etcd").toString(), "--output-format=etcd", "--to-revision", "3000");
+        CommandRun unbumped = run(
+                "extract",
+                "--prefix",
+                "/registry/secrets/",
+                "--output",
+                dir.resolve("plain.etcd").toString(),
+                "--output-format=etcd",
+                "--to-revision",
+                "3000");
         assertThat(unbumped.exitCode()).as(unbumped.stderr()).isZero();
         assertThat(unbumped.result().get("revisionBump").isNull()).isTrue();
-        assertThat(ExpectedState.serve(dir.resolve("plain.etcd"), dir.resolve("reader2")).keys())
+        assertThat(ExpectedState.serve(dir.resolve("plain.etcd"), dir.resolve("reader2"))
+                        .keys())
                 .isEqualTo(served.keys());
 
-        CommandRun files = run("extract", "--prefix", "/registry/secrets/", "--output", dir.resolve("files").toString(),
-                "--bump-revision", "100", "--mark-compacted");
+        CommandRun files = run(
+                "extract",
+                "--prefix",
+                "/registry/secrets/",
+                "--output",
+                dir.resolve("files").toString(),
+                "--bump-revision",
+                "100",
+                "--mark-compacted");
         assertThat(files.exitCode()).isEqualTo(2);
         assertThat(files.result().get("error").asText()).contains("files have none");
     }
 
     private CommandRun run(String command, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--store-container",
-                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(), "--scratch-dir", dir.resolve("scratch").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                command,
+                "--store-container",
+                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString()));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, args.toArray(String[]::new));
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                args.toArray(String[]::new));
     }
 
     private CommandRun restore(Path dataDir, String engine, String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--store-container",
-                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(), "--data-dir", dataDir.toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), "--engine=" + engine));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=" + engine));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, args.toArray(String[]::new));
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                args.toArray(String[]::new));
     }
 }

@@ -1,7 +1,5 @@
 package io.etcdworkers.restore;
 
-import java.util.ArrayList;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -13,13 +11,14 @@ import io.etcdworkers.store.ObjectWriter;
 import io.etcdworkers.store.s3.S3CompatibleStoreConfigFactory;
 import io.etcdworkers.store.s3.S3ObjectStore;
 import io.etcdworkers.store.s3.S3StoreConfig;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.S3CompatibleSecrets;
 import io.etcdworkers.testsupport.S3ProxyServer;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +45,7 @@ class S3CompatibleProvidersIT {
 
     @TempDir
     static Path serverDir;
+
     static S3ProxyServer s3;
 
     @TempDir
@@ -81,10 +81,13 @@ class S3CompatibleProvidersIT {
         try (ObjectStore store = new S3ObjectStore(config.withPartSize(S3StoreConfig.MIN_PART_SIZE))) {
             try (ObjectWriter writer = store.create(key)) {
                 writer.out().write(content);
-                assertThat(store.list("uploads/" + provider + "/")).as("nothing before the commit").isEmpty();
+                assertThat(store.list("uploads/" + provider + "/"))
+                        .as("nothing before the commit")
+                        .isEmpty();
                 assertThat(writer.commit().size()).isEqualTo(content.length);
             }
-            assertThat(store.list("uploads/" + provider + "/")).extracting(ObjectInfo::key, ObjectInfo::size)
+            assertThat(store.list("uploads/" + provider + "/"))
+                    .extracting(ObjectInfo::key, ObjectInfo::size)
                     .containsExactly(tuple(key, (long) content.length));
             try (InputStream in = store.open(key)) {
                 assertThat(in.readAllBytes()).isEqualTo(content);
@@ -98,16 +101,20 @@ class S3CompatibleProvidersIT {
         CommandRun run = run(flag, WRONG_KEY, "verify-backup");
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.STORE_NOT_FOUND.exitCode());
-        assertThat(run.result().get("error").asText()).contains(etcdbrctlName(flag) + " bucket \"" + BUCKET
-                + "\" at " + s3.endpoint(), "access denied");
+        assertThat(run.result().get("error").asText())
+                .contains(etcdbrctlName(flag) + " bucket \"" + BUCKET + "\" at " + s3.endpoint(), "access denied");
         assertThat(run.stdout() + run.stderr()).doesNotContain(WRONG_KEY);
     }
 
     private CommandRun run(String flag, String secret, String command, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "--storage-provider=" + flag,
-                "--store-container=" + BUCKET, "--store-prefix=" + PREFIX));
+        List<String> args = new ArrayList<>(List.of(
+                command, "--storage-provider=" + flag, "--store-container=" + BUCKET, "--store-prefix=" + PREFIX));
         args.addAll(List.of(extra));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env(etcdbrctlName(flag), secret), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                env(etcdbrctlName(flag), secret),
+                dir,
                 args.toArray(String[]::new));
     }
 

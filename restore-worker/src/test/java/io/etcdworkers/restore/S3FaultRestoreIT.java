@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.FaultProxy;
@@ -14,6 +13,7 @@ import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.S3Buckets;
 import io.etcdworkers.testsupport.S3ProxyServer;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,9 +79,14 @@ class S3FaultRestoreIT {
     }
 
     private CommandRun restore(String... extra) {
-        List<String> args = new ArrayList<>(List.of("restore", "--storage-provider=S3", "--store-container=" + BUCKET,
-                "--store-prefix=" + PREFIX, "--store-endpoint-override=" + proxy.endpoint(),
-                "--data-dir=" + target, "--scratch-dir=" + dir.resolve("scratch")));
+        List<String> args = new ArrayList<>(List.of(
+                "restore",
+                "--storage-provider=S3",
+                "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=" + proxy.endpoint(),
+                "--data-dir=" + target,
+                "--scratch-dir=" + dir.resolve("scratch")));
         args.addAll(List.of(extra));
         Map<String, String> env = S3Buckets.env(s3, s3.credential(), dir.resolve("secret"));
         return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args.toArray(String[]::new));
@@ -102,11 +107,14 @@ class S3FaultRestoreIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         JsonNode result = run.result();
-        assertThat(result.get("metaSha256").asText()).isEqualTo(ExpectedState.stateJson().get("meta_sha256").asText());
-        assertThat(result.get("kvSha256").asText()).isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
-        assertThat(proxy.faulted()).extracting(FaultProxy.Faulted::fault)
-                .containsExactlyInAnyOrder("status 503", "status 503", "status 500", "status 500", "reset",
-                        "delay 4000ms");
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(ExpectedState.stateJson().get("kv_sha256").asText());
+        assertThat(proxy.faulted())
+                .extracting(FaultProxy.Faulted::fault)
+                .containsExactlyInAnyOrder(
+                        "status 503", "status 503", "status 500", "status 500", "reset", "delay 4000ms");
         assertThat(target.resolve("member/snap/db")).exists();
     }
 
@@ -118,7 +126,8 @@ class S3FaultRestoreIT {
         CommandRun run = restore();
 
         assertFailedCleanly(run, ErrorCode.STORE_UNAVAILABLE, DELTA_3, "\"" + BUCKET + "\"", "HTTP 503");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("5 tries with capped backoff")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("5 tries with capped backoff")
                 .isLessThan(Duration.ofSeconds(90));
         assertThat(proxy.faulted()).as("every try reached the store").hasSize(5);
     }
@@ -131,7 +140,8 @@ class S3FaultRestoreIT {
         CommandRun run = restore("--store-request-timeout=2s");
 
         assertFailedCleanly(run, ErrorCode.STORE_UNAVAILABLE, DELTA_5, "\"" + BUCKET + "\"");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("5 tries of 2 s plus backoff, not 5 x 30 s")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("5 tries of 2 s plus backoff, not 5 x 30 s")
                 .isLessThan(Duration.ofSeconds(60));
         assertThat(proxy.faulted()).hasSize(5);
     }
@@ -152,7 +162,8 @@ class S3FaultRestoreIT {
                 .isEqualTo(ExpectedState.stateJson().get("meta_sha256").asText());
         assertThat(proxy.faulted()).as("the cut happened").hasSize(1);
         assertThat(proxy.requests().stream().filter(r -> r.startsWith("GET") && r.contains(DELTA_3)))
-                .as("and the delta was read again").hasSize(2);
+                .as("and the delta was read again")
+                .hasSize(2);
     }
 
     /** A body that keeps ending early fails with exit 15, retryable, naming the object and the byte counts. */

@@ -1,7 +1,5 @@
 package io.etcdworkers.restore;
 
-import java.io.OutputStream;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,6 +11,7 @@ import io.etcdworkers.testsupport.ProcessRun;
 import io.etcdworkers.testsupport.ReferencePeer;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.DigestInputStream;
@@ -53,30 +52,51 @@ class SidecarInitializeIT {
     void theSidecarKeepsABumpedPointInTimeAndWipesAnUnbumpedOne(boolean bumped) throws Exception {
         Path etcdbrctl = ReferencePeer.V0_40_0.require();
         Path bucket = copyTree(Fixtures.bucket(Fixtures.V0_23_0, "gzip"), dir.resolve("bucket"));
-        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0).get("checkpoints_source").get(2);
+        JsonNode checkpoint = ExpectedState.stateJson(Fixtures.V0_23_0)
+                .get("checkpoints_source")
+                .get(2);
         long point = checkpoint.get("revision").asLong();
         Path dataDir = dir.resolve("member/new.etcd");
 
-        List<String> restore = new ArrayList<>(List.of("restore", "--store-container", bucket.toString(),
-                "--data-dir", dataDir.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
-                "--to-revision", Long.toString(point)));
+        List<String> restore = new ArrayList<>(List.of(
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--to-revision",
+                Long.toString(point)));
         if (!bumped) {
             restore.add("--bump-revision=0");
         }
-        CommandRun run = CommandRun.run(io.etcdworkers.workercli.WorkerContext::new, RestoreWorkerCommand::run,
-                Map.of("PATH", System.getenv("PATH")), dir, restore.toArray(String[]::new));
+        CommandRun run = CommandRun.run(
+                io.etcdworkers.workercli.WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                restore.toArray(String[]::new));
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         String before = sha256(dataDir.resolve("member/snap/db"));
 
-        ProcessRun initialize = ProcessRun.run(List.of(etcdbrctl.toString(), "initialize",
-                "--storage-provider=Local", "--store-container=" + bucket, "--data-dir=" + dataDir,
-                "--snapstore-temp-directory=" + Files.createDirectories(dir.resolve("snapstore-temp")),
-                "--restoration-temp-snapshots-dir=" + dir.resolve("restoration-temp"),
-                "--name=default", "--initial-cluster=default=http://localhost:2380",
-                "--initial-advertise-peer-urls=http://localhost:2380", "--initial-cluster-token=etcd-cluster",
-                "--max-request-bytes=10485760", "--max-call-send-message-size=10485760"),
-                Map.of("HOME", "/", "PATH", System.getenv("PATH"), "POD_NAME", "default",
-                        "POD_NAMESPACE", "default"), Duration.ofMinutes(5));
+        ProcessRun initialize = ProcessRun.run(
+                List.of(
+                        etcdbrctl.toString(),
+                        "initialize",
+                        "--storage-provider=Local",
+                        "--store-container=" + bucket,
+                        "--data-dir=" + dataDir,
+                        "--snapstore-temp-directory=" + Files.createDirectories(dir.resolve("snapstore-temp")),
+                        "--restoration-temp-snapshots-dir=" + dir.resolve("restoration-temp"),
+                        "--name=default",
+                        "--initial-cluster=default=http://localhost:2380",
+                        "--initial-advertise-peer-urls=http://localhost:2380",
+                        "--initial-cluster-token=etcd-cluster",
+                        "--max-request-bytes=10485760",
+                        "--max-call-send-message-size=10485760"),
+                Map.of("HOME", "/", "PATH", System.getenv("PATH"), "POD_NAME", "default", "POD_NAMESPACE", "default"),
+                Duration.ofMinutes(5));
         String said = initialize.stdout() + initialize.stderr();
 
         if (bumped) {
@@ -85,13 +105,18 @@ class SidecarInitializeIT {
             assertThat(sha256(dataDir.resolve("member/snap/db"))).as(said).isEqualTo(before);
             ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("serve"));
             assertThat(served.revision()).isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
-            assertThat(served.digest().kvSha256()).isEqualTo(checkpoint.get("kv_sha256").asText());
+            assertThat(served.digest().kvSha256())
+                    .isEqualTo(checkpoint.get("kv_sha256").asText());
         } else {
             // the verdict and the decision to restore the latest state over the data dir; outside a
             // pod the peer's restore then stops at the member URL (it reads them from druid's
             // /var/etcd/config/etcd.conf.yaml), so its exit code is not the point here
-            assertThat(said).contains("current etcd revision (" + point + ") is less than latest snapshot revision ("
-                    + BUCKET_LATEST + ")", "possible data loss", "Finding latest set of snapshot to recover from");
+            assertThat(said)
+                    .contains(
+                            "current etcd revision (" + point + ") is less than latest snapshot revision ("
+                                    + BUCKET_LATEST + ")",
+                            "possible data loss",
+                            "Finding latest set of snapshot to recover from");
         }
     }
 

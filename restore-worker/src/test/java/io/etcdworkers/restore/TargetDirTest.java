@@ -45,16 +45,21 @@ class TargetDirTest {
         assertThatThrownBy(() -> TargetDir.prepare(full, false)).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.TARGET_NOT_EMPTY);
             assertThat(e.code().exitCode()).isEqualTo(31);
-            assertThat(e.getMessage()).startsWith("data dir " + full + " exists and is not empty")
+            assertThat(e.getMessage())
+                    .startsWith("data dir " + full + " exists and is not empty")
                     .endsWith("(give --data-dir a new path, or --force to replace it once the new one is complete)");
         });
-        assertThatThrownBy(() -> TargetDir.prepare(full, false, "--output")).isInstanceOfSatisfying(
-                WorkerException.class, e -> assertThat(e.getMessage()).startsWith("--output " + full + " exists")
-                        .contains("give --output a new path"));
+        assertThatThrownBy(() -> TargetDir.prepare(full, false, "--output"))
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
+                        e -> assertThat(e.getMessage())
+                                .startsWith("--output " + full + " exists")
+                                .contains("give --output a new path"));
         assertThatThrownBy(() -> TargetDir.prepare(file, false)).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code().exitCode()).isEqualTo(31);
-            assertThat(e.getMessage()).isEqualTo("data dir " + file + " is a file, not a directory: give --data-dir "
-                    + "the path of a new directory");
+            assertThat(e.getMessage())
+                    .isEqualTo("data dir " + file + " is a file, not a directory: give --data-dir "
+                            + "the path of a new directory");
         });
         assertThat(full.resolve("member/snap/db")).hasContent("x");
         assertThat(file).hasContent("x");
@@ -65,8 +70,10 @@ class TargetDirTest {
         dataDir("new.etcd.replaced", "old");
         Path target = dir.resolve("new.etcd");
 
-        assertThatThrownBy(() -> TargetDir.prepare(target, false)).isInstanceOf(WorkerException.class)
-                .extracting(e -> ((WorkerException) e).code()).isEqualTo(ErrorCode.TARGET_NOT_EMPTY);
+        assertThatThrownBy(() -> TargetDir.prepare(target, false))
+                .isInstanceOf(WorkerException.class)
+                .extracting(e -> ((WorkerException) e).code())
+                .isEqualTo(ErrorCode.TARGET_NOT_EMPTY);
 
         assertThat(target.resolve("member/snap/db")).hasContent("old");
     }
@@ -110,7 +117,10 @@ class TargetDirTest {
         }
         assertThat(dir.resolve("new.etcd.lock")).doesNotExist();
 
-        assertThatThrownBy(() -> TargetDir.prepare(dataDir("full.etcd", "x"), false)).isInstanceOf(WorkerException.class);
-        assertThat(dir.resolve("full.etcd.lock")).as("removed by a refused run too").doesNotExist();
+        assertThatThrownBy(() -> TargetDir.prepare(dataDir("full.etcd", "x"), false))
+                .isInstanceOf(WorkerException.class);
+        assertThat(dir.resolve("full.etcd.lock"))
+                .as("removed by a refused run too")
+                .doesNotExist();
     }
 }

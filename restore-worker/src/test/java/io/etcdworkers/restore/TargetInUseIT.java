@@ -42,8 +42,14 @@ class TargetInUseIT {
     @BeforeEach
     void etcdRunningOnTheTarget() throws IOException {
         target = dir.resolve("data/member.etcd");
-        CommandRun first = run(List.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
-                "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
+        CommandRun first = run(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket("gzip").toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
                 "--engine=offline"));
         assertThat(first.exitCode()).as(first.stderr()).isZero();
         etcd = RunningEtcd.start(target, Files.createDirectories(dir.resolve("logs")));
@@ -61,9 +67,16 @@ class TargetInUseIT {
     void restoreForceOntoARunningEtcdIsRefusedBeforeAnythingIsTouched(String engine) throws IOException {
         Snapshot before = Snapshot.of(target);
 
-        CommandRun run = run(List.of("restore", "--store-container", Fixtures.bucket("gzip").toString(),
-                "--data-dir", target.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
-                "--engine=" + engine, "--force"));
+        CommandRun run = run(List.of(
+                "restore",
+                "--store-container",
+                Fixtures.bucket("gzip").toString(),
+                "--data-dir",
+                target.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=" + engine,
+                "--force"));
 
         assertRefused(run, before);
     }
@@ -72,9 +85,19 @@ class TargetInUseIT {
     void extractAsADataDirWithForceOntoARunningEtcdIsRefused() throws IOException {
         Snapshot before = Snapshot.of(target);
 
-        CommandRun run = run(List.of("extract", "--store-container", Fixtures.bucket("gzip").toString(),
-                "--prefix", "/", "--output", target.toString(), "--scratch-dir", dir.resolve("scratch").toString(),
-                "--engine=offline", "--output-format=etcd", "--force"));
+        CommandRun run = run(List.of(
+                "extract",
+                "--store-container",
+                Fixtures.bucket("gzip").toString(),
+                "--prefix",
+                "/",
+                "--output",
+                target.toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                "--engine=offline",
+                "--output-format=etcd",
+                "--force"));
 
         assertRefused(run, before);
     }
@@ -89,7 +112,11 @@ class TargetInUseIT {
     }
 
     private CommandRun run(List<String> args) {
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 new ArrayList<>(args).toArray(String[]::new));
     }
 
@@ -97,9 +124,10 @@ class TargetInUseIT {
     private record Snapshot(Object dirKey, Object databaseKey, List<String> siblings) {
         static Snapshot of(Path target) throws IOException {
             try (Stream<Path> names = Files.list(target.getParent())) {
-                return new Snapshot(Files.readAttributes(target, BasicFileAttributes.class)
-                        .fileKey(), Files.readAttributes(target.resolve("member/snap/db"),
-                        BasicFileAttributes.class).fileKey(),
+                return new Snapshot(
+                        Files.readAttributes(target, BasicFileAttributes.class).fileKey(),
+                        Files.readAttributes(target.resolve("member/snap/db"), BasicFileAttributes.class)
+                                .fileKey(),
                         names.map(p -> p.getFileName().toString()).sorted().toList());
             }
         }

@@ -27,7 +27,8 @@ class TruncatedDeltaAdviceIT {
     @Test
     void theFailureNamesTheLastGoodRevisionThatToLastGoodThenReaches() throws IOException {
         Path bucket = Fixtures.copyBucket(Fixtures.V0_23_0, "gzip", dir.resolve("bucket"));
-        try (RandomAccessFile file = new RandomAccessFile(bucket.resolve("v2/" + CUT).toFile(), "rw")) {
+        try (RandomAccessFile file =
+                new RandomAccessFile(bucket.resolve("v2/" + CUT).toFile(), "rw")) {
             file.setLength(file.length() / 2);
         }
 
@@ -35,14 +36,18 @@ class TruncatedDeltaAdviceIT {
 
         assertThat(plain.exitCode()).as(plain.stderr()).isEqualTo(ErrorCode.TRUNCATED_OBJECT.exitCode());
         assertThat(plain.result().get("errorCode").asText()).isEqualTo("TRUNCATED_OBJECT");
-        assertThat(plain.result().get("error").asText()).contains(CUT, "cut short in the store",
-                "restore --to-last-good reaches revision 1750, the last good one before v2/" + CUT);
+        assertThat(plain.result().get("error").asText())
+                .contains(
+                        CUT,
+                        "cut short in the store",
+                        "restore --to-last-good reaches revision 1750, the last good one before v2/" + CUT);
 
         CommandRun lastGood = PointInTimeRestoreIT.restore(dir, bucket, "offline", "--to-last-good");
 
         assertThat(lastGood.exitCode()).as(lastGood.stderr()).isZero();
         JsonNode result = lastGood.result();
         assertThat(result.get("finalRevision").asLong()).isEqualTo(1750);
-        assertThat(result.get("pointInTime").get("leftOut").get(0).get("code").asText()).isEqualTo("TRUNCATED_OBJECT");
+        assertThat(result.get("pointInTime").get("leftOut").get(0).get("code").asText())
+                .isEqualTo("TRUNCATED_OBJECT");
     }
 }

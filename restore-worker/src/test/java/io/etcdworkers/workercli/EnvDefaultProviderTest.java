@@ -13,10 +13,10 @@ import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
  * Every flag's environment twin ({@code ETCD_WORKER_} + the long name in upper snake case), the
@@ -84,14 +84,21 @@ class EnvDefaultProviderTest {
 
     @Test
     void aFlagOnTheCommandLineWinsOverItsTwin() {
-        Map<String, String> env = Map.of("ETCD_WORKER_STORE_PREFIX", "from-env", "ETCD_WORKER_MAX_FETCHERS", "8",
-                "ETCD_WORKER_NAME", "from-env");
+        Map<String, String> env = Map.of(
+                "ETCD_WORKER_STORE_PREFIX",
+                "from-env",
+                "ETCD_WORKER_MAX_FETCHERS",
+                "8",
+                "ETCD_WORKER_NAME",
+                "from-env");
 
         Probe probe = parse(env, "--store-prefix=from-flag", "--max-fetchers", "2");
 
         assertThat(probe.store.prefix).isEqualTo("from-flag");
         assertThat(probe.etcd.maxFetchers).isEqualTo(2);
-        assertThat(probe.member.toMember().name()).as("a twin whose flag is absent still counts").isEqualTo("from-env");
+        assertThat(probe.member.toMember().name())
+                .as("a twin whose flag is absent still counts")
+                .isEqualTo("from-env");
     }
 
     @Test
@@ -114,16 +121,18 @@ class EnvDefaultProviderTest {
     }
 
     @ParameterizedTest
-    @CsvSource(nullValues = "-", value = {
-        // STORAGE_CONTAINER, ETCD_WORKER_STORE_CONTAINER, --store-container, what wins
-        "/from-storage-container, -, -, /from-storage-container",
-        "/from-storage-container, /from-twin, -, /from-twin",
-        "/from-storage-container, /from-twin, /from-flag, /from-flag",
-        "/from-storage-container, -, /from-flag, /from-flag",
-        "-, -, -, -"
-    })
-    void theContainerComesFromTheFlagThenItsTwinThenStorageContainer(String storageContainer, String twin,
-            String flag, String expected) {
+    @CsvSource(
+            nullValues = "-",
+            value = {
+                // STORAGE_CONTAINER, ETCD_WORKER_STORE_CONTAINER, --store-container, what wins
+                "/from-storage-container, -, -, /from-storage-container",
+                "/from-storage-container, /from-twin, -, /from-twin",
+                "/from-storage-container, /from-twin, /from-flag, /from-flag",
+                "/from-storage-container, -, /from-flag, /from-flag",
+                "-, -, -, -"
+            })
+    void theContainerComesFromTheFlagThenItsTwinThenStorageContainer(
+            String storageContainer, String twin, String flag, String expected) {
         Map<String, String> env = new HashMap<>();
         if (storageContainer != null) {
             env.put("STORAGE_CONTAINER", storageContainer);

@@ -21,33 +21,42 @@ class ExitCodeHelpTest {
 
     @Test
     void restoreListsEveryCodeARestoreCanEndWithAndNotTheCompactionsOwn() {
-        CommandLine restore = RestoreWorkerCommand.commandLine(new WorkerContext(Map.of(), System.out, System.err,
-                Clock.systemUTC(), dir, dir.resolve("none"))).getSubcommands().get("restore");
+        CommandLine restore = RestoreWorkerCommand.commandLine(new WorkerContext(
+                        Map.of(), System.out, System.err, Clock.systemUTC(), dir, dir.resolve("none")))
+                .getSubcommands()
+                .get("restore");
         Map<String, String> list = restore.getCommandSpec().usageMessage().exitCodeList();
 
-        assertThat(list).hasSize(ErrorCode.values().length).containsEntry(" 0", "done")
+        assertThat(list)
+                .hasSize(ErrorCode.values().length)
+                .containsEntry(" 0", "done")
                 .containsEntry(" 1  UNEXPECTED          retry", ErrorCode.UNEXPECTED.meaning())
                 .containsEntry(" 2  USAGE", ErrorCode.USAGE.meaning())
                 .containsEntry("40  INTERRUPTED         retry", ErrorCode.INTERRUPTED.meaning());
         for (ErrorCode code : ErrorCode.values()) {
             assertThat(list.keySet().stream().anyMatch(k -> k.contains(code.name())))
-                    .as("%s listed", code).isEqualTo(code != ErrorCode.LEASE_NOT_RENEWED);
+                    .as("%s listed", code)
+                    .isEqualTo(code != ErrorCode.LEASE_NOT_RENEWED);
         }
     }
 
     @Test
     void theListIsAscendingWhateverTheOrderGiven() {
-        assertThat(ExitCodeHelp.list("done", List.of(ErrorCode.INTERRUPTED, ErrorCode.USAGE))).containsExactly(
-                entry(" 0", "done"), entry(" 2  USAGE", ErrorCode.USAGE.meaning()),
-                entry("40  INTERRUPTED         retry", ErrorCode.INTERRUPTED.meaning()));
+        assertThat(ExitCodeHelp.list("done", List.of(ErrorCode.INTERRUPTED, ErrorCode.USAGE)))
+                .containsExactly(
+                        entry(" 0", "done"),
+                        entry(" 2  USAGE", ErrorCode.USAGE.meaning()),
+                        entry("40  INTERRUPTED         retry", ErrorCode.INTERRUPTED.meaning()));
     }
 
     @Test
     void helpPrintsTheListWithWrappedMeaningsUnderThemselves() {
-        CommandRun help = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "restore", "--help");
+        CommandRun help =
+                CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "restore", "--help");
 
         assertThat(help.exitCode()).isZero();
-        assertThat(help.stdout()).containsPattern("(?m)^Exit codes \\(\"retry\": running it again may help; .*\\):$")
+        assertThat(help.stdout())
+                .containsPattern("(?m)^Exit codes \\(\"retry\": running it again may help; .*\\):$")
                 .containsPattern("(?m)^   0 +done$")
                 .containsPattern("(?m)^  11  BACKUP_INCONSISTENT +gap or overlap")
                 .containsPattern("(?m)^  34  TARGET_LOCKED +retry +another worker holds <data-dir>.lock$")

@@ -40,8 +40,18 @@ class FoldMemoryOptionTest {
 
     private CommandRun restore(String flag) throws Exception {
         Path bucket = Files.createDirectories(dir.resolve("bucket"));
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, "restore", "--store-container", bucket.toString(), "--data-dir", dir.resolve("data").toString(),
-                "--scratch-dir", dir.resolve("scratch").toString(), flag);
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--scratch-dir",
+                dir.resolve("scratch").toString(),
+                flag);
     }
 }

@@ -17,12 +17,19 @@ class UsageErrorTest {
 
     @Test
     void aMistypedFlagIsNamedWithTheFlagItResembles() {
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "restore",
-                "--storage-provider=Local", "--store-containr=" + dir.resolve("bucket"),
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of(),
+                dir,
+                "restore",
+                "--storage-provider=Local",
+                "--store-containr=" + dir.resolve("bucket"),
                 "--data-dir=" + dir.resolve("data"));
 
         assertThat(run.exitCode()).isEqualTo(ErrorCode.USAGE.exitCode());
-        assertThat(run.stderr()).contains("error: Unknown option: '--store-containr=")
+        assertThat(run.stderr())
+                .contains("error: Unknown option: '--store-containr=")
                 .containsPattern("(?m)^Possible solutions: .*--store-container")
                 .contains("run with --help for the flags and their environment variables");
         assertThat(dir.resolve("data")).doesNotExist();
@@ -30,10 +37,18 @@ class UsageErrorTest {
 
     @Test
     void aMissingRequiredFlagSaysWhichWithoutGuessing() {
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of(), dir, "restore",
-                "--storage-provider=Local", "--store-container=" + dir);
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of(),
+                dir,
+                "restore",
+                "--storage-provider=Local",
+                "--store-container=" + dir);
 
         assertThat(run.exitCode()).isEqualTo(ErrorCode.USAGE.exitCode());
-        assertThat(run.stderr()).contains("Missing required option: '--data-dir=DIR'").doesNotContain("Possible solutions");
+        assertThat(run.stderr())
+                .contains("Missing required option: '--data-dir=DIR'")
+                .doesNotContain("Possible solutions");
     }
 }

@@ -68,8 +68,10 @@ public final class AzuriteServer implements AutoCloseable {
     /** A client of the account with its key, owned by the server. */
     public synchronized BlobServiceClient client() {
         if (client == null) {
-            client = new BlobServiceClientBuilder().endpoint(accountUrl.toString())
-                    .credential(new StorageSharedKeyCredential(ACCOUNT, KEY)).buildClient();
+            client = new BlobServiceClientBuilder()
+                    .endpoint(accountUrl.toString())
+                    .credential(new StorageSharedKeyCredential(ACCOUNT, KEY))
+                    .buildClient();
         }
         return client;
     }
@@ -117,7 +119,8 @@ public final class AzuriteServer implements AutoCloseable {
             configured = System.getenv("AZURITE_DIR");
         }
         Path dir = configured == null || configured.isBlank()
-                ? Path.of(System.getProperty("user.home"), ".cache", "etcd-workers", "azurite") : Path.of(configured);
+                ? Path.of(System.getProperty("user.home"), ".cache", "etcd-workers", "azurite")
+                : Path.of(configured);
         Path bin = dir.resolve("node_modules").resolve(".bin").resolve("azurite-blob");
         if (!Files.isExecutable(bin)) {
             String message = "Azurite not found at " + bin + " (system property azurite.dir, AZURITE_DIR, or "
@@ -136,15 +139,28 @@ public final class AzuriteServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ProcessBuilder builder = new ProcessBuilder(bin.toString(), "--blobHost", "127.0.0.1",
-                "--blobPort", String.valueOf(port), "--inMemoryPersistence", "--extentMemoryLimit", "1024",
-                "--skipApiVersionCheck", "--disableTelemetry", "--silent")
+        ProcessBuilder builder = new ProcessBuilder(
+                        bin.toString(),
+                        "--blobHost",
+                        "127.0.0.1",
+                        "--blobPort",
+                        String.valueOf(port),
+                        "--inMemoryPersistence",
+                        "--extentMemoryLimit",
+                        "1024",
+                        "--skipApiVersionCheck",
+                        "--disableTelemetry",
+                        "--silent")
                 .directory(dir.toFile());
         builder.environment().put("HOME", dir.toString());
         // Any HTTP answer counts (an unsigned request gets 403): the server is up.
-        ChildServer server = ChildServer.start("Azurite at " + accountUrl, builder, log, START_TIMEOUT, STOP_TIMEOUT,
+        ChildServer server = ChildServer.start(
+                "Azurite at " + accountUrl,
+                builder,
+                log,
+                START_TIMEOUT,
+                STOP_TIMEOUT,
                 () -> ChildServer.get(accountUrl).isPresent());
         return new AzuriteServer(server, accountUrl);
     }
-
 }

@@ -1,8 +1,5 @@
 package io.etcdworkers.testsupport;
 
-import java.net.InetSocketAddress;
-import java.net.Socket;
-
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -10,7 +7,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,8 +57,13 @@ final class ChildServer implements AutoCloseable {
      * @param what names the server in messages ({@code "S3Proxy at http://127.0.0.1:PORT"})
      * @param stopTimeout how long SIGTERM may take before SIGKILL
      */
-    static ChildServer start(String what, ProcessBuilder builder, Path log, Duration startTimeout,
-            Duration stopTimeout, BooleanSupplier up) {
+    static ChildServer start(
+            String what,
+            ProcessBuilder builder,
+            Path log,
+            Duration startTimeout,
+            Duration stopTimeout,
+            BooleanSupplier up) {
         ChildServer server = launch(builder, log, stopTimeout);
         server.awaitUp(what, log, startTimeout, up);
         return server;
@@ -72,7 +76,10 @@ final class ChildServer implements AutoCloseable {
     static ChildServer launch(ProcessBuilder builder, Path log, Duration stopTimeout) {
         try {
             Files.createDirectories(log.getParent());
-            return new ChildServer(builder.redirectErrorStream(true).redirectOutput(log.toFile()).start(),
+            return new ChildServer(
+                    builder.redirectErrorStream(true)
+                            .redirectOutput(log.toFile())
+                            .start(),
                     stopTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + builder.command(), e);
@@ -87,14 +94,15 @@ final class ChildServer implements AutoCloseable {
         try {
             await(what).atMost(timeout).pollInterval(Duration.ofMillis(100)).until(() -> {
                 if (!process.isAlive()) {
-                    throw new IllegalStateException(what + " exited with " + process.exitValue()
-                            + " before answering; log:\n" + logTail(log));
+                    throw new IllegalStateException(
+                            what + " exited with " + process.exitValue() + " before answering; log:\n" + logTail(log));
                 }
                 return up.getAsBoolean();
             });
         } catch (RuntimeException e) {
             close();
-            throw e instanceof IllegalStateException ise ? ise
+            throw e instanceof IllegalStateException ise
+                    ? ise
                     : new IllegalStateException(what + " did not answer; log:\n" + logTail(log), e);
         }
     }

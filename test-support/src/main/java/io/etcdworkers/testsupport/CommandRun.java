@@ -28,16 +28,29 @@ public record CommandRun(int exitCode, String stdout, String stderr) {
     /** Builds a command's context; the termination log given is a path in the working dir that no one reads. */
     @FunctionalInterface
     public interface Context<C> {
-        C create(Map<String, String> env, PrintStream out, PrintStream err, Clock clock, Path workingDir,
+        C create(
+                Map<String, String> env,
+                PrintStream out,
+                PrintStream err,
+                Clock clock,
+                Path workingDir,
                 Path terminationLog);
     }
 
-    public static <C> CommandRun run(Context<C> context, BiFunction<C, String[], Integer> command,
-            Map<String, String> env, Path workingDir, String... args) {
+    public static <C> CommandRun run(
+            Context<C> context,
+            BiFunction<C, String[], Integer> command,
+            Map<String, String> env,
+            Path workingDir,
+            String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        C created = context.create(env, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), Clock.systemUTC(), workingDir,
+        C created = context.create(
+                env,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                Clock.systemUTC(),
+                workingDir,
                 workingDir.resolve("no-termination-log"));
         int code = command.apply(created, args);
         return new CommandRun(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

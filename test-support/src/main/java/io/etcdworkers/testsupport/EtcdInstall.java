@@ -50,19 +50,22 @@ public record EtcdInstall(Path binDir, Version version) {
         if (!m.find()) {
             throw new IllegalStateException(etcd + " --version printed no etcd version: " + said);
         }
-        return new EtcdInstall(binDir.toAbsolutePath(), new Version(Integer.parseInt(m.group(1)),
-                Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
+        return new EtcdInstall(
+                binDir.toAbsolutePath(),
+                new Version(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
     }
 
     /** The etcd in the first dir of {@code path} (a PATH value) that holds one. */
     public static EtcdInstall onPath(String path) {
         for (String dir : path.split(File.pathSeparator)) {
-            if (!dir.isEmpty() && Files.isRegularFile(Path.of(dir, "etcd")) && Files.isExecutable(Path.of(dir, "etcd"))) {
+            if (!dir.isEmpty()
+                    && Files.isRegularFile(Path.of(dir, "etcd"))
+                    && Files.isExecutable(Path.of(dir, "etcd"))) {
                 return in(Path.of(dir));
             }
         }
-        throw new IllegalStateException("no etcd on PATH (" + path + "): install etcd-server and etcd-client"
-                + " (Debian), as .ci/run does");
+        throw new IllegalStateException(
+                "no etcd on PATH (" + path + "): install etcd-server and etcd-client" + " (Debian), as .ci/run does");
     }
 
     public Path etcd() {
@@ -83,8 +86,8 @@ public record EtcdInstall(Path binDir, Version version) {
      */
     public Path snapshotTool() {
         Optional<Path> etcdutl = version.atLeast(3, 5) ? etcdutl() : Optional.empty();
-        return etcdutl.or(this::etcdctl).orElseThrow(() -> new IllegalStateException(
-                "neither etcdutl nor etcdctl next to " + etcd()));
+        return etcdutl.or(this::etcdctl)
+                .orElseThrow(() -> new IllegalStateException("neither etcdutl nor etcdctl next to " + etcd()));
     }
 
     /** Runs {@code tool} (etcdctl's v3 API) with nothing else in its environment; its stdout, or an error with what it said. */

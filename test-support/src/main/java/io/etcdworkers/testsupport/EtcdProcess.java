@@ -66,7 +66,8 @@ final class EtcdProcess implements AutoCloseable {
     private static EtcdProcess startOnce(EtcdInstall etcd, Path dataDir, Path log) {
         URI client = URI.create("http://127.0.0.1:" + ChildServer.freeLoopbackPort());
         URI peer = URI.create("http://127.0.0.1:" + ChildServer.freeLoopbackPort());
-        ProcessBuilder builder = new ProcessBuilder(List.of(etcd.etcd().toString(),
+        ProcessBuilder builder = new ProcessBuilder(List.of(
+                etcd.etcd().toString(),
                 "--name=reader",
                 "--data-dir=" + dataDir,
                 "--listen-client-urls=" + client,
@@ -79,9 +80,15 @@ final class EtcdProcess implements AutoCloseable {
                 "--log-level=warn",
                 "--log-outputs=stderr"));
         builder.environment().clear();
-        ChildServer server = ChildServer.start("etcd " + etcd.version() + " on " + dataDir, builder, log,
-                START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(client.resolve("/health"))
-                        .filter(a -> a.status() == 200 && a.body().contains("\"health\":\"true\"")).isPresent());
+        ChildServer server = ChildServer.start(
+                "etcd " + etcd.version() + " on " + dataDir,
+                builder,
+                log,
+                START_TIMEOUT,
+                STOP_TIMEOUT,
+                () -> ChildServer.get(client.resolve("/health"))
+                        .filter(a -> a.status() == 200 && a.body().contains("\"health\":\"true\""))
+                        .isPresent());
         return new EtcdProcess(server, client);
     }
 }

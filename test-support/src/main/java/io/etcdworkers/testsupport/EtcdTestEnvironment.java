@@ -10,8 +10,7 @@ public final class EtcdTestEnvironment {
 
     private static EtcdInstall onPath;
 
-    private EtcdTestEnvironment() {
-    }
+    private EtcdTestEnvironment() {}
 
     /**
      * The etcd on the test JVM's PATH (tests are an entry point; reading it here is fine), found

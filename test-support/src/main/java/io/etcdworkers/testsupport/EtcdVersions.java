@@ -20,7 +20,8 @@ public final class EtcdVersions {
         Path dir = Path.of(setting("etcd.3.4.bin.dir", "ETCD_3_4_BIN_DIR").orElse("/usr/bin"));
         EtcdInstall binaries = EtcdInstall.in(dir);
         if (binaries.version().minor() != 4) {
-            throw new IllegalStateException(dir + " holds etcd " + binaries.version() + ", not 3.4: set ETCD_3_4_BIN_DIR");
+            throw new IllegalStateException(
+                    dir + " holds etcd " + binaries.version() + ", not 3.4: set ETCD_3_4_BIN_DIR");
         }
         return binaries;
     }
@@ -28,7 +29,8 @@ public final class EtcdVersions {
     /** etcd 3.5's binaries; skips the test (with the reason) when none are configured. */
     public static EtcdInstall v35() {
         Optional<String> dir = setting("etcd.3.5.bin.dir", "ETCD_3_5_BIN_DIR");
-        assumeTrue(dir.isPresent() && Files.isExecutable(Path.of(dir.get()).resolve("etcd")),
+        assumeTrue(
+                dir.isPresent() && Files.isExecutable(Path.of(dir.get()).resolve("etcd")),
                 "needs etcd 3.5: set ETCD_3_5_BIN_DIR (bash .ci/etcd-3.5.sh fetches it; .ci/run always does)");
         EtcdInstall binaries = EtcdInstall.in(Path.of(dir.get()));
         if (binaries.version().minor() != 5) {

@@ -36,8 +36,13 @@ public final class ExpectedState {
 
         /** A {@code kvs} entry of {@code etcdctl get -w json}: zero fields and empty values are omitted. */
         public static Key of(JsonNode n) {
-            return new Key(n.get("key").asText(), n.path("value").asText(""), n.get("create_revision").asLong(),
-                    n.get("mod_revision").asLong(), n.get("version").asLong(), n.path("lease").asLong(0));
+            return new Key(
+                    n.get("key").asText(),
+                    n.path("value").asText(""),
+                    n.get("create_revision").asLong(),
+                    n.get("mod_revision").asLong(),
+                    n.get("version").asLong(),
+                    n.path("lease").asLong(0));
         }
     }
 
@@ -94,7 +99,8 @@ public final class ExpectedState {
     /** {@code expected/state.json} of one fixture ({@link Fixtures#V0_23_0}, {@link Fixtures#V0_41_2}). */
     public static JsonNode stateJson(String fixture) {
         try {
-            return JSON.readTree(Fixtures.expected(fixture).resolve("state.json").toFile());
+            return JSON.readTree(
+                    Fixtures.expected(fixture).resolve("state.json").toFile());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -138,9 +144,16 @@ public final class ExpectedState {
             }
             // --rev 0: the current revision (at the compaction revision etcd refuses an explicit one)
             JsonNode hash = JSON.readTree(etcd.run(etcdctl, endpoint, "-w", "json", "endpoint", "hashkv", "--rev=0"))
-                    .get(0).get("HashKV");
-            return new Served(range.get("header").get("revision").asLong(), keys, leaseIds, hash.get("hash").asLong(),
-                    hash.get("compact_revision").asLong(), Digest.of(keys), etcd.version().toString());
+                    .get(0)
+                    .get("HashKV");
+            return new Served(
+                    range.get("header").get("revision").asLong(),
+                    keys,
+                    leaseIds,
+                    hash.get("hash").asLong(),
+                    hash.get("compact_revision").asLong(),
+                    Digest.of(keys),
+                    etcd.version().toString());
         } catch (IOException e) {
             throw new UncheckedIOException("etcdctl printed no JSON", e);
         }
@@ -155,6 +168,12 @@ public final class ExpectedState {
      * @param digest the keyspace digest at {@code revision} (as {@code expected/state.json} defines it)
      * @param etcdVersion the version of the etcd that served it
      */
-    public record Served(long revision, List<Key> keys, long[] leaseIds, long hashKv, long compactRevision,
-            Digest digest, String etcdVersion) {}
+    public record Served(
+            long revision,
+            List<Key> keys,
+            long[] leaseIds,
+            long hashKv,
+            long compactRevision,
+            Digest digest,
+            String etcdVersion) {}
 }

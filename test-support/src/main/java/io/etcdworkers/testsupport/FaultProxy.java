@@ -1,8 +1,5 @@
 package io.etcdworkers.testsupport;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +16,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
 /**
@@ -158,7 +157,9 @@ public final class FaultProxy implements AutoCloseable {
 
     private synchronized Fault pick(String method, String path) {
         for (Rule rule : rules) {
-            if (rule.remaining > 0 && rule.method.matcher(method).matches() && rule.path.matcher(path).matches()) {
+            if (rule.remaining > 0
+                    && rule.method.matcher(method).matches()
+                    && rule.path.matcher(path).matches()) {
                 if (rule.remaining != ALWAYS) {
                     rule.remaining--;
                 }
@@ -210,11 +211,12 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 if (fault != null && fault.status() > 0) {
                     byte[] error = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>"
-                            + (fault.status() == 503 ? "SlowDown" : "InternalError")
-                            + "</Code><Message>injected by FaultProxy</Message><RequestId>FP</RequestId></Error>")
+                                    + (fault.status() == 503 ? "SlowDown" : "InternalError")
+                                    + "</Code><Message>injected by FaultProxy</Message><RequestId>FP</RequestId></Error>")
                             .getBytes(StandardCharsets.UTF_8);
                     out.write(("HTTP/1.1 " + fault.status() + " Injected\r\nContent-Type: application/xml\r\n"
-                            + "Content-Length: " + error.length + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                                    + "Content-Length: " + error.length + "\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
                     out.write(error);
                     out.flush();
                     continue;
@@ -247,8 +249,10 @@ public final class FaultProxy implements AutoCloseable {
                 }
                 out.write(responseBody);
                 out.flush();
-                if (response.header("content-length") == null && response.header("transfer-encoding") == null
-                        && !method.equals("HEAD") && HttpFraming.hasBody(response)) {
+                if (response.header("content-length") == null
+                        && response.header("transfer-encoding") == null
+                        && !method.equals("HEAD")
+                        && HttpFraming.hasBody(response)) {
                     return; // delimited by close
                 }
             }

@@ -76,8 +76,12 @@ public final class GcsEmulatorServer implements AutoCloseable {
     /** A client without credentials (the emulator checks none), owned by the server. */
     public synchronized Storage client() {
         if (client == null) {
-            client = StorageOptions.http().setHost(endpoint.toString()).setProjectId("etcd-workers-test")
-                    .setCredentials(NoCredentials.getInstance()).build().getService();
+            client = StorageOptions.http()
+                    .setHost(endpoint.toString())
+                    .setProjectId("etcd-workers-test")
+                    .setCredentials(NoCredentials.getInstance())
+                    .build()
+                    .getService();
         }
         return client;
     }
@@ -85,7 +89,8 @@ public final class GcsEmulatorServer implements AutoCloseable {
     /** Uploads {@code bytes} as {@code bucket/key} (the bucket appears with it). */
     public void put(String bucket, String key, byte[] bytes) {
         // Through writer(), not create(): the emulator misreads the Java client's multipart uploads.
-        try (WriteChannel writer = client().writer(BlobInfo.newBuilder(bucket, key).build())) {
+        try (WriteChannel writer =
+                client().writer(BlobInfo.newBuilder(bucket, key).build())) {
             writer.setChunkSize(UPLOAD_CHUNK_SIZE);
             ByteBuffer buffer = ByteBuffer.wrap(bytes);
             while (buffer.hasRemaining()) {
@@ -116,10 +121,12 @@ public final class GcsEmulatorServer implements AutoCloseable {
         Path credentials = dir.resolve("serviceaccount.json");
         try {
             Files.createDirectories(dir);
-            Files.writeString(credentials, "{\"type\":\"service_account\",\"project_id\":\"etcd-workers-test\","
-                    + "\"private_key_id\":\"0\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\nnot-a-key\\n"
-                    + "-----END PRIVATE KEY-----\\n\",\"client_email\":\"restore@etcd-workers-test.iam.gserviceaccount.com\","
-                    + "\"client_id\":\"1\",\"token_uri\":\"https://oauth2.googleapis.com/token\"}");
+            Files.writeString(
+                    credentials,
+                    "{\"type\":\"service_account\",\"project_id\":\"etcd-workers-test\","
+                            + "\"private_key_id\":\"0\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\nnot-a-key\\n"
+                            + "-----END PRIVATE KEY-----\\n\",\"client_email\":\"restore@etcd-workers-test.iam.gserviceaccount.com\","
+                            + "\"client_id\":\"1\",\"token_uri\":\"https://oauth2.googleapis.com/token\"}");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -145,7 +152,8 @@ public final class GcsEmulatorServer implements AutoCloseable {
             configured = System.getenv("GCS_EMULATOR_DIR");
         }
         Path dir = configured == null || configured.isBlank()
-                ? Path.of(System.getProperty("user.home"), ".cache", "etcd-workers", "gcs-emulator") : Path.of(configured);
+                ? Path.of(System.getProperty("user.home"), ".cache", "etcd-workers", "gcs-emulator")
+                : Path.of(configured);
         Path packageDir = dir.resolve("node_modules").resolve(PACKAGE);
         if (!Files.isRegularFile(packageDir.resolve("lib/emulator/storage/index.js"))) {
             String message = "firebase-tools' storage emulator not found in " + packageDir + " (system property "
@@ -172,14 +180,20 @@ public final class GcsEmulatorServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ProcessBuilder builder = new ProcessBuilder("node", launcher.toString(), packageDir.toString(),
-                String.valueOf(port)).directory(dir.toFile());
+        ProcessBuilder builder = new ProcessBuilder(
+                        "node", launcher.toString(), packageDir.toString(), String.valueOf(port))
+                .directory(dir.toFile());
         builder.environment().put("HOME", dir.toString());
         builder.environment().put("TMPDIR", tmp.toString());
         // The GCS listing of an unknown bucket answers 200 (the emulator creates it): the server is up.
         URI probe = endpoint.resolve("/storage/v1/b/probe/o?maxResults=1");
-        ChildServer server = ChildServer.start("the GCS emulator at " + endpoint, builder, dir.resolve("emulator.log"),
-                START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(probe).filter(a -> a.status() == 200).isPresent());
+        ChildServer server = ChildServer.start(
+                "the GCS emulator at " + endpoint,
+                builder,
+                dir.resolve("emulator.log"),
+                START_TIMEOUT,
+                STOP_TIMEOUT,
+                () -> ChildServer.get(probe).filter(a -> a.status() == 200).isPresent());
         return new GcsEmulatorServer(server, endpoint);
     }
 }

@@ -62,7 +62,9 @@ final class GcsProviderBucket implements ProviderBucket {
     @Override
     public Map<String, Long> objects(String prefix) {
         Map<String, Long> objects = new LinkedHashMap<>();
-        for (Blob b : emulator.client().list(bucket, Storage.BlobListOption.prefix(prefix)).iterateAll()) {
+        for (Blob b : emulator.client()
+                .list(bucket, Storage.BlobListOption.prefix(prefix))
+                .iterateAll()) {
             objects.put(b.getName(), b.getSize());
         }
         return objects;

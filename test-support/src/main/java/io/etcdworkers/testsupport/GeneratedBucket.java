@@ -1,7 +1,5 @@
 package io.etcdworkers.testsupport;
 
-import java.util.Base64;
-
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -21,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +42,8 @@ import java.util.zip.GZIPOutputStream;
 public final class GeneratedBucket {
     private static final long BASE_REVISION = 601;
     // the trailer follows the JSON: closing the generator must not close the stream
-    private static final JsonFactory JSON = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
+    private static final JsonFactory JSON =
+            JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
 
     /** The codecs the generator writes, with the name suffix etcd-backup-restore gives them. */
     public enum Compression {
@@ -62,8 +62,15 @@ public final class GeneratedBucket {
     }
 
     /** One change as the backup sidecar records it from etcd's watch. */
-    private record Event(boolean delete, byte[] key, byte[] value, long createRevision, long modRevision,
-            long version, long lease, OffsetDateTime time) {}
+    private record Event(
+            boolean delete,
+            byte[] key,
+            byte[] value,
+            long createRevision,
+            long modRevision,
+            long version,
+            long lease,
+            OffsetDateTime time) {}
 
     private final Path root;
     private final Compression compression;
@@ -84,7 +91,9 @@ public final class GeneratedBucket {
     public static GeneratedBucket create(Path dir, Compression compression, long seed) {
         try {
             Files.createDirectories(dir.resolve("v2"));
-            Files.copy(EtcdTestEnvironment.fullSnapshot(), dir.resolve("v2/Full-00000000-00000601-1795986606"),
+            Files.copy(
+                    EtcdTestEnvironment.fullSnapshot(),
+                    dir.resolve("v2/Full-00000000-00000601-1795986606"),
                     StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -122,7 +131,8 @@ public final class GeneratedBucket {
         meta[1]++;
         byte[] value = new byte[size];
         random.nextBytes(value);
-        pending.add(new Event(false, key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], 0, now()));
+        pending.add(
+                new Event(false, key.getBytes(StandardCharsets.UTF_8), value, meta[0], revision, meta[1], 0, now()));
         return this;
     }
 
@@ -131,8 +141,8 @@ public final class GeneratedBucket {
         revision++;
         long[] meta = live.computeIfAbsent(key, k -> new long[] {revision, 0});
         meta[1]++;
-        pending.add(new Event(false, key.getBytes(StandardCharsets.UTF_8), value.clone(), meta[0], revision, meta[1], 0,
-                now()));
+        pending.add(new Event(
+                false, key.getBytes(StandardCharsets.UTF_8), value.clone(), meta[0], revision, meta[1], 0, now()));
         return this;
     }
 
@@ -204,9 +214,10 @@ public final class GeneratedBucket {
         if (pending.isEmpty()) {
             throw new IllegalStateException("no events since the last delta");
         }
-        String name = String.format("Incr-%08d-%08d-%d%s", pending.get(0).modRevision(), revision, time++,
-                compression.suffix);
-        try (OutputStream out = compression.compress(Files.newOutputStream(root.resolve("v2").resolve(name)))) {
+        String name = String.format(
+                "Incr-%08d-%08d-%d%s", pending.get(0).modRevision(), revision, time++, compression.suffix);
+        try (OutputStream out =
+                compression.compress(Files.newOutputStream(root.resolve("v2").resolve(name)))) {
             writeDelta(pending, out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

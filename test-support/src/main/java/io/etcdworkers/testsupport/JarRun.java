@@ -17,8 +17,8 @@ public record JarRun(int exitCode, String stdout, String stderr) {
     /**
      * @param jvmOptions options before {@code -jar} (e.g. {@code -Djava.io.tmpdir=...})
      */
-    public static JarRun run(Path jar, Map<String, String> env, Path workingDir, List<String> jvmOptions,
-            String... args) {
+    public static JarRun run(
+            Path jar, Map<String, String> env, Path workingDir, List<String> jvmOptions, String... args) {
         return run(List.of(), jar, env, workingDir, jvmOptions, args);
     }
 
@@ -26,14 +26,24 @@ public record JarRun(int exitCode, String stdout, String stderr) {
      * The same, the JVM started by {@code /bin/sh} with the umask given ({@code "022"}), as a
      * shell or a container with that umask starts it.
      */
-    public static JarRun runWithUmask(String umask, Path jar, Map<String, String> env, Path workingDir,
-            List<String> jvmOptions, String... args) {
-        return run(List.of("/bin/sh", "-c", "umask " + umask + "; exec \"$@\"", "sh"), jar, env, workingDir,
-                jvmOptions, args);
+    public static JarRun runWithUmask(
+            String umask, Path jar, Map<String, String> env, Path workingDir, List<String> jvmOptions, String... args) {
+        return run(
+                List.of("/bin/sh", "-c", "umask " + umask + "; exec \"$@\"", "sh"),
+                jar,
+                env,
+                workingDir,
+                jvmOptions,
+                args);
     }
 
-    private static JarRun run(List<String> launcher, Path jar, Map<String, String> env, Path workingDir,
-            List<String> jvmOptions, String... args) {
+    private static JarRun run(
+            List<String> launcher,
+            Path jar,
+            Map<String, String> env,
+            Path workingDir,
+            List<String> jvmOptions,
+            String... args) {
         List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);

@@ -18,8 +18,7 @@ import java.util.stream.Stream;
 final class KeystoneTemplate {
     private static Path template;
 
-    private KeystoneTemplate() {
-    }
+    private KeystoneTemplate() {}
 
     /** Copies the template database (made on first use) to {@code target}. */
     static synchronized void copyTo(SwiftBinaries bin, Path target) {
@@ -57,8 +56,14 @@ final class KeystoneTemplate {
         // One Python for the three steps: each keystone-manage run would import Keystone again (about 2 s).
         Path script = dir.resolve("template.py");
         Files.writeString(script, SCRIPT);
-        bin.run(dir, List.of(bin.python().toString(), script.toString(), conf.toString(), db.toString(),
-                SwiftServer.ADMIN_PASSWORD));
+        bin.run(
+                dir,
+                List.of(
+                        bin.python().toString(),
+                        script.toString(),
+                        conf.toString(),
+                        db.toString(),
+                        SwiftServer.ADMIN_PASSWORD));
         return dir;
     }
 

@@ -1,7 +1,6 @@
 package io.etcdworkers.testsupport;
 
 import java.nio.file.Path;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

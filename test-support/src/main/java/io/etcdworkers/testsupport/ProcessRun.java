@@ -29,14 +29,14 @@ public record ProcessRun(int exitCode, String stdout, String stderr) {
      * @param workingDir the program's working directory; null: the test JVM's
      * @param outputDir where its output is kept while it runs (deleted after); null: the default temp dir
      */
-    public static ProcessRun run(List<String> command, Map<String, String> env, Path workingDir, Path outputDir,
-            Duration timeout) {
+    public static ProcessRun run(
+            List<String> command, Map<String, String> env, Path workingDir, Path outputDir, Duration timeout) {
         try {
             Path out = tempFile(outputDir, ".out");
             Path err = tempFile(outputDir, ".err");
             try {
-                ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
-                        .redirectError(err.toFile());
+                ProcessBuilder builder =
+                        new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
                 if (workingDir != null) {
                     builder.directory(workingDir.toFile());
                 }
@@ -48,7 +48,9 @@ public record ProcessRun(int exitCode, String stdout, String stderr) {
                     process.destroyForcibly().waitFor();
                     throw new IllegalStateException("did not finish in " + timeout.toSeconds() + " s: " + command);
                 }
-                return new ProcessRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                return new ProcessRun(
+                        process.exitValue(),
+                        Files.readString(out, StandardCharsets.UTF_8),
                         Files.readString(err, StandardCharsets.UTF_8));
             } finally {
                 Files.deleteIfExists(out);

@@ -1,8 +1,7 @@
 package io.etcdworkers.testsupport;
 
-import java.time.Duration;
-
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /** Finds processes a test started, to prove none is left behind. */
@@ -30,7 +29,8 @@ public final class Processes {
 
     /** Live etcd processes that descend from this JVM. */
     public static List<ProcessHandle> etcdChildren() {
-        return ProcessHandle.current().descendants()
+        return ProcessHandle.current()
+                .descendants()
                 .filter(p -> p.info().command().map(c -> c.endsWith("/etcd")).orElse(false))
                 .toList();
     }

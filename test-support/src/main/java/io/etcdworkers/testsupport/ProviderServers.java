@@ -27,6 +27,7 @@ public final class ProviderServers implements AutoCloseable {
     private final Map<String, ProviderBucket> buckets = new HashMap<>();
     /** Why a provider's server did not start (or is not installed): each later test of it is told at once. */
     private final Map<String, RuntimeException> failures = new HashMap<>();
+
     private final List<AutoCloseable> started = new ArrayList<>();
     private S3ProxyServer s3;
 

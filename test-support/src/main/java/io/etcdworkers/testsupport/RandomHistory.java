@@ -16,7 +16,8 @@ public final class RandomHistory {
      */
     public static GeneratedBucket write(Path root, long seed) {
         Random random = new Random(seed);
-        GeneratedBucket bucket = GeneratedBucket.create(root, GeneratedBucket.Compression.GZIP, seed).withSeedKeys();
+        GeneratedBucket bucket = GeneratedBucket.create(root, GeneratedBucket.Compression.GZIP, seed)
+                .withSeedKeys();
         List<String> deleted = new ArrayList<>();
         int nextKey = 0;
         for (int delta = 0; delta < 8; delta++) {
@@ -41,7 +42,8 @@ public final class RandomHistory {
                     List<String> puts = new ArrayList<>();
                     List<String> deletes = new ArrayList<>();
                     for (int i = 0; i < 2 + random.nextInt(6); i++) {
-                        String key = random.nextBoolean() ? "/registry/gen/k-" + (nextKey++)
+                        String key = random.nextBoolean()
+                                ? "/registry/gen/k-" + (nextKey++)
                                 : live.get(random.nextInt(live.size()));
                         if (!puts.contains(key) && !deletes.contains(key)) {
                             if (random.nextInt(4) == 0 && live.contains(key)) {
@@ -64,5 +66,4 @@ public final class RandomHistory {
         }
         return bucket;
     }
-
 }

@@ -16,8 +16,10 @@ public final class S3Buckets {
     public static void upload(S3ProxyServer s3, String bucket, String prefix, Path localBucket) {
         try (Stream<Path> files = Files.list(localBucket.resolve("v2"))) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                s3.client().putObject(b -> b.bucket(bucket).key(prefix + "/v2/" + file.getFileName()),
-                        RequestBody.fromFile(file));
+                s3.client()
+                        .putObject(
+                                b -> b.bucket(bucket).key(prefix + "/v2/" + file.getFileName()),
+                                RequestBody.fromFile(file));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -32,8 +34,12 @@ public final class S3Buckets {
         Path credentials = dir.resolve("credentials.json");
         try {
             Files.createDirectories(dir);
-            Files.writeString(credentials, String.format("{\"accessKeyID\":\"%s\",\"secretAccessKey\":\"%s\","
-                    + "\"region\":\"%s\",\"s3ForcePathStyle\":true}", s3.identity(), secret, s3.region().id()));
+            Files.writeString(
+                    credentials,
+                    String.format(
+                            "{\"accessKeyID\":\"%s\",\"secretAccessKey\":\"%s\","
+                                    + "\"region\":\"%s\",\"s3ForcePathStyle\":true}",
+                            s3.identity(), secret, s3.region().id()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -43,10 +43,14 @@ public final class S3CompatibleSecrets {
                     env.put("ECS_SECRET_ACCESS_KEY", secret);
                 }
                 case "OCS" -> {
-                    Path json = Files.createDirectories(dir.resolve("ocs-secret")).resolve("ocs.json");
-                    Files.writeString(json, "{\"accessKeyID\":\"" + s3.identity() + "\",\"secretAccessKey\":\"" + secret
-                            + "\",\"endpoint\":\"https://" + hostPort + "\",\"region\":\"" + s3.region().id()
-                            + "\",\"disableSSL\":true}");
+                    Path json =
+                            Files.createDirectories(dir.resolve("ocs-secret")).resolve("ocs.json");
+                    Files.writeString(
+                            json,
+                            "{\"accessKeyID\":\"" + s3.identity() + "\",\"secretAccessKey\":\"" + secret
+                                    + "\",\"endpoint\":\"https://" + hostPort + "\",\"region\":\""
+                                    + s3.region().id()
+                                    + "\",\"disableSSL\":true}");
                     env.put("OPENSHIFT_APPLICATION_CREDENTIALS_JSON", json.toString());
                 }
                 default -> throw new IllegalArgumentException("not read through the S3 store: " + provider);

@@ -62,7 +62,9 @@ final class S3ProviderBucket implements ProviderBucket {
     @Override
     public Map<String, Long> objects(String prefix) {
         Map<String, Long> objects = new LinkedHashMap<>();
-        for (S3Object o : s3.client().listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix)).contents()) {
+        for (S3Object o : s3.client()
+                .listObjectsV2Paginator(b -> b.bucket(bucket).prefix(prefix))
+                .contents()) {
             objects.put(o.key(), o.size());
         }
         return objects;

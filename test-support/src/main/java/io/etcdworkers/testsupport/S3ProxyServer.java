@@ -64,7 +64,8 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /** As {@link #start(Path)}, accepting {@code credential} as the secret key instead of {@link #CREDENTIAL}. */
     public static S3ProxyServer start(Path workDir, String credential) {
-        String jar = Objects.requireNonNull(System.getProperty("s3proxy.jar"),
+        String jar = Objects.requireNonNull(
+                System.getProperty("s3proxy.jar"),
                 "system property s3proxy.jar (set by the pom) names the S3Proxy jar");
         IllegalStateException failure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
@@ -101,8 +102,8 @@ public final class S3ProxyServer implements AutoCloseable {
                     .endpointOverride(endpoint)
                     .region(REGION)
                     .forcePathStyle(true)
-                    .credentialsProvider(StaticCredentialsProvider.create(
-                            AwsBasicCredentials.create(IDENTITY, credential)))
+                    .credentialsProvider(
+                            StaticCredentialsProvider.create(AwsBasicCredentials.create(IDENTITY, credential)))
                     .build();
         }
         return client;
@@ -129,14 +130,21 @@ public final class S3ProxyServer implements AutoCloseable {
         Path log = dir.resolve("s3proxy.log");
         try {
             Files.createDirectories(blobs);
-            Files.writeString(properties, String.join("\n", propertiesLines(endpoint, blobs, credential)) + "\n",
+            Files.writeString(
+                    properties,
+                    String.join("\n", propertiesLines(endpoint, blobs, credential)) + "\n",
                     StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         // Any HTTP answer counts (an unsigned request gets 403): the server is up.
-        ChildServer server = ChildServer.start("S3Proxy at " + endpoint, new ProcessBuilder(command(jar, properties)),
-                log, START_TIMEOUT, STOP_TIMEOUT, () -> ChildServer.get(endpoint).isPresent());
+        ChildServer server = ChildServer.start(
+                "S3Proxy at " + endpoint,
+                new ProcessBuilder(command(jar, properties)),
+                log,
+                START_TIMEOUT,
+                STOP_TIMEOUT,
+                () -> ChildServer.get(endpoint).isPresent());
         return new S3ProxyServer(server, endpoint, credential);
     }
 
@@ -162,5 +170,4 @@ public final class S3ProxyServer implements AutoCloseable {
                 "jclouds.provider=filesystem",
                 "jclouds.filesystem.basedir=" + blobs);
     }
-
 }

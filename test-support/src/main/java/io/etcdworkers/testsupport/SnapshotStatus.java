@@ -16,7 +16,7 @@ public final class SnapshotStatus {
     /** The status JSON; fails (with what the tool said) when the tool refuses the file. */
     public static JsonNode of(Path file) throws IOException {
         EtcdInstall etcd = EtcdTestEnvironment.onPath();
-        return new ObjectMapper().readTree(etcd.run(etcd.snapshotTool(), "snapshot", "status", file.toString(),
-                "-w", "json"));
+        return new ObjectMapper()
+                .readTree(etcd.run(etcd.snapshotTool(), "snapshot", "status", file.toString(), "-w", "json"));
     }
 }

@@ -61,7 +61,9 @@ public abstract class StartScriptChecks {
 
         JarRun jar = JarRun.run(jar(), Map.of(), dir, List.of(), "--version");
         assertThat(script.exitCode()).as(script.stderr()).isZero();
-        assertThat(script.stdout()).as("what java -jar prints, and nothing else on stdout").isEqualTo(jar.stdout());
+        assertThat(script.stdout())
+                .as("what java -jar prints, and nothing else on stdout")
+                .isEqualTo(jar.stdout());
         // printed by the JVM itself: JAVA_OPTS reached it, and its -Xmx won over the argument file's
         assertThat(script.stderr()).contains("Max. Heap Size: 96.00M");
     }
@@ -113,7 +115,8 @@ public abstract class StartScriptChecks {
         try {
             // HotSpot's counters file: always under /tmp (TMPDIR and java.io.tmpdir do not move it),
             // created when the JVM starts, before main
-            Path perfData = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(started.pid()));
+            Path perfData =
+                    Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(started.pid()));
             assertThat(perfData).doesNotExist();
         } finally {
             stop(started);
@@ -128,10 +131,14 @@ public abstract class StartScriptChecks {
             // exec: the pid the script started as is the JVM now, with no shell left around it
             Path java = Path.of(System.getProperty("java.home"), "bin", "java").toRealPath();
             assertThat(started.info().command()).hasValue(java.toString());
-            assertThat(started.descendants()).as("processes below the script's pid").isEmpty();
+            assertThat(started.descendants())
+                    .as("processes below the script's pid")
+                    .isEmpty();
 
             started.destroy(); // SIGTERM
-            assertThat(started.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).as("ended by SIGTERM").isTrue();
+            assertThat(started.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+                    .as("ended by SIGTERM")
+                    .isTrue();
             assertThat(started.exitValue()).isEqualTo(EXIT_ON_SIGTERM);
         } finally {
             stop(started);
@@ -141,13 +148,17 @@ public abstract class StartScriptChecks {
     /** The script's JVM, up and waiting before main for a debugger that never comes: it lives until signalled. */
     private Process startWaiting() throws IOException {
         Path out = dir.resolve("stdout");
-        ProcessBuilder builder = new ProcessBuilder(link().toString(), "--version").directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(dir.resolve("stderr").toFile());
+        ProcessBuilder builder = new ProcessBuilder(link().toString(), "--version")
+                .directory(dir.toFile())
+                .redirectOutput(out.toFile())
+                .redirectError(dir.resolve("stderr").toFile());
         builder.environment().clear();
         builder.environment().putAll(env("-agentlib:jdwp=transport=dt_socket,server=y,suspend=y,address=127.0.0.1:0"));
         Process started = builder.start();
         try {
-            Awaitility.await("the JVM up and waiting").atMost(TIMEOUT).pollInterval(Duration.ofMillis(100))
+            Awaitility.await("the JVM up and waiting")
+                    .atMost(TIMEOUT)
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> Files.readString(out, StandardCharsets.UTF_8).contains("Listening for transport"));
         } catch (RuntimeException e) {
             stop(started);
@@ -173,8 +184,10 @@ public abstract class StartScriptChecks {
         Path linkDir = Files.createDirectories(dir.resolve("links"));
         Path absolute = linkDir.resolve(tool + "-absolute");
         if (!Files.isSymbolicLink(absolute)) {
-            links.add(Files.createSymbolicLink(absolute, checkout().resolve("bin").resolve(tool)));
-            links.add(Files.createSymbolicLink(linkDir.resolve(tool), Path.of(absolute.getFileName().toString())));
+            links.add(
+                    Files.createSymbolicLink(absolute, checkout().resolve("bin").resolve(tool)));
+            links.add(Files.createSymbolicLink(
+                    linkDir.resolve(tool), Path.of(absolute.getFileName().toString())));
         }
         return linkDir.resolve(tool);
     }
@@ -189,7 +202,9 @@ public abstract class StartScriptChecks {
 
     private Path jar() {
         Path jar = checkout().resolve(tool).resolve("target").resolve(tool + ".jar");
-        assertThat(jar).as("the module's jar (mvn package builds it before the ITs)").isRegularFile();
+        assertThat(jar)
+                .as("the module's jar (mvn package builds it before the ITs)")
+                .isRegularFile();
         return jar;
     }
 

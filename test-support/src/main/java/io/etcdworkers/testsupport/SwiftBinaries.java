@@ -2,8 +2,6 @@ package io.etcdworkers.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.concurrent.TimeUnit;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Where Debian's Swift, Keystone and memcached programs are, and how the tests run them: the
@@ -27,8 +26,15 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
         Path bin = Path.of("/usr/bin");
         Path python = bin.resolve("python3");
         List<String> missing = new ArrayList<>();
-        for (String name : List.of("python3", "memcached", "keystone-manage", "keystone-wsgi-public",
-                "swift-proxy-server", "swift-account-server", "swift-container-server", "swift-object-server")) {
+        for (String name : List.of(
+                "python3",
+                "memcached",
+                "keystone-manage",
+                "keystone-wsgi-public",
+                "swift-proxy-server",
+                "swift-account-server",
+                "swift-container-server",
+                "swift-object-server")) {
             if (!Files.isExecutable(bin.resolve(name))) {
                 missing.add(name);
             }
@@ -37,8 +43,12 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
             SwiftServer.missing("OpenStack Swift and Keystone not found (" + String.join(", ", missing) + " missing in "
                     + bin + "): run .ci/swift.sh, which installs Debian's " + PACKAGES);
         }
-        return new SwiftBinaries(python, bin.resolve("memcached"), bin.resolve("keystone-manage"),
-                bin.resolve("keystone-wsgi-public"), bin);
+        return new SwiftBinaries(
+                python,
+                bin.resolve("memcached"),
+                bin.resolve("keystone-manage"),
+                bin.resolve("keystone-wsgi-public"),
+                bin);
     }
 
     Path swiftServer(String server) {
@@ -56,7 +66,10 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
     Process startTool(Path dir, Path log, String... command) {
         try {
             Files.createDirectories(log.getParent());
-            Process process = process(dir, command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = process(dir, command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             process.getOutputStream().close();
             return process;
         } catch (IOException e) {
@@ -77,8 +90,8 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
             throw new IllegalStateException("interrupted", e);
         }
         if (process.exitValue() != 0) {
-            throw new IllegalStateException(what + " exited with " + process.exitValue() + ":\n"
-                    + ChildServer.logTail(log));
+            throw new IllegalStateException(
+                    what + " exited with " + process.exitValue() + ":\n" + ChildServer.logTail(log));
         }
     }
 
@@ -90,8 +103,11 @@ record SwiftBinaries(Path python, Path memcached, Path keystoneManage, Path keys
     }
 
     private void env(Map<String, String> env, Path dir) {
-        env.keySet().removeIf(k -> k.startsWith("PYTHON") || k.startsWith("PYENV") || k.startsWith("VIRTUAL_ENV")
-                || k.startsWith("OS_"));
+        env.keySet()
+                .removeIf(k -> k.startsWith("PYTHON")
+                        || k.startsWith("PYENV")
+                        || k.startsWith("VIRTUAL_ENV")
+                        || k.startsWith("OS_"));
         env.put("HOME", dir.toString());
         env.put("PATH", bin + ":/usr/sbin:/sbin:/bin:" + System.getenv().getOrDefault("PATH", ""));
     }

@@ -29,8 +29,10 @@ import java.util.stream.Stream;
 public final class SwiftClient {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     private final Supplier<String> login;
     private final URI account;
     private String token;
@@ -55,23 +57,33 @@ public final class SwiftClient {
      */
     public void putDynamicLargeObject(String container, String key, byte[] content, int segmentSize) {
         for (int i = 0, part = 1; i < content.length; i += segmentSize, part++) {
-            put(container, key + "/" + String.format("%010d", part),
+            put(
+                    container,
+                    key + "/" + String.format("%010d", part),
                     Arrays.copyOfRange(content, i, Math.min(content.length, i + segmentSize)));
         }
-        send("PUT", container, key, new String[] {"X-Object-Manifest", container + "/" + key},
-                HttpRequest.BodyPublishers.noBody(), 201);
+        send(
+                "PUT",
+                container,
+                key,
+                new String[] {"X-Object-Manifest", container + "/" + key},
+                HttpRequest.BodyPublishers.noBody(),
+                201);
     }
 
     public byte[] get(String container, String key) {
-        return send("GET", container, key, null, HttpRequest.BodyPublishers.noBody(), 200).body();
+        return send("GET", container, key, null, HttpRequest.BodyPublishers.noBody(), 200)
+                .body();
     }
 
     /** The object's size, or empty when it does not exist. */
     public Optional<Long> head(String container, String key) {
-        HttpResponse<byte[]> response = send("HEAD", container, key, null, HttpRequest.BodyPublishers.noBody(), 200,
-                204, 404);
-        return response.statusCode() == 404 ? Optional.empty()
-                : Optional.of(response.headers().firstValueAsLong("Content-Length").orElse(0));
+        HttpResponse<byte[]> response =
+                send("HEAD", container, key, null, HttpRequest.BodyPublishers.noBody(), 200, 204, 404);
+        return response.statusCode() == 404
+                ? Optional.empty()
+                : Optional.of(
+                        response.headers().firstValueAsLong("Content-Length").orElse(0));
     }
 
     public void delete(String container, String key) {
@@ -91,10 +103,10 @@ public final class SwiftClient {
         Map<String, Long> objects = new LinkedHashMap<>();
         String marker = "";
         while (true) {
-            String query = "?format=json&prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8)
-                    + "&marker=" + URLEncoder.encode(marker, StandardCharsets.UTF_8);
-            HttpResponse<byte[]> response = send("GET", container + query, null, null,
-                    HttpRequest.BodyPublishers.noBody(), 200, 204);
+            String query = "?format=json&prefix=" + URLEncoder.encode(prefix, StandardCharsets.UTF_8) + "&marker="
+                    + URLEncoder.encode(marker, StandardCharsets.UTF_8);
+            HttpResponse<byte[]> response =
+                    send("GET", container + query, null, null, HttpRequest.BodyPublishers.noBody(), 200, 204);
             JsonNode page;
             try {
                 page = response.statusCode() == 204 ? JSON.createArrayNode() : JSON.readTree(response.body());
@@ -104,7 +116,8 @@ public final class SwiftClient {
             if (page.isEmpty()) {
                 return objects;
             }
-            page.forEach(entry -> objects.put(entry.path("name").asText(), entry.path("bytes").asLong()));
+            page.forEach(entry ->
+                    objects.put(entry.path("name").asText(), entry.path("bytes").asLong()));
             marker = page.get(page.size() - 1).path("name").asText();
         }
     }
@@ -127,12 +140,19 @@ public final class SwiftClient {
         return token;
     }
 
-    private HttpResponse<byte[]> send(String method, String container, String key, String[] header,
-            HttpRequest.BodyPublisher body, int... expected) {
+    private HttpResponse<byte[]> send(
+            String method,
+            String container,
+            String key,
+            String[] header,
+            HttpRequest.BodyPublisher body,
+            int... expected) {
         String url = account + "/" + container + (key == null ? "" : "/" + key);
         for (int attempt = 1; ; attempt++) {
-            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-                    .header("X-Auth-Token", token(attempt > 1)).method(method, body);
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(60))
+                    .header("X-Auth-Token", token(attempt > 1))
+                    .method(method, body);
             if (header != null) {
                 request.header(header[0], header[1]);
             }
@@ -142,8 +162,8 @@ public final class SwiftClient {
                     continue;
                 }
                 if (Arrays.stream(expected).noneMatch(s -> s == response.statusCode())) {
-                    throw new IllegalStateException("Swift: " + method + " " + url + " answered " + response.statusCode()
-                            + ": " + new String(response.body(), StandardCharsets.UTF_8));
+                    throw new IllegalStateException("Swift: " + method + " " + url + " answered "
+                            + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
                 }
                 return response;
             } catch (IOException e) {

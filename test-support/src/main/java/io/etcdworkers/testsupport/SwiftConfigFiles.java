@@ -68,8 +68,10 @@ final class SwiftConfigFiles {
     }
 
     private void storage(String server, int port) throws IOException {
-        Files.writeString(conf(server), common(port) + "\n[pipeline:main]\npipeline = " + server + "-server\n\n[app:"
-                + server + "-server]\nuse = egg:swift#" + server + "\n");
+        Files.writeString(
+                conf(server),
+                common(port) + "\n[pipeline:main]\npipeline = " + server + "-server\n\n[app:" + server
+                        + "-server]\nuse = egg:swift#" + server + "\n");
     }
 
     private String common(int port) {
@@ -84,8 +86,8 @@ final class SwiftConfigFiles {
                 mount_check = false
                 recon_cache_path = %s
                 log_level = WARNING
-                """.formatted(port, System.getProperty("user.name"), swiftDir(), dir.resolve("srv/node"),
-                dir.resolve("recon"));
+                """.formatted(
+                port, System.getProperty("user.name"), swiftDir(), dir.resolve("srv/node"), dir.resolve("recon"));
     }
 
     private String proxy(Ports ports, String adminPassword) {
@@ -170,7 +172,10 @@ final class SwiftConfigFiles {
                 password_hash_rounds = 4
                 [cache]
                 enabled = false
-                """.formatted(keystoneDb(), keystoneDir().resolve("fernet-keys"), keystoneDir().resolve("fernet-receipts"));
+                """.formatted(
+                        keystoneDb(),
+                        keystoneDir().resolve("fernet-keys"),
+                        keystoneDir().resolve("fernet-receipts"));
     }
 
     /** A key repository as {@code keystone-manage fernet_setup} makes it: a staged key 0 and a primary key 1. */

@@ -60,8 +60,9 @@ final class SwiftProviderBucket implements ProviderBucket {
     public void upload(String prefix, Path localBucket) {
         try (Stream<Path> files = Files.list(localBucket.resolve("v2"))) {
             for (Path file : (Iterable<Path>) files::iterator) {
-                swift.client().putDynamicLargeObject(container, prefix + "/v2/" + file.getFileName(),
-                        Files.readAllBytes(file), DLO_SEGMENT);
+                swift.client()
+                        .putDynamicLargeObject(
+                                container, prefix + "/v2/" + file.getFileName(), Files.readAllBytes(file), DLO_SEGMENT);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

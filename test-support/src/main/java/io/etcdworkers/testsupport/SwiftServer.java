@@ -1,13 +1,12 @@
 package io.etcdworkers.testsupport;
 
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-
 import io.etcdworkers.testsupport.SwiftConfigFiles.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,6 +41,7 @@ public final class SwiftServer implements AutoCloseable {
     public static final String USER = "etcd-backup";
     /** The test user's password: not a secret, and never expected in a worker's output. */
     public static final String PASSWORD = "swift-test-password-8c1f";
+
     public static final String REGION = "RegionOne";
     public static final String TEMPAUTH_USER = "test:tester";
     public static final String TEMPAUTH_KEY = "testing";
@@ -77,7 +77,8 @@ public final class SwiftServer implements AutoCloseable {
             try {
                 SwiftServer server = startOnce(bin, workDir.resolve("swift-" + attempt));
                 // What a start costs is CI time: say it in the test output.
-                System.err.printf("SwiftServer: Keystone and Swift up in %d ms (try %d)%n",
+                System.err.printf(
+                        "SwiftServer: Keystone and Swift up in %d ms (try %d)%n",
                         (System.nanoTime() - begin) / 1_000_000, attempt);
                 return server;
             } catch (IllegalStateException e) {
@@ -129,8 +130,19 @@ public final class SwiftServer implements AutoCloseable {
      * a Secret from a YAML block gets) and returns the environment that points a worker at it.
      */
     public Map<String, String> env(Path dir) {
-        return secretEnv(dir, Map.of("authURL", authUrl().toString(), "domainName", DOMAIN, "tenantName", PROJECT,
-                "username", USER, "password", PASSWORD));
+        return secretEnv(
+                dir,
+                Map.of(
+                        "authURL",
+                        authUrl().toString(),
+                        "domainName",
+                        DOMAIN,
+                        "tenantName",
+                        PROJECT,
+                        "username",
+                        USER,
+                        "password",
+                        PASSWORD));
     }
 
     /** Writes {@code keys} as a mounted Secret's files in {@code dir}; the worker environment for it. */
@@ -155,13 +167,19 @@ public final class SwiftServer implements AutoCloseable {
 
     private String tempauthToken() {
         HttpRequest request = HttpRequest.newBuilder(tempauthUrl())
-                .header("X-Auth-User", TEMPAUTH_USER).header("X-Auth-Key", TEMPAUTH_KEY).GET().build();
+                .header("X-Auth-User", TEMPAUTH_USER)
+                .header("X-Auth-Key", TEMPAUTH_KEY)
+                .GET()
+                .build();
         try {
             HttpResponse<Void> response = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1).build()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .build()
                     .send(request, HttpResponse.BodyHandlers.discarding());
-            return response.headers().firstValue("X-Auth-Token").orElseThrow(() -> new IllegalStateException(
-                    "tempauth answered " + response.statusCode() + " without a token"));
+            return response.headers()
+                    .firstValue("X-Auth-Token")
+                    .orElseThrow(() -> new IllegalStateException(
+                            "tempauth answered " + response.statusCode() + " without a token"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -171,8 +189,12 @@ public final class SwiftServer implements AutoCloseable {
     }
 
     private static SwiftServer startOnce(SwiftBinaries bin, Path dir) {
-        Ports ports = new Ports(ChildServer.freeLoopbackPort(), ChildServer.freeLoopbackPort(),
-                ChildServer.freeLoopbackPort(), ChildServer.freeLoopbackPort(), ChildServer.freeLoopbackPort(),
+        Ports ports = new Ports(
+                ChildServer.freeLoopbackPort(),
+                ChildServer.freeLoopbackPort(),
+                ChildServer.freeLoopbackPort(),
+                ChildServer.freeLoopbackPort(),
+                ChildServer.freeLoopbackPort(),
                 ChildServer.freeLoopbackPort());
         URI keystone = URI.create("http://127.0.0.1:" + ports.keystone());
         URI proxy = URI.create("http://127.0.0.1:" + ports.proxy());
@@ -181,45 +203,96 @@ public final class SwiftServer implements AutoCloseable {
         Path logs = dir.resolve("logs");
         List<ChildServer> started = new ArrayList<>();
         try {
-            ChildServer memcached = ChildServer.launch(bin.process(dir, bin.memcached().toString(), "-l", "127.0.0.1",
-                    "-p", String.valueOf(ports.memcached()), "-U", "0", "-m", "32", "-u", System.getProperty("user.name")),
-                    logs.resolve("memcached.log"), STOP_TIMEOUT);
+            ChildServer memcached = ChildServer.launch(
+                    bin.process(
+                            dir,
+                            bin.memcached().toString(),
+                            "-l",
+                            "127.0.0.1",
+                            "-p",
+                            String.valueOf(ports.memcached()),
+                            "-U",
+                            "0",
+                            "-m",
+                            "32",
+                            "-u",
+                            System.getProperty("user.name")),
+                    logs.resolve("memcached.log"),
+                    STOP_TIMEOUT);
             started.add(memcached);
-            Process rings = bin.startTool(dir, logs.resolve("rings.log"), bin.python().toString(),
-                    files.swiftDir().resolve("rings.py").toString(), files.swiftDir().toString(),
-                    String.valueOf(ports.account()), String.valueOf(ports.container()), String.valueOf(ports.object()));
+            Process rings = bin.startTool(
+                    dir,
+                    logs.resolve("rings.log"),
+                    bin.python().toString(),
+                    files.swiftDir().resolve("rings.py").toString(),
+                    files.swiftDir().toString(),
+                    String.valueOf(ports.account()),
+                    String.valueOf(ports.container()),
+                    String.valueOf(ports.object()));
             // Keystone as early as it can: its imports are the slowest; the first start per JVM makes its database.
             KeystoneTemplate.copyTo(bin, files.keystoneDb());
-            ProcessBuilder keystoneProcess = bin.process(dir, bin.keystoneWsgiPublic().toString(), "--host", "127.0.0.1",
-                    "--port", String.valueOf(ports.keystone()));
-            keystoneProcess.environment().put("OS_KEYSTONE_CONFIG_DIR", files.keystoneDir().toString());
-            ChildServer keystoneServer = ChildServer.launch(keystoneProcess, logs.resolve("keystone.log"), STOP_TIMEOUT);
+            ProcessBuilder keystoneProcess = bin.process(
+                    dir,
+                    bin.keystoneWsgiPublic().toString(),
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    String.valueOf(ports.keystone()));
+            keystoneProcess
+                    .environment()
+                    .put("OS_KEYSTONE_CONFIG_DIR", files.keystoneDir().toString());
+            ChildServer keystoneServer =
+                    ChildServer.launch(keystoneProcess, logs.resolve("keystone.log"), STOP_TIMEOUT);
             started.add(keystoneServer);
             bin.await(rings, logs.resolve("rings.log"), "building the Swift rings");
             List<ChildServer> swift = new ArrayList<>();
             for (String server : SWIFT_SERVERS) {
-                ChildServer s = ChildServer.launch(bin.process(dir, bin.swiftServer(server).toString(),
-                        files.conf(server).toString(), "-v"), logs.resolve(server + ".log"), STOP_TIMEOUT);
+                ChildServer s = ChildServer.launch(
+                        bin.process(
+                                dir,
+                                bin.swiftServer(server).toString(),
+                                files.conf(server).toString(),
+                                "-v"),
+                        logs.resolve(server + ".log"),
+                        STOP_TIMEOUT);
                 started.add(s);
                 swift.add(s);
             }
-            memcached.awaitUp("memcached on port " + ports.memcached(), logs.resolve("memcached.log"), START_TIMEOUT,
+            memcached.awaitUp(
+                    "memcached on port " + ports.memcached(),
+                    logs.resolve("memcached.log"),
+                    START_TIMEOUT,
                     () -> ChildServer.listening(ports.memcached()));
             URI keystoneV3 = URI.create(keystone + "/v3");
-            keystoneServer.awaitUp("Keystone at " + keystone, logs.resolve("keystone.log"), START_TIMEOUT,
-                    () -> ChildServer.get(keystoneV3).filter(a -> a.status() == 200).isPresent());
+            keystoneServer.awaitUp(
+                    "Keystone at " + keystone,
+                    logs.resolve("keystone.log"),
+                    START_TIMEOUT,
+                    () -> ChildServer.get(keystoneV3)
+                            .filter(a -> a.status() == 200)
+                            .isPresent());
             KeystoneSetup setup = new KeystoneSetup(keystoneV3);
-            String projectId = setup.createProjectAndEndpoint(setup.login("admin", ADMIN_PASSWORD, "admin"), PROJECT,
-                    USER, PASSWORD, REGION, proxy);
+            String projectId = setup.createProjectAndEndpoint(
+                    setup.login("admin", ADMIN_PASSWORD, "admin"), PROJECT, USER, PASSWORD, REGION, proxy);
             int[] storagePorts = {ports.account(), ports.container(), ports.object()};
             for (int i = 0; i < 3; i++) {
                 int port = storagePorts[i];
-                swift.get(i).awaitUp("the Swift " + SWIFT_SERVERS.get(i) + " server on port " + port,
-                        logs.resolve(SWIFT_SERVERS.get(i) + ".log"), START_TIMEOUT, () -> ChildServer.listening(port));
+                swift.get(i)
+                        .awaitUp(
+                                "the Swift " + SWIFT_SERVERS.get(i) + " server on port " + port,
+                                logs.resolve(SWIFT_SERVERS.get(i) + ".log"),
+                                START_TIMEOUT,
+                                () -> ChildServer.listening(port));
             }
             URI health = URI.create(proxy + "/healthcheck");
-            swift.get(3).awaitUp("the Swift proxy at " + proxy, logs.resolve("proxy.log"), START_TIMEOUT,
-                    () -> ChildServer.get(health).filter(a -> a.status() == 200).isPresent());
+            swift.get(3)
+                    .awaitUp(
+                            "the Swift proxy at " + proxy,
+                            logs.resolve("proxy.log"),
+                            START_TIMEOUT,
+                            () -> ChildServer.get(health)
+                                    .filter(a -> a.status() == 200)
+                                    .isPresent());
             return new SwiftServer(List.copyOf(started), keystone, proxy, projectId);
         } catch (RuntimeException e) {
             for (int i = started.size() - 1; i >= 0; i--) {

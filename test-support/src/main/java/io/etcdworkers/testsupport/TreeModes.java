@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public final class TreeModes implements AutoCloseable {
     /** The owner-only modes: directories 0700, regular files 0600. */
     public static final Set<String> OWNER_ONLY = Set.of("d rwx------", "f rw-------");
+
     private static final long EVERY_MS = 5;
 
     private final List<Path> roots;

@@ -39,7 +39,8 @@ class ExpectedStateTest {
         Digest digest = Digest.of(withoutLeases);
 
         assertThat(digest.kvSha256()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(digest.metaSha256()).isEqualTo(state.get("meta_nolease_sha256").asText())
+        assertThat(digest.metaSha256())
+                .isEqualTo(state.get("meta_nolease_sha256").asText())
                 .isNotEqualTo(state.get("meta_sha256").asText());
     }
 }

@@ -17,8 +17,7 @@ public final class BuildVersion {
 
     private static final String CURRENT = read();
 
-    private BuildVersion() {
-    }
+    private BuildVersion() {}
 
     /** The project version, e.g. {@code 0.1.0} or {@code 0.2.0-SNAPSHOT}. */
     public static String current() {

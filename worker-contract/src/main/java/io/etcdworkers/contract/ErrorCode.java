@@ -13,8 +13,11 @@ import java.util.Optional;
  */
 public enum ErrorCode {
     UNEXPECTED(1, true, "a bug or an unclassified error; the log has the stack trace"),
-    USAGE(2, false, "bad flags or configuration (also: etcd binaries or store credentials missing, "
-            + "an unknown storage provider)"),
+    USAGE(
+            2,
+            false,
+            "bad flags or configuration (also: etcd binaries or store credentials missing, "
+                    + "an unknown storage provider)"),
     NO_SNAPSHOTS(10, false, "no full snapshot under the prefix"),
     BACKUP_INCONSISTENT(11, false, "gap or overlap between snapshots, or a replayed revision that does not match"),
     HASH_MISMATCH(12, false, "an object's SHA-256 trailer does not match, or a full snapshot has none"),
@@ -30,18 +33,26 @@ public enum ErrorCode {
      * Compaction only. Not retryable: a rerun finds the new snapshot as its base, skips, and leaves
      * the Lease as it is.
      */
-    LEASE_NOT_RENEWED(23, false, "compaction: the new full snapshot was uploaded, but the full-snapshot Lease "
-            + "was not renewed"),
+    LEASE_NOT_RENEWED(
+            23,
+            false,
+            "compaction: the new full snapshot was uploaded, but the full-snapshot Lease " + "was not renewed"),
     ETCD_FAILURE(30, true, "the scratch etcd or its tools failed, died or hung"),
     TARGET_NOT_EMPTY(31, false, "the data dir exists and is not empty; --force replaces it"),
     ETCD_QUOTA_EXCEEDED(32, false, "the scratch etcd ran out of quota: raise --embedded-etcd-quota-bytes"),
     LOCAL_IO(33, true, "local disk trouble (full, not writable) in the scratch or target dir"),
     TARGET_LOCKED(34, true, "another worker holds <data-dir>.lock"),
-    OUT_OF_MEMORY(35, false, "the worker's Java heap ran out (scratch and partial files removed): give the Job "
-            + "more memory (job-launcher --memory-limit), or the JVM a larger -Xmx"),
+    OUT_OF_MEMORY(
+            35,
+            false,
+            "the worker's Java heap ran out (scratch and partial files removed): give the Job "
+                    + "more memory (job-launcher --memory-limit), or the JVM a larger -Xmx"),
     /** Not retryable: someone must stop that etcd first. */
-    TARGET_IN_USE(36, false, "a running etcd on this host holds the data dir's database (member/snap/db): "
-            + "stop it first; nothing was touched"),
+    TARGET_IN_USE(
+            36,
+            false,
+            "a running etcd on this host holds the data dir's database (member/snap/db): "
+                    + "stop it first; nothing was touched"),
     INTERRUPTED(40, true, "stopped by SIGTERM/SIGINT; etcd stopped, partial files removed");
 
     private final int exitCode;
@@ -75,6 +86,10 @@ public enum ErrorCode {
 
     /** The exit codes on which a Job fails at once, ascending (the API server requires the order). */
     public static List<Integer> nonRetryableExitCodes() {
-        return Arrays.stream(values()).filter(c -> !c.retryable).map(ErrorCode::exitCode).sorted().toList();
+        return Arrays.stream(values())
+                .filter(c -> !c.retryable)
+                .map(ErrorCode::exitCode)
+                .sorted()
+                .toList();
     }
 }

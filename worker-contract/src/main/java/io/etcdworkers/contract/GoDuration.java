@@ -19,8 +19,7 @@ public final class GoDuration {
     private static final Pattern PART = Pattern.compile("(\\d+)(ms|h|m|s)");
     private static final String EXAMPLES = "e.g. 90s, 5m, 1h30m, 500ms, 0, or ISO-8601 PT5M";
 
-    private GoDuration() {
-    }
+    private GoDuration() {}
 
     /**
      * @throws IllegalArgumentException naming the value and the accepted forms
@@ -80,12 +79,13 @@ public final class GoDuration {
         try {
             while (m.lookingAt()) {
                 long n = Long.parseLong(m.group(1));
-                total = total.plus(switch (m.group(2)) {
-                    case "h" -> Duration.ofHours(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    default -> Duration.ofMillis(n);
-                });
+                total = total.plus(
+                        switch (m.group(2)) {
+                            case "h" -> Duration.ofHours(n);
+                            case "m" -> Duration.ofMinutes(n);
+                            case "s" -> Duration.ofSeconds(n);
+                            default -> Duration.ofMillis(n);
+                        });
                 at = m.end();
                 m.region(at, text.length());
             }

@@ -41,6 +41,5 @@ public final class ResultFields {
     /** The worker writes its result here when the file exists; the Job's pods read it as their termination message. */
     public static final String TERMINATION_LOG = "/dev/termination-log";
 
-    private ResultFields() {
-    }
+    private ResultFields() {}
 }

@@ -21,11 +21,24 @@ public final class StorageProviders {
     public static final List<String> NAMES = List.of("S3", "ABS", "GCS", "Swift", "OSS", "ECS", "OCS", "Local");
 
     private static final Map<String, String> INFRASTRUCTURE = Map.of(
-            "aws", "S3", "stackit", "S3", "azure", "ABS", "gcp", "GCS", "openstack", "Swift",
-            "alicloud", "OSS", "dell", "ECS", "openshift", "OCS");
+            "aws",
+            "S3",
+            "stackit",
+            "S3",
+            "azure",
+            "ABS",
+            "gcp",
+            "GCS",
+            "openstack",
+            "Swift",
+            "alicloud",
+            "OSS",
+            "dell",
+            "ECS",
+            "openshift",
+            "OCS");
 
-    private StorageProviders() {
-    }
+    private StorageProviders() {}
 
     /** etcdbrctl's name for {@code spelling} (exact: {@code Azure} and {@code AWS} are not names), or none. */
     public static Optional<String> etcdbrctlName(String spelling) {
@@ -42,7 +55,10 @@ public final class StorageProviders {
 
     /** etcd-druid's infrastructure names for an etcdbrctl name ({@code S3}: aws, stackit), sorted. */
     public static List<String> infrastructureNames(String etcdbrctlName) {
-        return INFRASTRUCTURE.entrySet().stream().filter(e -> e.getValue().equals(etcdbrctlName))
-                .map(Map.Entry::getKey).sorted().toList();
+        return INFRASTRUCTURE.entrySet().stream()
+                .filter(e -> e.getValue().equals(etcdbrctlName))
+                .map(Map.Entry::getKey)
+                .sorted()
+                .toList();
     }
 }

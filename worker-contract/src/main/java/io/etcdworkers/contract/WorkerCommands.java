@@ -10,8 +10,8 @@ public final class WorkerCommands {
     public static final String EXTRACT = "extract";
     /** restore-worker's: reads every object a restore would use and reports the restorable range. */
     public static final String VERIFY_BACKUP = "verify-backup";
+
     public static final String COMPACT = "compact";
 
-    private WorkerCommands() {
-    }
+    private WorkerCommands() {}
 }

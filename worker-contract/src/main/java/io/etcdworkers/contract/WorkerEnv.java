@@ -57,8 +57,7 @@ public final class WorkerEnv {
     /** Every worker flag has an environment twin: this prefix and the flag in upper snake case. */
     public static final String FLAG_TWIN_PREFIX = "ETCD_WORKER_";
 
-    private WorkerEnv() {
-    }
+    private WorkerEnv() {}
 
     /** The twin of a long flag: {@code --store-prefix} is {@code ETCD_WORKER_STORE_PREFIX}. */
     public static String twinOf(String longFlag) {

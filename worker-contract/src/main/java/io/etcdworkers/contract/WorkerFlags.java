@@ -41,6 +41,7 @@ public final class WorkerFlags {
     public static final String SKIP_HASH_CHECK = "--skip-hash-check";
     /** verify-backup: also estimate the memory a rebuild needs (result field {@link ResultFields#SIZE_ESTIMATE}). */
     public static final String ESTIMATE_MEMORY = "--estimate-memory";
+
     public static final String FORCE = "--force";
     /** Point in time: the state right after this revision. */
     public static final String TO_REVISION = "--to-revision";
@@ -54,6 +55,7 @@ public final class WorkerFlags {
     public static final String MARK_COMPACTED = "--mark-compacted";
     /** extract: the key prefix, its output dir and format. */
     public static final String PREFIX = "--prefix";
+
     public static final String OUTPUT = "--output";
     public static final String OUTPUT_FORMAT = "--output-format";
     /** extract: kube-apiserver's EncryptionConfiguration file, to decrypt values encrypted at rest. */
@@ -66,6 +68,7 @@ public final class WorkerFlags {
     public static final String COMPRESSION_POLICY = "--compression-policy";
     /** Negatable on the worker ({@code --no-defragment}); takes {@code =true|false} too. */
     public static final String DEFRAGMENT = "--defragment";
+
     public static final String ENABLE_SNAPSHOT_LEASE_RENEWAL = "--enable-snapshot-lease-renewal";
     public static final String FULL_SNAPSHOT_LEASE_NAME = "--full-snapshot-lease-name";
 
@@ -74,6 +77,5 @@ public final class WorkerFlags {
     /** The values of {@link #COMPRESSION_POLICY}. */
     public static final List<String> COMPRESSION_POLICIES = List.of("gzip", "zlib", "lzw", "none");
 
-    private WorkerFlags() {
-    }
+    private WorkerFlags() {}
 }

@@ -17,7 +17,8 @@ class BuildVersionTest {
     @Test
     void theVersionIsTheRootPomsProjectVersion() throws IOException {
         String pom = Files.readString(Path.of(System.getProperty("user.dir"), "..", "pom.xml"));
-        Matcher m = Pattern.compile("<artifactId>etcd-workers</artifactId>\\s*<version>([^<]+)</version>").matcher(pom);
+        Matcher m = Pattern.compile("<artifactId>etcd-workers</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(pom);
         assertThat(m.find()).as("the root pom's project version").isTrue();
 
         assertThat(BuildVersion.current()).isEqualTo(m.group(1)).doesNotContain("${");

@@ -18,23 +18,29 @@ class ErrorCodeTest {
     @Test
     void everyCodeIsTheReferenceTablesRowWithItsNumberAndRetryability() throws IOException {
         Map<String, String> documented = documentedRows();
-        Map<String, String> actual = Arrays.stream(ErrorCode.values()).collect(Collectors.toMap(
-                ErrorCode::name, c -> c.exitCode() + " " + (c.retryable() ? "yes" : "no"),
-                (a, b) -> a, LinkedHashMap::new));
+        Map<String, String> actual = Arrays.stream(ErrorCode.values())
+                .collect(Collectors.toMap(
+                        ErrorCode::name,
+                        c -> c.exitCode() + " " + (c.retryable() ? "yes" : "no"),
+                        (a, b) -> a,
+                        LinkedHashMap::new));
 
-        assertThat(actual).as("ErrorCode vs the exit-code table of docs/reference.md")
+        assertThat(actual)
+                .as("ErrorCode vs the exit-code table of docs/reference.md")
                 .containsExactlyInAnyOrderEntriesOf(documented);
     }
 
     @Test
     void codesAreDistinctProcessExitCodesAndNeverZero() {
-        List<Integer> codes = Arrays.stream(ErrorCode.values()).map(ErrorCode::exitCode).toList();
+        List<Integer> codes =
+                Arrays.stream(ErrorCode.values()).map(ErrorCode::exitCode).toList();
         assertThat(codes).doesNotHaveDuplicates().allSatisfy(c -> assertThat(c).isBetween(1, 125));
     }
 
     @Test
     void everyMeaningIsOneLine() {
-        assertThat(ErrorCode.values()).allSatisfy(c -> assertThat(c.meaning()).isNotBlank().doesNotContain("\n"));
+        assertThat(ErrorCode.values())
+                .allSatisfy(c -> assertThat(c.meaning()).isNotBlank().doesNotContain("\n"));
     }
 
     @Test
@@ -47,8 +53,12 @@ class ErrorCodeTest {
     @Test
     void nonRetryableCodesAreAscendingAndOnlyTheNonRetryableOnes() {
         List<Integer> codes = ErrorCode.nonRetryableExitCodes();
-        assertThat(codes).isSorted().allSatisfy(c -> assertThat(ErrorCode.of(c).orElseThrow().retryable()).isFalse());
-        assertThat(codes).hasSize((int) Arrays.stream(ErrorCode.values()).filter(c -> !c.retryable()).count());
+        assertThat(codes)
+                .isSorted()
+                .allSatisfy(c ->
+                        assertThat(ErrorCode.of(c).orElseThrow().retryable()).isFalse());
+        assertThat(codes).hasSize((int)
+                Arrays.stream(ErrorCode.values()).filter(c -> !c.retryable()).count());
     }
 
     /** Name -> "code yes|no" for every named row of the "## Exit codes" table (up to the launcher's). */

@@ -13,9 +13,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GoDurationTest {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"90s, PT1M30S", "5m, PT5M", "1h30m, PT1H30M", "2h5m, PT2H5M", "1h2m5s, PT1H2M5S",
-            "250ms, PT0.25S", "1s500ms, PT1.5S", "49h, PT49H", "5M, PT5M", "' 10m ', PT10M",
-            "PT10M, PT10M", "pt1h, PT1H"})
+    @CsvSource({
+        "90s, PT1M30S",
+        "5m, PT5M",
+        "1h30m, PT1H30M",
+        "2h5m, PT2H5M",
+        "1h2m5s, PT1H2M5S",
+        "250ms, PT0.25S",
+        "1s500ms, PT1.5S",
+        "49h, PT49H",
+        "5M, PT5M",
+        "' 10m ', PT10M",
+        "PT10M, PT10M",
+        "pt1h, PT1H"
+    })
     void readsGoAndIsoDurations(String text, String iso) {
         assertThat(GoDuration.parse(text)).isEqualTo(Duration.parse(iso));
     }
@@ -28,15 +39,35 @@ class GoDurationTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"PT1S, 1s", "PT5M, 5m", "PT2H, 2h", "PT1H30M, 1h30m", "PT1H2M5S, 1h2m5s", "PT1.5S, 1500ms",
-            "PT49H, 49h", "PT0S, 0s", "PT0.001S, 1ms", "P3D, 72h"})
+    @CsvSource({
+        "PT1S, 1s",
+        "PT5M, 5m",
+        "PT2H, 2h",
+        "PT1H30M, 1h30m",
+        "PT1H2M5S, 1h2m5s",
+        "PT1.5S, 1500ms",
+        "PT49H, 49h",
+        "PT0S, 0s",
+        "PT0.001S, 1ms",
+        "P3D, 72h"
+    })
     void writesTheShortestGoForm(String iso, String expected) {
         assertThat(GoDuration.format(Duration.parse(iso))).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"PT0S", "PT0.001S", "PT0.999S", "PT1S", "PT59M59S", "PT1H0M1S", "PT25H", "PT1000H0.5S",
-            "PT2562047H"})
+    @ValueSource(
+            strings = {
+                "PT0S",
+                "PT0.001S",
+                "PT0.999S",
+                "PT1S",
+                "PT59M59S",
+                "PT1H0M1S",
+                "PT25H",
+                "PT1000H0.5S",
+                "PT2562047H"
+            })
     void roundTrips(String iso) {
         Duration d = Duration.parse(iso);
         assertThat(GoDuration.parse(GoDuration.format(d))).isEqualTo(d);
@@ -45,7 +76,8 @@ class GoDurationTest {
     @ParameterizedTest(name = "\"{0}\"")
     @ValueSource(strings = {"", " ", "5", "m5", "5x", "1h 5m", "5m-", "1.5h", "-5m", "5us", "P", "PTXM"})
     void refusesWhatIsNotADurationAndSaysWhatIs(String text) {
-        assertThatThrownBy(() -> GoDuration.parse(text)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> GoDuration.parse(text))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("not a duration: \"" + text + "\" (e.g. 90s, 5m, 1h30m, 500ms, 0, or ISO-8601 PT5M)");
     }
 
@@ -60,8 +92,10 @@ class GoDurationTest {
     @Test
     void refusesToWriteWhatTheWorkersCannotRead() {
         assertThatThrownBy(() -> GoDuration.format(Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("not negative");
         assertThatThrownBy(() -> GoDuration.format(Duration.ofNanos(1_500_000)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("whole milliseconds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("whole milliseconds");
     }
 }

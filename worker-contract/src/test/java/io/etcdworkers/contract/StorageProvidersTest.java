@@ -9,10 +9,32 @@ import org.junit.jupiter.params.provider.CsvSource;
 class StorageProvidersTest {
 
     @ParameterizedTest
-    @CsvSource({"S3, S3", "s3, S3", "aws, S3", "stackit, S3", "ABS, ABS", "abs, ABS", "azure, ABS",
-        "GCS, GCS", "gcs, GCS", "gcp, GCS", "Swift, Swift", "swift, Swift", "openstack, Swift",
-        "OSS, OSS", "oss, OSS", "alicloud, OSS", "ECS, ECS", "ecs, ECS", "dell, ECS",
-        "OCS, OCS", "ocs, OCS", "openshift, OCS", "Local, Local", "local, Local"})
+    @CsvSource({
+        "S3, S3",
+        "s3, S3",
+        "aws, S3",
+        "stackit, S3",
+        "ABS, ABS",
+        "abs, ABS",
+        "azure, ABS",
+        "GCS, GCS",
+        "gcs, GCS",
+        "gcp, GCS",
+        "Swift, Swift",
+        "swift, Swift",
+        "openstack, Swift",
+        "OSS, OSS",
+        "oss, OSS",
+        "alicloud, OSS",
+        "ECS, ECS",
+        "ecs, ECS",
+        "dell, ECS",
+        "OCS, OCS",
+        "ocs, OCS",
+        "openshift, OCS",
+        "Local, Local",
+        "local, Local"
+    })
     void mapsEveryNameEtcdDruidTakes(String spelling, String name) {
         assertThat(StorageProviders.etcdbrctlName(spelling)).contains(name);
     }

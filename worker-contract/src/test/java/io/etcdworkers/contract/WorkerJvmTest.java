@@ -15,7 +15,7 @@ class WorkerJvmTest {
 
     @Test
     void onlyAJarHasOne() {
-        assertThatThrownBy(() -> WorkerJvm.classArchiveFor("/app/restore-worker")).isInstanceOf(
-                IllegalArgumentException.class);
+        assertThatThrownBy(() -> WorkerJvm.classArchiveFor("/app/restore-worker"))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

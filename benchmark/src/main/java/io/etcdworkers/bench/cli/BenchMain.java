@@ -4,8 +4,7 @@ import picocli.CommandLine;
 
 /** Entry point of {@code benchmark.jar}. */
 public final class BenchMain {
-    private BenchMain() {
-    }
+    private BenchMain() {}
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new BenchCommand()).execute(args));

@@ -10,10 +10,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code ceiling}: sequential single-revision txns into the worker's kind of scratch etcd. */
-@Command(name = "ceiling", mixinStandardHelpOptions = true,
+@Command(
+        name = "ceiling",
+        mixinStandardHelpOptions = true,
         description = "Measures the raw sequential transaction rate on a bucket's base snapshot.")
 public final class CeilingCommand implements Callable<Integer> {
-    @Option(names = "--bucket-out", required = true, description = "A generated bucket's directory (holds bucket/ and expected.json).")
+    @Option(
+            names = "--bucket-out",
+            required = true,
+            description = "A generated bucket's directory (holds bucket/ and expected.json).")
     Path bucketOut;
 
     @Option(names = "--txns", defaultValue = "30000", description = "Transactions to send. Default: ${DEFAULT-VALUE}.")
@@ -37,9 +42,18 @@ public final class CeilingCommand implements Callable<Integer> {
         bucketOut = bucketOut.toAbsolutePath();
         scratch = scratch.toAbsolutePath();
         walDir = walDir == null ? null : walDir.toAbsolutePath();
-        var expected = new ObjectMapper().readTree(bucketOut.resolve("expected.json").toFile());
-        var result = new CeilingRun(new CeilingSpec(bucketOut.resolve("bucket"), expected.path("seed").asLong(),
-                expected.path("seedKeys").asInt(), txns, scratch, Optional.ofNullable(walDir), Optional.ofNullable(snapshotCount), out)).run();
+        var expected =
+                new ObjectMapper().readTree(bucketOut.resolve("expected.json").toFile());
+        var result = new CeilingRun(new CeilingSpec(
+                        bucketOut.resolve("bucket"),
+                        expected.path("seed").asLong(),
+                        expected.path("seedKeys").asInt(),
+                        txns,
+                        scratch,
+                        Optional.ofNullable(walDir),
+                        Optional.ofNullable(snapshotCount),
+                        out))
+                .run();
         System.out.println(result.toPrettyString());
         return 0;
     }

@@ -18,7 +18,10 @@ public final class PlotCommand implements Callable<Integer> {
     @Option(names = "--prefix", required = true, description = "Output path prefix, e.g. docs/img/restore-300k.")
     Path prefix;
 
-    @Option(names = "--run", required = true, description = "LABEL=RUN_DIR, repeatable; runs missing on disk are skipped.")
+    @Option(
+            names = "--run",
+            required = true,
+            description = "LABEL=RUN_DIR, repeatable; runs missing on disk are skipped.")
     List<String> runs;
 
     @Override

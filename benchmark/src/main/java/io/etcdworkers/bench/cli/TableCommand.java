@@ -12,7 +12,10 @@ public final class TableCommand implements Callable<Integer> {
     @Option(names = "--runs", required = true, description = "Directory of run directories (each with summary.json).")
     Path runs;
 
-    @Option(names = "--ceilings", required = true, description = "Directory with ceiling-disk.json and ceiling-tmpfs.json.")
+    @Option(
+            names = "--ceilings",
+            required = true,
+            description = "Directory with ceiling-disk.json and ceiling-tmpfs.json.")
     Path ceilings;
 
     @Override

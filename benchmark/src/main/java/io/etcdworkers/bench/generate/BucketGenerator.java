@@ -82,15 +82,19 @@ public final class BucketGenerator {
         json.put("deltaStoredBytes", sink.storedBytes());
         json.put("compression", COMPRESSION.policyName());
         json.put("generateSeconds", (System.nanoTime() - started) / 1e9);
-        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(spec.expectedFile().toFile(), json);
+        new ObjectMapper()
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(spec.expectedFile().toFile(), json);
         return json;
     }
 
     /** @return the uncompressed size of the full snapshot (database + trailer) */
-    private long seedAndSnapshot(LocalDirectoryStore store, KeyspaceModel model, ValueSource values,
-                                 WorkloadGenerator workload) throws IOException, InterruptedException {
+    private long seedAndSnapshot(
+            LocalDirectoryStore store, KeyspaceModel model, ValueSource values, WorkloadGenerator workload)
+            throws IOException, InterruptedException {
         Path seedDir = Files.createTempDirectory(spec.outDir(), "seed-etcd-");
-        try (PlainEtcd etcd = PlainEtcd.start(spec.etcdBinary(), seedDir.resolve("data"), seedDir.resolve("etcd.log"))) {
+        try (PlainEtcd etcd =
+                PlainEtcd.start(spec.etcdBinary(), seedDir.resolve("data"), seedDir.resolve("etcd.log"))) {
             long revision = etcd.client().status().getHeader().getRevision();
             model.advanceTo(revision);
             for (int put = 0; put < spec.seedKeys(); ) {
@@ -99,9 +103,10 @@ public final class BucketGenerator {
                 String[] keys = new String[Math.min(SEED_PUTS_PER_TXN, spec.seedKeys() - put)];
                 for (int i = 0; i < keys.length; i++, put++) {
                     keys[i] = workload.freshKey();
-                    txn.addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder()
-                            .setKey(ByteString.copyFrom(keys[i], StandardCharsets.UTF_8))
-                            .setValue(ByteString.copyFrom(values.value(seedStamp(first + i))))));
+                    txn.addSuccess(RequestOp.newBuilder()
+                            .setRequestPut(PutRequest.newBuilder()
+                                    .setKey(ByteString.copyFrom(keys[i], StandardCharsets.UTF_8))
+                                    .setValue(ByteString.copyFrom(values.value(seedStamp(first + i))))));
                 }
                 revision = etcd.client().txn(txn.build()).getHeader().getRevision();
                 model.advanceTo(revision);
@@ -110,7 +115,8 @@ public final class BucketGenerator {
                 }
             }
             Instant created = WorkloadGenerator.timeOf(revision).toInstant().truncatedTo(ChronoUnit.SECONDS);
-            String name = SnapshotName.of(SnapshotKind.FULL, 0, revision, created, COMPRESSION, false).format();
+            String name = SnapshotName.of(SnapshotKind.FULL, 0, revision, created, COMPRESSION, false)
+                    .format();
             try (ObjectWriter object = store.create(PREFIX + name)) {
                 long bytes;
                 try (OutputStream out = COMPRESSION.compress(object.out())) {

@@ -1,7 +1,5 @@
 package io.etcdworkers.bench.generate;
 
-import java.time.temporal.ChronoUnit;
-
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.DeltaWriter;
 import io.etcdworkers.format.SnapshotKind;
@@ -13,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -78,9 +77,14 @@ final class DeltaSink implements AutoCloseable {
 
     private void cut() throws IOException {
         writer.close();
-        String name = SnapshotName.of(SnapshotKind.DELTA, startRevision, lastRevision,
-                WorkloadGenerator.timeOf(lastRevision).toInstant().truncatedTo(ChronoUnit.SECONDS),
-                compression, false).format();
+        String name = SnapshotName.of(
+                        SnapshotKind.DELTA,
+                        startRevision,
+                        lastRevision,
+                        WorkloadGenerator.timeOf(lastRevision).toInstant().truncatedTo(ChronoUnit.SECONDS),
+                        compression,
+                        false)
+                .format();
         try (ObjectWriter object = store.create(prefix + name)) {
             buffer.writeTo(object.out());
             object.out().flush();

@@ -44,7 +44,8 @@ public record ExpectedState(long revision, long keys, String kvSha256, String me
             put(meta, u64, 0);
         }
         HexFormat hex = HexFormat.of();
-        return new ExpectedState(model.revision(), sorted.size(), hex.formatHex(kv.digest()), hex.formatHex(meta.digest()));
+        return new ExpectedState(
+                model.revision(), sorted.size(), hex.formatHex(kv.digest()), hex.formatHex(meta.digest()));
     }
 
     private static void put(MessageDigest d, ByteBuffer u64, long v) {

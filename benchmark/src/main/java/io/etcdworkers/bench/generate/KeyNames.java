@@ -8,8 +8,21 @@ import java.util.SplittableRandom;
  */
 final class KeyNames {
     private static final String[] RESOURCES = {
-        "pods", "pods", "pods", "events", "events", "leases", "configmaps", "configmaps", "secrets",
-        "endpointslices", "services", "deployments", "replicasets", "serviceaccounts", "persistentvolumeclaims",
+        "pods",
+        "pods",
+        "pods",
+        "events",
+        "events",
+        "leases",
+        "configmaps",
+        "configmaps",
+        "secrets",
+        "endpointslices",
+        "services",
+        "deployments",
+        "replicasets",
+        "serviceaccounts",
+        "persistentvolumeclaims",
     };
     private static final int NAMESPACES = 64;
 

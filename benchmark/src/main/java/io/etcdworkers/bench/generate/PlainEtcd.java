@@ -29,12 +29,22 @@ final class PlainEtcd implements AutoCloseable {
     static PlainEtcd start(Path etcdBinary, Path dataDir, Path logFile) throws IOException, InterruptedException {
         URI clientUrl = LoopbackPorts.url(LoopbackPorts.free());
         URI peerUrl = LoopbackPorts.url(LoopbackPorts.free());
-        List<String> argv = List.of(etcdBinary.toString(), "--name=seed", "--data-dir=" + dataDir,
-                "--listen-client-urls=" + clientUrl, "--advertise-client-urls=" + clientUrl,
-                "--listen-peer-urls=" + peerUrl, "--initial-advertise-peer-urls=" + peerUrl,
-                "--initial-cluster=seed=" + peerUrl, "--auto-compaction-retention=0",
-                "--quota-backend-bytes=" + EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, "--max-request-bytes=" + (16 << 20), "--max-txn-ops=4096",
-                "--logger=zap", "--log-level=warn", "--log-outputs=stderr");
+        List<String> argv = List.of(
+                etcdBinary.toString(),
+                "--name=seed",
+                "--data-dir=" + dataDir,
+                "--listen-client-urls=" + clientUrl,
+                "--advertise-client-urls=" + clientUrl,
+                "--listen-peer-urls=" + peerUrl,
+                "--initial-advertise-peer-urls=" + peerUrl,
+                "--initial-cluster=seed=" + peerUrl,
+                "--auto-compaction-retention=0",
+                "--quota-backend-bytes=" + EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES,
+                "--max-request-bytes=" + (16 << 20),
+                "--max-txn-ops=4096",
+                "--logger=zap",
+                "--log-level=warn",
+                "--log-outputs=stderr");
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(logFile.toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("ETCD"));
         Process process = pb.start();

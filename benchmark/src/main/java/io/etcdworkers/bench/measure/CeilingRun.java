@@ -19,12 +19,12 @@ import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.EtcdMember;
-import io.etcdworkers.etcd.SnapshotRestorer;
 import io.etcdworkers.etcd.ScratchEtcd;
-import io.etcdworkers.rebuild.engine.EngineSettings;
+import io.etcdworkers.etcd.SnapshotRestorer;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.EventType;
 import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,7 +59,8 @@ public final class CeilingRun {
         Path scratch = Files.createTempDirectory(Files.createDirectories(spec.scratchDir()), "ceiling-");
         Optional<Path> wal = spec.walDir().map(d -> d.resolve(scratch.getFileName() + "-wal"));
         try {
-            EtcdBinaries binaries = EtcdBinaries.locate(Optional.empty(), System.getenv().getOrDefault("PATH", ""));
+            EtcdBinaries binaries =
+                    EtcdBinaries.locate(Optional.empty(), System.getenv().getOrDefault("PATH", ""));
             Path base = scratch.resolve("base.db");
             decompressFull(base);
             EtcdMember member = EtcdMember.onFreeLoopbackPort();
@@ -68,12 +69,24 @@ public final class CeilingRun {
                     .restore(new SnapshotRestorer.Request(base, member, dataDir, wal, false));
             EmbeddedEtcdConfig defaults = EmbeddedEtcdConfig.defaults(binaries, member, dataDir, scratch);
             // The limits EngineInput gives the worker's scratch etcd.
-            EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(binaries, member, dataDir, wal, scratch,
-                    EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS,
-                    spec.snapshotCount().orElse(defaults.snapshotCount()), defaults.startTimeout(), defaults.stopTimeout(), 0,
-                    false, false);
+            EmbeddedEtcdConfig config = new EmbeddedEtcdConfig(
+                    binaries,
+                    member,
+                    dataDir,
+                    wal,
+                    scratch,
+                    EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES,
+                    ScratchEtcd.MIN_REQUEST_BYTES,
+                    ScratchEtcd.MIN_TXN_OPS,
+                    spec.snapshotCount().orElse(defaults.snapshotCount()),
+                    defaults.startTimeout(),
+                    defaults.stopTimeout(),
+                    0,
+                    false,
+                    false);
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
-                    EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), EngineSettings.DEFAULT_CALL_TIMEOUT)) {
+                    EtcdGrpcClient client =
+                            EtcdGrpcClient.connect(etcd.clientEndpoint(), EngineSettings.DEFAULT_CALL_TIMEOUT)) {
                 List<TxnRequest> txns = prepare(client);
                 ObjectNode out = measure(client, etcd.pid(), txns);
                 out.put("snapshotCount", config.snapshotCount());
@@ -94,7 +107,8 @@ public final class CeilingRun {
     private void decompressFull(Path target) throws IOException {
         Path full;
         try (Stream<Path> files = Files.list(spec.bucketDir().resolve("v2"))) {
-            full = files.filter(p -> p.getFileName().toString().startsWith("Full-")).findFirst()
+            full = files.filter(p -> p.getFileName().toString().startsWith("Full-"))
+                    .findFirst()
                     .orElseThrow(() -> new IOException("no full snapshot in " + spec.bucketDir()));
         }
         try (InputStream in = Compression.GZIP.decompress(Files.newInputStream(full))) {
@@ -109,10 +123,16 @@ public final class CeilingRun {
         ByteString from = zero;
         while (true) {
             // range_end "\0": every key from `from` on
-            RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(zero)
-                    .setKeysOnly(true).setRevision(revision).setLimit(1000).build());
+            RangeResponse page = client.range(RangeRequest.newBuilder()
+                    .setKey(from)
+                    .setRangeEnd(zero)
+                    .setKeysOnly(true)
+                    .setRevision(revision)
+                    .setLimit(1000)
+                    .build());
             for (KeyValue kv : page.getKvsList()) {
-                model.load(kv.getKey().toStringUtf8(),
+                model.load(
+                        kv.getKey().toStringUtf8(),
                         new KeyState(kv.getCreateRevision(), kv.getModRevision(), kv.getVersion(), 0));
             }
             if (!page.getMore()) {
@@ -124,17 +144,22 @@ public final class CeilingRun {
             throw new IllegalStateException("the restored base snapshot holds no keys: wrong bucket?");
         }
         model.advanceTo(revision);
-        WorkloadGenerator workload = new WorkloadGenerator(model, new ValueSource(spec.seed()), spec.seed() + 1,
-                spec.targetKeys());
+        WorkloadGenerator workload =
+                new WorkloadGenerator(model, new ValueSource(spec.seed()), spec.seed() + 1, spec.targetKeys());
         List<TxnRequest> txns = new ArrayList<>(spec.txns());
         for (int i = 0; i < spec.txns(); i++) {
             TxnRequest.Builder txn = TxnRequest.newBuilder();
             for (DeltaEvent e : workload.nextRevision()) {
                 ByteString key = ByteString.copyFrom(e.key());
-                txn.addSuccess(e.type() == EventType.PUT
-                        ? RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder().setKey(key)
-                                .setValue(ByteString.copyFrom(e.value())))
-                        : RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(key)));
+                txn.addSuccess(
+                        e.type() == EventType.PUT
+                                ? RequestOp.newBuilder()
+                                        .setRequestPut(PutRequest.newBuilder()
+                                                .setKey(key)
+                                                .setValue(ByteString.copyFrom(e.value())))
+                                : RequestOp.newBuilder()
+                                        .setRequestDeleteRange(
+                                                DeleteRangeRequest.newBuilder().setKey(key)));
             }
             txns.add(txn.build());
         }
@@ -177,8 +202,9 @@ public final class CeilingRun {
         out.put("etcdCpuMsPerTxn", round(etcdCpu * 1000 / txns.size()));
         out.put("loadBefore", loadBefore);
         out.put("loadAfter", MachineLoad.loadAverages());
-        out.put("otherProcessesCores", round(Math.max(0, MachineLoad.busyCpuSeconds() - busyBefore - jvmCpu - etcdCpu)
-                / seconds));
+        out.put(
+                "otherProcessesCores",
+                round(Math.max(0, MachineLoad.busyCpuSeconds() - busyBefore - jvmCpu - etcdCpu) / seconds));
         return out;
     }
 
@@ -193,8 +219,12 @@ public final class CeilingRun {
         ByteString from = zero;
         long bytes = 0;
         while (true) {
-            RangeResponse page = client.range(RangeRequest.newBuilder().setKey(from).setRangeEnd(zero)
-                    .setRevision(revision).setLimit(500).build());
+            RangeResponse page = client.range(RangeRequest.newBuilder()
+                    .setKey(from)
+                    .setRangeEnd(zero)
+                    .setRevision(revision)
+                    .setLimit(500)
+                    .build());
             for (KeyValue kv : page.getKvsList()) {
                 bytes += kv.getValue().size();
             }

@@ -15,6 +15,12 @@ import java.util.Optional;
  * @param snapshotCount etcd's {@code --snapshot-count}, or empty for the worker's default
  * @param outFile the JSON result
  */
-public record CeilingSpec(Path bucketDir, long seed, int targetKeys, int txns, Path scratchDir, Optional<Path> walDir,
-                          Optional<Long> snapshotCount, Path outFile) {
-}
+public record CeilingSpec(
+        Path bucketDir,
+        long seed,
+        int targetKeys,
+        int txns,
+        Path scratchDir,
+        Optional<Path> walDir,
+        Optional<Long> snapshotCount,
+        Path outFile) {}

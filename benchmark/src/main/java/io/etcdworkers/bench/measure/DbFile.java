@@ -23,7 +23,10 @@ final class DbFile {
         Path base = Path.of(text.substring(0, text.lastIndexOf('/', star)));
         PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + text);
         try (Stream<Path> paths = Files.walk(base, 8)) {
-            return paths.filter(matcher::matches).mapToLong(p -> p.toFile().length()).max().orElse(0);
+            return paths.filter(matcher::matches)
+                    .mapToLong(p -> p.toFile().length())
+                    .max()
+                    .orElse(0);
         } catch (IOException | RuntimeException gone) {
             // the scratch dir appears and disappears during the run: nothing to sample now
             return 0;

@@ -8,8 +8,7 @@ import java.util.stream.Stream;
 
 /** Recursive deletion of the benchmark's own scratch directories. */
 public final class Dirs {
-    private Dirs() {
-    }
+    private Dirs() {}
 
     /** Deletes {@code dir} and everything below it; a missing dir is fine. */
     public static void delete(Path dir) throws IOException {

@@ -17,11 +17,9 @@ public final class GcLog {
     private static final Pattern PAUSE = Pattern.compile("\\[(\\d+[.,]\\d+)s].*?(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     /** One collection: when, live heap after it, committed heap, all in MiB. */
-    public record Collection(double seconds, long beforeMb, long afterMb, long committedMb) {
-    }
+    public record Collection(double seconds, long beforeMb, long afterMb, long committedMb) {}
 
-    private GcLog() {
-    }
+    private GcLog() {}
 
     public static List<Collection> read(Path file) throws IOException {
         List<Collection> found = new ArrayList<>();
@@ -31,8 +29,11 @@ public final class GcLog {
         for (String line : Files.readAllLines(file)) {
             Matcher m = PAUSE.matcher(line);
             if (m.find()) {
-                found.add(new Collection(Double.parseDouble(m.group(1).replace(',', '.')), Long.parseLong(m.group(2)),
-                        Long.parseLong(m.group(3)), Long.parseLong(m.group(4))));
+                found.add(new Collection(
+                        Double.parseDouble(m.group(1).replace(',', '.')),
+                        Long.parseLong(m.group(2)),
+                        Long.parseLong(m.group(3)),
+                        Long.parseLong(m.group(4))));
             }
         }
         return found;

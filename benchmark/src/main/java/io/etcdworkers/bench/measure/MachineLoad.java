@@ -12,8 +12,7 @@ import java.nio.file.Path;
 public final class MachineLoad {
     private static final double TICKS_PER_SECOND = 100.0;
 
-    private MachineLoad() {
-    }
+    private MachineLoad() {}
 
     /** {@code "1.23 0.98 0.80"}: the 1, 5 and 15 minute load averages. */
     public static String loadAverages() {

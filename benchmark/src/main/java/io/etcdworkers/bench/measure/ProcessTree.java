@@ -24,17 +24,16 @@ public final class ProcessTree {
     private static final Path PROC = Path.of("/proc");
 
     /** One process as read. */
-    public record Proc(long pid, long ppid, String comm, long rssBytes, long anonBytes, long cpuTicks) {
-    }
+    public record Proc(long pid, long ppid, String comm, long rssBytes, long anonBytes, long cpuTicks) {}
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     /** {@code root} and its descendants now; processes that vanish while reading are skipped. */
     public static List<Proc> of(long root) {
         Map<Long, List<Proc>> children = new HashMap<>();
         Proc rootProc = null;
-        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(PROC, p -> isNumeric(p.getFileName().toString()))) {
+        try (DirectoryStream<Path> dirs =
+                Files.newDirectoryStream(PROC, p -> isNumeric(p.getFileName().toString()))) {
             for (Path dir : dirs) {
                 Proc p = read(dir);
                 if (p == null) {
@@ -83,8 +82,8 @@ public final class ProcessTree {
 
     private static long anon(long pid) {
         try {
-            for (String line : Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status"),
-                    StandardCharsets.US_ASCII)) {
+            for (String line :
+                    Files.readAllLines(PROC.resolve(Long.toString(pid)).resolve("status"), StandardCharsets.US_ASCII)) {
                 if (line.startsWith("RssAnon:")) {
                     return Long.parseLong(line.substring(8).trim().split("\\s+")[0]) * 1024;
                 }

@@ -20,8 +20,8 @@ public final class ProgressState {
                     + "dbSizeAfter=(\\d+) inUseAfter=(\\d+) ms=(\\d+)");
 
     /** One defragmentation as logged, with the benchmark's time of the line. */
-    public record Defrag(double atSeconds, String trigger, long revision, long dbSizeBefore, long dbSizeAfter, long ms) {
-    }
+    public record Defrag(
+            double atSeconds, String trigger, long revision, long dbSizeBefore, long dbSizeAfter, long ms) {}
 
     private long events;
     private long eventsPerSecond;
@@ -43,8 +43,13 @@ public final class ProgressState {
         }
         Matcher d = DEFRAG.matcher(line);
         if (d.find()) {
-            defragLog.add(new Defrag(atSeconds, d.group(1), Long.parseLong(d.group(2)), Long.parseLong(d.group(3)),
-                    Long.parseLong(d.group(5)), Long.parseLong(d.group(7))));
+            defragLog.add(new Defrag(
+                    atSeconds,
+                    d.group(1),
+                    Long.parseLong(d.group(2)),
+                    Long.parseLong(d.group(3)),
+                    Long.parseLong(d.group(5)),
+                    Long.parseLong(d.group(7))));
         }
     }
 

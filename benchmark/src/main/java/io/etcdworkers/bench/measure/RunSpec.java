@@ -17,8 +17,8 @@ import java.util.Optional;
  * @param expected the generator's {@code expected.json}, to check the result's digests
  * @param interval sampling interval
  */
-public record RunSpec(String label, Path outDir, List<String> command, Path dbFile, Optional<Path> expected,
-                      Duration interval) {
+public record RunSpec(
+        String label, Path outDir, List<String> command, Path dbFile, Optional<Path> expected, Duration interval) {
 
     public Path timeFile() {
         return outDir.resolve("time.txt");

@@ -24,8 +24,15 @@ public record RunSummary(ObjectNode json, boolean failed) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final double MB = 1024.0 * 1024.0;
 
-    static RunSummary write(RunSpec spec, int exit, double wall, String loadBefore, String loadAfter,
-                            double machineBusyCpu, List<ProgressState.Defrag> defrags) throws IOException {
+    static RunSummary write(
+            RunSpec spec,
+            int exit,
+            double wall,
+            String loadBefore,
+            String loadAfter,
+            double machineBusyCpu,
+            List<ProgressState.Defrag> defrags)
+            throws IOException {
         ObjectNode s = JSON.createObjectNode();
         s.put("label", spec.label());
         s.put("finishedAt", Instant.now().toString());
@@ -36,12 +43,24 @@ public record RunSummary(ObjectNode json, boolean failed) {
         s.put("loadAfter", loadAfter);
         List<Sample> samples = samples(spec.outDir().resolve("samples.csv"));
         s.put("samples", samples.size());
-        s.put("peakTreeRssMB", round(samples.stream().mapToLong(Sample::treeRss).max().orElse(0) / MB));
-        s.put("peakJvmRssMB", round(samples.stream().mapToLong(Sample::jvmRss).max().orElse(0) / MB));
-        s.put("peakEtcdRssMB", round(samples.stream().mapToLong(Sample::etcdRss).max().orElse(0) / MB));
-        s.put("peakTreeAnonMB", round(samples.stream().mapToLong(Sample::treeAnon).max().orElse(0) / MB));
-        s.put("peakEtcdAnonMB", round(samples.stream().mapToLong(Sample::etcdAnon).max().orElse(0) / MB));
-        s.put("peakDbFileBytes", samples.stream().mapToLong(Sample::dbFile).max().orElse(0));
+        s.put(
+                "peakTreeRssMB",
+                round(samples.stream().mapToLong(Sample::treeRss).max().orElse(0) / MB));
+        s.put(
+                "peakJvmRssMB",
+                round(samples.stream().mapToLong(Sample::jvmRss).max().orElse(0) / MB));
+        s.put(
+                "peakEtcdRssMB",
+                round(samples.stream().mapToLong(Sample::etcdRss).max().orElse(0) / MB));
+        s.put(
+                "peakTreeAnonMB",
+                round(samples.stream().mapToLong(Sample::treeAnon).max().orElse(0) / MB));
+        s.put(
+                "peakEtcdAnonMB",
+                round(samples.stream().mapToLong(Sample::etcdAnon).max().orElse(0) / MB));
+        s.put(
+                "peakDbFileBytes",
+                samples.stream().mapToLong(Sample::dbFile).max().orElse(0));
         double treeCpu = Double.NaN;
         if (Files.exists(spec.timeFile())) {
             TimeReport time = TimeReport.read(spec.timeFile());
@@ -56,8 +75,13 @@ public record RunSummary(ObjectNode json, boolean failed) {
         heap(s, GcLog.read(spec.gcLog()), wall);
         ArrayNode d = s.putArray("defragLog");
         for (ProgressState.Defrag x : defrags) {
-            d.addObject().put("atSeconds", round(x.atSeconds())).put("trigger", x.trigger()).put("revision", x.revision())
-                    .put("dbSizeBefore", x.dbSizeBefore()).put("dbSizeAfter", x.dbSizeAfter()).put("ms", x.ms());
+            d.addObject()
+                    .put("atSeconds", round(x.atSeconds()))
+                    .put("trigger", x.trigger())
+                    .put("revision", x.revision())
+                    .put("dbSizeBefore", x.dbSizeBefore())
+                    .put("dbSizeAfter", x.dbSizeAfter())
+                    .put("ms", x.ms());
         }
         boolean failed = exit != 0;
         JsonNode result = readResult(spec.outDir().resolve("result.json"));
@@ -70,28 +94,49 @@ public record RunSummary(ObjectNode json, boolean failed) {
             s.put("wallEventsPerSecond", round(events / wall));
         }
         if (spec.expected().isPresent()) {
-            failed |= !checkDigest(s, result, JSON.readTree(spec.expected().get().toFile()));
+            failed |=
+                    !checkDigest(s, result, JSON.readTree(spec.expected().get().toFile()));
         }
-        JSON.writerWithDefaultPrettyPrinter().writeValue(spec.outDir().resolve("summary.json").toFile(), s);
+        JSON.writerWithDefaultPrettyPrinter()
+                .writeValue(spec.outDir().resolve("summary.json").toFile(), s);
         return new RunSummary(s, failed);
     }
 
     private static void heap(ObjectNode s, List<GcLog.Collection> gcs, double wall) {
         s.put("gcCount", gcs.size());
-        s.put("maxHeapAfterGcMB", gcs.stream().mapToLong(GcLog.Collection::afterMb).max().orElse(-1));
-        s.put("maxHeapCommittedMB", gcs.stream().mapToLong(GcLog.Collection::committedMb).max().orElse(-1));
+        s.put(
+                "maxHeapAfterGcMB",
+                gcs.stream().mapToLong(GcLog.Collection::afterMb).max().orElse(-1));
+        s.put(
+                "maxHeapCommittedMB",
+                gcs.stream().mapToLong(GcLog.Collection::committedMb).max().orElse(-1));
         // Live heap in the middle third and the last third of the run: equal means no growth with the deltas.
-        s.put("heapAfterGcMiddleThirdMaxMB", gcs.stream().filter(g -> g.seconds() > wall / 3 && g.seconds() <= 2 * wall / 3)
-                .mapToLong(GcLog.Collection::afterMb).max().orElse(-1));
-        s.put("heapAfterGcLastThirdMaxMB", gcs.stream().filter(g -> g.seconds() > 2 * wall / 3)
-                .mapToLong(GcLog.Collection::afterMb).max().orElse(-1));
+        s.put(
+                "heapAfterGcMiddleThirdMaxMB",
+                gcs.stream()
+                        .filter(g -> g.seconds() > wall / 3 && g.seconds() <= 2 * wall / 3)
+                        .mapToLong(GcLog.Collection::afterMb)
+                        .max()
+                        .orElse(-1));
+        s.put(
+                "heapAfterGcLastThirdMaxMB",
+                gcs.stream()
+                        .filter(g -> g.seconds() > 2 * wall / 3)
+                        .mapToLong(GcLog.Collection::afterMb)
+                        .max()
+                        .orElse(-1));
     }
 
     private static boolean checkDigest(ObjectNode s, JsonNode result, JsonNode expected) {
         boolean ok = result != null
-                && expected.path("kvSha256").asText().equals(result.path("kvSha256").asText())
-                && expected.path("metaSha256").asText().equals(result.path("metaSha256").asText())
-                && expected.path("revision").asLong() == result.path("finalRevision").asLong()
+                && expected.path("kvSha256")
+                        .asText()
+                        .equals(result.path("kvSha256").asText())
+                && expected.path("metaSha256")
+                        .asText()
+                        .equals(result.path("metaSha256").asText())
+                && expected.path("revision").asLong()
+                        == result.path("finalRevision").asLong()
                 && expected.path("keys").asLong() == result.path("keys").asLong();
         s.put("digest", ok ? "match" : "MISMATCH");
         if (!ok) {

@@ -19,22 +19,56 @@ import java.util.Locale;
  * @param events events applied, from the last progress line
  * @param eventsPerSecond the rate the last progress line reported
  */
-public record Sample(double seconds, long treeRss, long jvmRss, long etcdRss, long treeAnon, long etcdAnon,
-                     long cpuTicks, long dbFile,
-                     long dbSize, long dbInUse, long events, long eventsPerSecond) {
+public record Sample(
+        double seconds,
+        long treeRss,
+        long jvmRss,
+        long etcdRss,
+        long treeAnon,
+        long etcdAnon,
+        long cpuTicks,
+        long dbFile,
+        long dbSize,
+        long dbInUse,
+        long events,
+        long eventsPerSecond) {
 
-    static final String CSV_HEADER = "seconds,treeRss,jvmRss,etcdRss,treeAnon,etcdAnon,cpuTicks,dbFile,dbSize,dbInUse,events,eventsPerSecond";
+    static final String CSV_HEADER =
+            "seconds,treeRss,jvmRss,etcdRss,treeAnon,etcdAnon,cpuTicks,dbFile,dbSize,dbInUse,events,eventsPerSecond";
 
     String csv() {
-        return String.format(Locale.ROOT, "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, treeRss,
-                jvmRss, etcdRss, treeAnon, etcdAnon, cpuTicks, dbFile, dbSize, dbInUse, events, eventsPerSecond);
+        return String.format(
+                Locale.ROOT,
+                "%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d",
+                seconds,
+                treeRss,
+                jvmRss,
+                etcdRss,
+                treeAnon,
+                etcdAnon,
+                cpuTicks,
+                dbFile,
+                dbSize,
+                dbInUse,
+                events,
+                eventsPerSecond);
     }
 
     /** Parses a line written by {@link #csv()}. */
     public static Sample parse(String line) {
         String[] f = line.split(",");
-        return new Sample(Double.parseDouble(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]),
-                Long.parseLong(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10]), Long.parseLong(f[11]));
+        return new Sample(
+                Double.parseDouble(f[0]),
+                Long.parseLong(f[1]),
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Long.parseLong(f[4]),
+                Long.parseLong(f[5]),
+                Long.parseLong(f[6]),
+                Long.parseLong(f[7]),
+                Long.parseLong(f[8]),
+                Long.parseLong(f[9]),
+                Long.parseLong(f[10]),
+                Long.parseLong(f[11]));
     }
 }

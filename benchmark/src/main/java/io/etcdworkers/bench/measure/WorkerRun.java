@@ -1,11 +1,10 @@
 package io.etcdworkers.bench.measure;
 
-import java.io.UncheckedIOException;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,10 +44,14 @@ public final class WorkerRun {
             t.setDaemon(true);
             return t;
         });
-        try (PrintWriter csv = new PrintWriter(Files.newBufferedWriter(spec.outDir().resolve("samples.csv")))) {
+        try (PrintWriter csv =
+                new PrintWriter(Files.newBufferedWriter(spec.outDir().resolve("samples.csv")))) {
             csv.println(Sample.CSV_HEADER);
-            sampler.scheduleAtFixedRate(() -> csv.println(sample(process.pid(), started).csv()), 0,
-                    spec.interval().toMillis(), TimeUnit.MILLISECONDS);
+            sampler.scheduleAtFixedRate(
+                    () -> csv.println(sample(process.pid(), started).csv()),
+                    0,
+                    spec.interval().toMillis(),
+                    TimeUnit.MILLISECONDS);
             int exit = process.waitFor();
             double wall = (System.nanoTime() - started) / 1e9;
             sampler.shutdown();
@@ -56,8 +59,8 @@ public final class WorkerRun {
             stderr.join();
             double busy = MachineLoad.busyCpuSeconds() - busyBefore;
             csv.flush();
-            return RunSummary.write(spec, exit, wall, loadBefore, MachineLoad.loadAverages(), busy,
-                    progress.defragLog());
+            return RunSummary.write(
+                    spec, exit, wall, loadBefore, MachineLoad.loadAverages(), busy, progress.defragLog());
         }
     }
 
@@ -84,12 +87,24 @@ public final class WorkerRun {
             }
         }
         long db = DbFile.size(spec.dbFile());
-        return new Sample((System.nanoTime() - started) / 1e9, rss, jvm, etcd, anon, etcdAnon, ticks, db, progress.dbSize(),
-                progress.dbInUse(), progress.events(), progress.eventsPerSecond());
+        return new Sample(
+                (System.nanoTime() - started) / 1e9,
+                rss,
+                jvm,
+                etcd,
+                anon,
+                etcdAnon,
+                ticks,
+                db,
+                progress.dbSize(),
+                progress.dbInUse(),
+                progress.events(),
+                progress.eventsPerSecond());
     }
 
     private void pumpStderr(Process process, long started) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
+        try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8));
                 Writer log = Files.newBufferedWriter(spec.outDir().resolve("worker.log"))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 progress.accept(line, (System.nanoTime() - started) / 1e9);

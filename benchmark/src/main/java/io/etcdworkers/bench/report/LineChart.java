@@ -28,10 +28,13 @@ public final class LineChart {
     };
 
     /** How a series is drawn. */
-    public enum Line { SOLID, DASHED, DOTTED }
-
-    private record Series(List<double[]> points, int group, Line line) {
+    public enum Line {
+        SOLID,
+        DASHED,
+        DOTTED
     }
+
+    private record Series(List<double[]> points, int group, Line line) {}
 
     private final String title;
     private final String yLabel;
@@ -60,13 +63,17 @@ public final class LineChart {
         int i = 0;
         for (Series s : series.values()) {
             renderer.setSeriesPaint(i, COLORS[s.group() % COLORS.length]);
-            renderer.setSeriesStroke(i, switch (s.line()) {
-                case SOLID -> new BasicStroke(2f);
-                case DASHED -> new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
-                        new float[] {7f, 4f}, 0f);
-                case DOTTED -> new BasicStroke(1.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f,
-                        new float[] {1f, 4f}, 0f);
-            });
+            renderer.setSeriesStroke(
+                    i,
+                    switch (s.line()) {
+                        case SOLID -> new BasicStroke(2f);
+                        case DASHED ->
+                            new BasicStroke(
+                                    1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {7f, 4f}, 0f);
+                        case DOTTED ->
+                            new BasicStroke(
+                                    1.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 4f}, 0f);
+                    });
             i++;
         }
         NumberAxis x = new NumberAxis("seconds since the worker started");

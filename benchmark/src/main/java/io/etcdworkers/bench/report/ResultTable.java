@@ -1,8 +1,8 @@
 package io.etcdworkers.bench.report;
 
-import io.etcdworkers.rebuild.engine.Engine;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etcdworkers.rebuild.engine.Engine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +20,7 @@ public final class ResultTable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final double MB = 1024.0 * 1024.0;
 
-    private ResultTable() {
-    }
+    private ResultTable() {}
 
     public static String render(Path runsDir, Path ceilingDir) throws IOException {
         List<JsonNode> runs = new ArrayList<>();
@@ -35,37 +34,59 @@ public final class ResultTable {
         JsonNode disk = ceiling(ceilingDir.resolve("ceiling-disk.json"));
         JsonNode tmpfs = ceiling(ceilingDir.resolve("ceiling-tmpfs.json"));
         StringBuilder md = new StringBuilder();
-        md.append("| run | events | deltas MB (gzip) | wall s | CPU s | replay (fold) s | revisions/s (replay, fold) | events/s (wall) "
-                + "| peak RSS tree MB | JVM MB | etcd MB (anon) | peak db MB | defrags (s) | max live heap MB | digest "
-                + "| load before -> after | other procs (cores) |\n");
+        md.append(
+                "| run | events | deltas MB (gzip) | wall s | CPU s | replay (fold) s | revisions/s (replay, fold) | events/s (wall) "
+                        + "| peak RSS tree MB | JVM MB | etcd MB (anon) | peak db MB | defrags (s) | max live heap MB | digest "
+                        + "| load before -> after | other procs (cores) |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n");
         for (JsonNode r : runs) {
             JsonNode res = r.path("result");
             double replay = replaySeconds(res);
-            md.append(String.format(Locale.ROOT,
+            md.append(String.format(
+                    Locale.ROOT,
                     "| %s | %,d | %.0f | %.1f | %.1f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f (%.0f) | %.0f | %d (%.1f) | %d | %s | %s -> %s | %.2f |\n",
-                    r.path("label").asText(), res.path("events").asLong(), res.path("deltaBytes").asLong() / MB,
-                    r.path("wallSeconds").asDouble(), r.path("cpuSeconds").asDouble(), replay,
-                    res.path("revisions").asLong() / replay, r.path("wallEventsPerSecond").asDouble(),
-                    r.path("peakTreeRssMB").asDouble(), r.path("peakJvmRssMB").asDouble(),
-                    r.path("peakEtcdRssMB").asDouble(), r.path("peakEtcdAnonMB").asDouble(), r.path("peakDbFileBytes").asLong() / MB,
+                    r.path("label").asText(),
+                    res.path("events").asLong(),
+                    res.path("deltaBytes").asLong() / MB,
+                    r.path("wallSeconds").asDouble(),
+                    r.path("cpuSeconds").asDouble(),
+                    replay,
+                    res.path("revisions").asLong() / replay,
+                    r.path("wallEventsPerSecond").asDouble(),
+                    r.path("peakTreeRssMB").asDouble(),
+                    r.path("peakJvmRssMB").asDouble(),
+                    r.path("peakEtcdRssMB").asDouble(),
+                    r.path("peakEtcdAnonMB").asDouble(),
+                    r.path("peakDbFileBytes").asLong() / MB,
                     res.path("defragmentations").path("count").asInt(),
-                    res.path("defragmentations").path("seconds").asDouble(), r.path("maxHeapAfterGcMB").asLong(),
-                    r.path("digest").asText("-"), r.path("loadBefore").asText(), r.path("loadAfter").asText(),
+                    res.path("defragmentations").path("seconds").asDouble(),
+                    r.path("maxHeapAfterGcMB").asLong(),
+                    r.path("digest").asText("-"),
+                    r.path("loadBefore").asText(),
+                    r.path("loadAfter").asText(),
                     r.path("otherProcessesCores").asDouble()));
         }
-        md.append("\n| raw ceiling | txns | txn/s | txn/s 2nd half | JVM CPU ms/txn | etcd CPU ms/txn | load before -> after | other procs (cores) |\n");
+        md.append(
+                "\n| raw ceiling | txns | txn/s | txn/s 2nd half | JVM CPU ms/txn | etcd CPU ms/txn | load before -> after | other procs (cores) |\n");
         md.append("|---|---:|---:|---:|---:|---:|---|---:|\n");
         for (JsonNode c : new JsonNode[] {disk, tmpfs}) {
             if (c != null) {
-                md.append(String.format(Locale.ROOT, "| WAL %s | %,d | %.0f | %.0f | %.3f | %.3f | %s -> %s | %.2f |\n",
-                        c.path("wal").asText(), c.path("txns").asLong(), c.path("txnPerSecond").asDouble(),
-                        c.path("secondHalfTxnPerSecond").asDouble(), c.path("jvmCpuMsPerTxn").asDouble(),
-                        c.path("etcdCpuMsPerTxn").asDouble(), c.path("loadBefore").asText(),
-                        c.path("loadAfter").asText(), c.path("otherProcessesCores").asDouble()));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| WAL %s | %,d | %.0f | %.0f | %.3f | %.3f | %s -> %s | %.2f |\n",
+                        c.path("wal").asText(),
+                        c.path("txns").asLong(),
+                        c.path("txnPerSecond").asDouble(),
+                        c.path("secondHalfTxnPerSecond").asDouble(),
+                        c.path("jvmCpuMsPerTxn").asDouble(),
+                        c.path("etcdCpuMsPerTxn").asDouble(),
+                        c.path("loadBefore").asText(),
+                        c.path("loadAfter").asText(),
+                        c.path("otherProcessesCores").asDouble()));
             }
         }
-        md.append("\n| run | replay revisions/s | ceiling txn/s (same WAL) | fraction | target 90 % |\n|---|---:|---:|---:|---|\n");
+        md.append(
+                "\n| run | replay revisions/s | ceiling txn/s (same WAL) | fraction | target 90 % |\n|---|---:|---:|---:|---|\n");
         for (JsonNode r : runs) {
             String label = r.path("label").asText();
             JsonNode c = label.endsWith("-tmpfs") ? tmpfs : disk;
@@ -76,8 +97,14 @@ public final class ResultTable {
             double rate = res.path("revisions").asLong() / replaySeconds(res);
             if (c != null) {
                 double f = rate / c.path("txnPerSecond").asDouble();
-                md.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f %% | %s |\n", label, rate,
-                        c.path("txnPerSecond").asDouble(), 100 * f, f >= 0.9 ? "met" : "missed"));
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.0f | %.0f | %.0f %% | %s |\n",
+                        label,
+                        rate,
+                        c.path("txnPerSecond").asDouble(),
+                        100 * f,
+                        f >= 0.9 ? "met" : "missed"));
             }
         }
         return md.toString();
@@ -90,7 +117,9 @@ public final class ResultTable {
     /** The replay's phase, or the offline engine's fold (which includes writing the database). */
     private static double replaySeconds(JsonNode result) {
         JsonNode phases = result.path("phaseSeconds");
-        return isOffline(result) ? phases.path("offlineFold").asDouble() : phases.path("replay").asDouble();
+        return isOffline(result)
+                ? phases.path("offlineFold").asDouble()
+                : phases.path("replay").asDouble();
     }
 
     private static JsonNode ceiling(Path file) throws IOException {

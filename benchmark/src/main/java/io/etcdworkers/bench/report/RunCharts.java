@@ -20,8 +20,7 @@ import java.util.function.ToDoubleFunction;
 public final class RunCharts {
     private static final double MB = 1024.0 * 1024.0;
 
-    private RunCharts() {
-    }
+    private RunCharts() {}
 
     /** @param runs label to run directory (holding {@code samples.csv} and {@code gc.log}) */
     public static List<Path> write(String title, Map<String, Path> runs, Path prefix) throws IOException {
@@ -46,8 +45,8 @@ public final class RunCharts {
             heap.add(l, gc, group, LineChart.Line.SOLID);
             group++;
         }
-        List<Path> written = List.of(file(prefix, "memory"), file(prefix, "dbsize"), file(prefix, "rate"),
-                file(prefix, "heap"));
+        List<Path> written =
+                List.of(file(prefix, "memory"), file(prefix, "dbsize"), file(prefix, "rate"), file(prefix, "heap"));
         memory.write(written.get(0));
         db.write(written.get(1));
         rate.write(written.get(2));

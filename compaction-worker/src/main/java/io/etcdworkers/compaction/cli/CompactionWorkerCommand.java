@@ -1,10 +1,10 @@
 package io.etcdworkers.compaction.cli;
 
+import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.workercli.ExitCodeHelp;
 import io.etcdworkers.workercli.WorkerCli;
-import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.workercli.WorkerVersion;
 import java.util.EnumSet;
@@ -15,11 +15,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top command of {@code compaction-worker.jar}; the work is in {@code compact}. */
-@Command(name = "compaction-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
+@Command(
+        name = "compaction-worker",
+        mixinStandardHelpOptions = true,
+        versionProvider = WorkerVersion.class,
         description = "Compacts etcd-backup-restore buckets: restores the latest full snapshot and its deltas, and "
                 + "uploads one new full snapshot.",
-        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
-                + " + the flag in upper snake case."})
+        footer = {
+            "",
+            "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake case."
+        })
 public final class CompactionWorkerCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -2,8 +2,8 @@ package io.etcdworkers.compaction.compact;
 
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.etcd.MaintenanceSnapshot;
-import io.etcdworkers.rebuild.RebuildConfig;
 import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.rebuild.RebuildConfig;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -43,5 +43,6 @@ public sealed interface CompactionOutcome {
             long dbSizeAfterCompaction,
             UploadedSnapshot uploaded,
             Optional<SnapshotLeaseUpdater.Result> lease,
-            Map<String, Duration> phases) implements CompactionOutcome {}
+            Map<String, Duration> phases)
+            implements CompactionOutcome {}
 }

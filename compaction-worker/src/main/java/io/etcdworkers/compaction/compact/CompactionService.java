@@ -4,17 +4,17 @@ import io.etcd.jetcd.api.StatusResponse;
 import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
-import io.etcdworkers.rebuild.engine.Engine;
-import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.files.ScratchSweep;
-import io.etcdworkers.rebuild.Rebuild;
-import io.etcdworkers.rebuild.RebuildPlan;
-import io.etcdworkers.rebuild.Rebuilder;
 import io.etcdworkers.format.SnapshotObject;
 import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.SnapshotStreams;
 import io.etcdworkers.format.codec.Compression;
+import io.etcdworkers.rebuild.Rebuild;
+import io.etcdworkers.rebuild.RebuildPlan;
+import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.rebuild.engine.Engine;
+import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -60,7 +60,8 @@ public final class CompactionService {
             // a run killed after it committed leaves its scratch dir, and the next run skips:
             // no scratch dir is created here, so the sweep that creating one does must run anyway
             sweepDeadScratch();
-            return new CompactionOutcome.Skipped(selection, skip.get(), rebuilder.phases().snapshot());
+            return new CompactionOutcome.Skipped(
+                    selection, skip.get(), rebuilder.phases().snapshot());
         }
         // etcd is looked for only by a run that is not skipped, and before anything else can fail
         rebuilder.binaries();
@@ -74,8 +75,9 @@ public final class CompactionService {
         });
         Optional<SnapshotUploader.Pending> early = Optional.empty();
         try (Rebuild rebuild = rebuilder.start(plan)) {
-            early = rebuild.written().map(w -> uploader.start(w.file(), w.revision(), compression, isFinal,
-                    clock.instant(), background));
+            early = rebuild.written()
+                    .map(w ->
+                            uploader.start(w.file(), w.revision(), compression, isFinal, clock.instant(), background));
             VerifiedDatabase verified = rebuild.verify();
             long revision = verified.outcome().finalRevision();
             boolean offline = verified.outcome().engine() == Engine.OFFLINE;
@@ -90,14 +92,21 @@ public final class CompactionService {
                 // a replayed database (the offline one refused, if there was one: it must not land)
                 early.ifPresent(SnapshotUploader.Pending::close);
                 early = Optional.empty();
-                Path snapshot = verified.databaseFile(rebuild.scratch().resolve("snapshot.db"), config.snapshotTimeout());
+                Path snapshot =
+                        verified.databaseFile(rebuild.scratch().resolve("snapshot.db"), config.snapshotTimeout());
                 // uploaded once etcd is stopped, so the two do not add up in memory
                 verified.stopEtcd();
                 uploaded = uploader.upload(snapshot, revision, compression, isFinal, clock.instant());
             }
             Optional<SnapshotLeaseUpdater.Result> lease = config.leaseRenewal().map(l -> renew(l, revision));
-            return new CompactionOutcome.Compacted(selection, verified.outcome(), sizeBefore, sizeAfter, uploaded,
-                    lease, rebuilder.phases().snapshot());
+            return new CompactionOutcome.Compacted(
+                    selection,
+                    verified.outcome(),
+                    sizeBefore,
+                    sizeAfter,
+                    uploaded,
+                    lease,
+                    rebuilder.phases().snapshot());
         } finally {
             early.ifPresent(SnapshotUploader.Pending::close);
             background.shutdownNow();
@@ -106,7 +115,8 @@ public final class CompactionService {
 
     /** The last delta's codec, as etcd-backup-restore picks it; the base's when the suffix is unknown. */
     static Compression codecOfLast(SnapshotSelection selection) {
-        SnapshotObject last = selection.deltas().isEmpty() ? selection.base()
+        SnapshotObject last = selection.deltas().isEmpty()
+                ? selection.base()
                 : selection.deltas().get(selection.deltas().size() - 1);
         return last.name().compression().orElseGet(() -> SnapshotStreams.codecOf(selection.base()));
     }
@@ -124,9 +134,14 @@ public final class CompactionService {
             client.defragment(config.rebuild().replay().defragTimeout());
         }
         StatusResponse after = client.status();
-        LOG.atInfo().setMessage("final compaction").addKeyValue("revision", revision)
-                .addKeyValue("defragmented", defragment).addKeyValue("dbSizeBefore", before.getDbSize())
-                .addKeyValue("dbSizeAfter", after.getDbSize()).addKeyValue("inUseAfter", after.getDbSizeInUse()).log();
+        LOG.atInfo()
+                .setMessage("final compaction")
+                .addKeyValue("revision", revision)
+                .addKeyValue("defragmented", defragment)
+                .addKeyValue("dbSizeBefore", before.getDbSize())
+                .addKeyValue("dbSizeAfter", after.getDbSize())
+                .addKeyValue("inUseAfter", after.getDbSizeInUse())
+                .log();
         return before;
     }
 

@@ -30,7 +30,8 @@ public record CompactionThresholds(long minRevisions, int minSnapshots, long min
     /** Why to skip, or empty when the compaction should run. */
     public Optional<String> skipReason(SnapshotSelection selection) {
         if (selection.deltas().isEmpty()) {
-            return Optional.of("no deltas after the latest full snapshot " + selection.base().key());
+            return Optional.of("no deltas after the latest full snapshot "
+                    + selection.base().key());
         }
         long revisions = selection.lastRevision() - selection.base().name().lastRevision();
         int snapshots = selection.deltas().size();

@@ -49,8 +49,8 @@ public final class SnapshotUploader {
     }
 
     /** Uploads and commits {@code snapshot} now. */
-    public UploadedSnapshot upload(Path snapshot, long revision, Compression compression, boolean isFinal,
-            Instant now) throws InterruptedException {
+    public UploadedSnapshot upload(Path snapshot, long revision, Compression compression, boolean isFinal, Instant now)
+            throws InterruptedException {
         try (Pending pending = start(snapshot, revision, compression, isFinal, now, Runnable::run)) {
             return pending.commit();
         }
@@ -60,10 +60,10 @@ public final class SnapshotUploader {
      * Starts checking the snapshot's trailer and writing it, compressed, on {@code executor}.
      * The caller must {@link Pending#commit} or close the result.
      */
-    public Pending start(Path snapshot, long revision, Compression compression, boolean isFinal, Instant now,
-            Executor executor) {
-        SnapshotName name = SnapshotName.of(SnapshotKind.FULL, 0, revision, now.truncatedTo(ChronoUnit.SECONDS),
-                compression, isFinal);
+    public Pending start(
+            Path snapshot, long revision, Compression compression, boolean isFinal, Instant now, Executor executor) {
+        SnapshotName name = SnapshotName.of(
+                SnapshotKind.FULL, 0, revision, now.truncatedTo(ChronoUnit.SECONDS), compression, isFinal);
         String key = prefix + "v2/" + name.format();
         ObjectWriter writer = store.create(key);
         CountDownLatch stopped = new CountDownLatch(1);
@@ -88,15 +88,20 @@ public final class SnapshotUploader {
         if (!summary.hasHash()) {
             throw new WorkerException(ErrorCode.ETCD_FAILURE, snapshot + " has no SHA-256 trailer");
         }
-        LOG.atInfo().setMessage("uploading").addKeyValue("snapshot", key)
-                .addKeyValue("databaseBytes", summary.databaseBytes()).addKeyValue("compression", compression.policyName())
+        LOG.atInfo()
+                .setMessage("uploading")
+                .addKeyValue("snapshot", key)
+                .addKeyValue("databaseBytes", summary.databaseBytes())
+                .addKeyValue("compression", compression.policyName())
                 .log();
         try (InputStream in = Files.newInputStream(snapshot);
                 OutputStream out = compression.compress(writer.out())) {
             in.transferTo(out);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read " + snapshot + " for the upload of " + key
-                    + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot read " + snapshot + " for the upload of " + key + ": " + e.getMessage(),
+                    e);
         }
         return summary;
     }
@@ -109,7 +114,11 @@ public final class SnapshotUploader {
         private final FutureTask<FullSnapshotSummary> task;
         private final CountDownLatch stopped;
 
-        private Pending(String key, Compression compression, ObjectWriter writer, FutureTask<FullSnapshotSummary> task,
+        private Pending(
+                String key,
+                Compression compression,
+                ObjectWriter writer,
+                FutureTask<FullSnapshotSummary> task,
                 CountDownLatch stopped) {
             this.key = key;
             this.compression = compression;
@@ -127,19 +136,28 @@ public final class SnapshotUploader {
                 if (e.getCause() instanceof WorkerException we) {
                     throw we;
                 }
-                throw new WorkerException(ErrorCode.UNEXPECTED, "uploading " + key + " failed: " + e.getCause(),
-                        e.getCause());
+                throw new WorkerException(
+                        ErrorCode.UNEXPECTED, "uploading " + key + " failed: " + e.getCause(), e.getCause());
             }
             ObjectInfo written = writer.commit();
             // list by the object's own key: the whole v2/ folder can hold thousands of snapshots
-            ObjectInfo listed = store.list(key).stream().filter(o -> o.key().equals(key)).findFirst()
-                    .orElseThrow(() -> new WorkerException(ErrorCode.STORE_UNAVAILABLE,
+            ObjectInfo listed = store.list(key).stream()
+                    .filter(o -> o.key().equals(key))
+                    .findFirst()
+                    .orElseThrow(() -> new WorkerException(
+                            ErrorCode.STORE_UNAVAILABLE,
                             "uploaded " + key + " but " + store.describe() + " does not list it"));
             if (listed.size() != written.size()) {
-                throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, "uploaded " + key + " with " + written.size()
-                        + " bytes but " + store.describe() + " lists " + listed.size());
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE,
+                        "uploaded " + key + " with " + written.size() + " bytes but " + store.describe() + " lists "
+                                + listed.size());
             }
-            LOG.atInfo().setMessage("uploaded").addKeyValue("snapshot", key).addKeyValue("bytes", listed.size()).log();
+            LOG.atInfo()
+                    .setMessage("uploaded")
+                    .addKeyValue("snapshot", key)
+                    .addKeyValue("bytes", listed.size())
+                    .log();
             return new UploadedSnapshot(key, listed.size(), compression, summary.databaseBytes(), summary.sha256());
         }
 
@@ -150,7 +168,8 @@ public final class SnapshotUploader {
                 task.cancel(true);
                 try {
                     if (!stopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                        LOG.warn("the upload of {} did not stop within {}s; aborting it anyway", key, STOP_WAIT_SECONDS);
+                        LOG.warn(
+                                "the upload of {} did not stop within {}s; aborting it anyway", key, STOP_WAIT_SECONDS);
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

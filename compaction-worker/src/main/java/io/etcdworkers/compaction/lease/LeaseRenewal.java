@@ -41,16 +41,19 @@ public final class LeaseRenewal {
         }
     }
 
-    private LeaseRenewal() {
-    }
+    private LeaseRenewal() {}
 
     /**
      * Writes {@code snapshotLease} into the succeeded result and returns the exit code: 0, or
      * that of {@link ErrorCode#LEASE_NOT_RENEWED} with the result turned into a failure that says the
      * snapshot was uploaded.
      */
-    public static int record(ObjectNode result, String leaseName, SnapshotLeaseUpdater.Result renewed,
-            Policy policy, String uploadedSnapshot) {
+    public static int record(
+            ObjectNode result,
+            String leaseName,
+            SnapshotLeaseUpdater.Result renewed,
+            Policy policy,
+            String uploadedSnapshot) {
         ObjectNode lease = result.putObject("snapshotLease");
         lease.put("name", leaseName);
         lease.put("updated", renewed.updated());
@@ -62,8 +65,11 @@ public final class LeaseRenewal {
         lease.put("error", error);
         lease.put("policy", policy.flagValue());
         if (policy == Policy.BEST_EFFORT) {
-            LOG.warn("snapshot lease not renewed, tolerated by --lease-renewal=best-effort lease={} uploaded={}: {}",
-                    leaseName, uploadedSnapshot, error);
+            LOG.warn(
+                    "snapshot lease not renewed, tolerated by --lease-renewal=best-effort lease={} uploaded={}: {}",
+                    leaseName,
+                    uploadedSnapshot,
+                    error);
             return 0;
         }
         ErrorCode code = ErrorCode.LEASE_NOT_RENEWED;
@@ -71,9 +77,12 @@ public final class LeaseRenewal {
         result.put(ResultFields.EXIT_CODE, code.exitCode());
         result.put(ResultFields.ERROR_CODE, code.name());
         result.put(ResultFields.RETRYABLE, code.retryable());
-        result.put(ResultFields.ERROR, "the new full snapshot " + uploadedSnapshot + " was uploaded, but the "
-                + "full-snapshot Lease " + leaseName + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
-                + " (fix it and renew by hand, or pass --lease-renewal=best-effort to tolerate it)");
+        result.put(
+                ResultFields.ERROR,
+                "the new full snapshot " + uploadedSnapshot + " was uploaded, but the "
+                        + "full-snapshot Lease " + leaseName
+                        + " was not renewed, so etcd-druid still sees the previous full snapshot: " + error
+                        + " (fix it and renew by hand, or pass --lease-renewal=best-effort to tolerate it)");
         LOG.error("snapshot lease not renewed lease={} uploaded={}: {}", leaseName, uploadedSnapshot, error);
         return code.exitCode();
     }

@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
-import java.time.ZonedDateTime;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,14 +43,18 @@ public final class SnapshotLeaseUpdater {
      */
     public Result renew(String leaseName, long revision) {
         try {
-            Lease lease = client.leases().inNamespace(namespace).withName(leaseName).get();
+            Lease lease =
+                    client.leases().inNamespace(namespace).withName(leaseName).get();
             if (lease == null) {
                 return failed(leaseName, "Lease " + namespace + "/" + leaseName + " does not exist");
             }
             long previous = revisionOf(lease);
             if (previous >= revision) {
-                LOG.info("snapshot lease already at a newer or equal revision lease={} holder={} revision={}",
-                        leaseName, previous, revision);
+                LOG.info(
+                        "snapshot lease already at a newer or equal revision lease={} holder={} revision={}",
+                        leaseName,
+                        previous,
+                        revision);
                 return new Result(false, previous, Optional.empty());
             }
             ZonedDateTime now = ZonedDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
@@ -59,12 +63,19 @@ public final class SnapshotLeaseUpdater {
                 l.getSpec().setRenewTime(now);
                 return l;
             });
-            LOG.info("snapshot lease renewed lease={}/{} holder={} previous={}", namespace, leaseName, revision, previous);
+            LOG.info(
+                    "snapshot lease renewed lease={}/{} holder={} previous={}",
+                    namespace,
+                    leaseName,
+                    revision,
+                    previous);
             return new Result(true, previous, Optional.empty());
         } catch (KubernetesClientException e) {
             if (e.getCode() == 403) {
-                return failed(leaseName, "access to Lease " + namespace + "/" + leaseName + " is forbidden: the pod's"
-                        + " ServiceAccount needs get and patch on it (job-launcher lease-role renders the Role)");
+                return failed(
+                        leaseName,
+                        "access to Lease " + namespace + "/" + leaseName + " is forbidden: the pod's"
+                                + " ServiceAccount needs get and patch on it (job-launcher lease-role renders the Role)");
             }
             if (e.getCode() == 404) {
                 return failed(leaseName, "Lease " + namespace + "/" + leaseName + " does not exist");

@@ -3,8 +3,8 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -17,10 +17,12 @@ class CompactHelpTest {
 
     @Test
     void helpListsEveryCodeWithItsMeaning() {
-        CommandRun help = CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, Map.of(), dir, "compact", "--help");
+        CommandRun help =
+                CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, Map.of(), dir, "compact", "--help");
 
         assertThat(help.exitCode()).isZero();
-        assertThat(help.stdout()).containsPattern("(?m)^   0 +done, or skipped")
+        assertThat(help.stdout())
+                .containsPattern("(?m)^   0 +done, or skipped")
                 .containsPattern("(?m)^  23  LEASE_NOT_RENEWED +compaction: the new full snapshot was$");
         for (ErrorCode code : ErrorCode.values()) {
             assertThat(help.stdout()).containsPattern("(?m)^ +" + code.exitCode() + "  " + code.name() + " ");

@@ -1,22 +1,21 @@
 package io.etcdworkers.compaction.cli;
 
-import java.util.Arrays;
-import java.util.stream.Stream;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.compaction.lease.KubernetesClients;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.workercli.WorkerContext;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,20 +37,42 @@ class CompactLeaseIT {
         KubernetesClients clients = new KubernetesClients() {
             @Override
             public KubernetesClient create() {
-                return new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
+                return new KubernetesClientBuilder()
+                        .withConfig(client.getConfiguration())
+                        .build();
             }
         };
-        return CommandRun.run(WorkerContext::new, (WorkerContext c, String[] a) -> CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
-                Map.of("PATH", System.getenv("PATH")), dir,
-                Stream.concat(Stream.of("compact", "--store-container", bucket.toString(),
-                        "--scratch-dir", dir.resolve("scratch").toString(), "--enable-snapshot-lease-renewal",
-                        "--full-snapshot-lease-name", "etcd-main-full-snap"), Arrays.stream(more))
+        return CommandRun.run(
+                WorkerContext::new,
+                (WorkerContext c, String[] a) ->
+                        CompactionWorkerCommand.commandLineWith(c, clients).execute(a),
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                Stream.concat(
+                                Stream.of(
+                                        "compact",
+                                        "--store-container",
+                                        bucket.toString(),
+                                        "--scratch-dir",
+                                        dir.resolve("scratch").toString(),
+                                        "--enable-snapshot-lease-renewal",
+                                        "--full-snapshot-lease-name",
+                                        "etcd-main-full-snap"),
+                                Arrays.stream(more))
                         .toArray(String[]::new));
     }
 
     private void lease(String holder) {
-        client.leases().resource(new LeaseBuilder().withNewMetadata().withName("etcd-main-full-snap").endMetadata()
-                .withNewSpec().withHolderIdentity(holder).endSpec().build()).createOr(l -> l.update());
+        client.leases()
+                .resource(new LeaseBuilder()
+                        .withNewMetadata()
+                        .withName("etcd-main-full-snap")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withHolderIdentity(holder)
+                        .endSpec()
+                        .build())
+                .createOr(l -> l.update());
     }
 
     @Test
@@ -77,7 +98,12 @@ class CompactLeaseIT {
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         assertThat(run.result().get("snapshotLease").get("updated").asBoolean()).isFalse();
-        assertThat(client.leases().withName("etcd-main-full-snap").get().getSpec().getHolderIdentity()).isEqualTo("99999");
+        assertThat(client.leases()
+                        .withName("etcd-main-full-snap")
+                        .get()
+                        .getSpec()
+                        .getHolderIdentity())
+                .isEqualTo("99999");
     }
 
     @Test

@@ -45,25 +45,37 @@ class CompactionOwnerOnlyFilesIT {
         JarRun run;
         try (TreeModes watching = TreeModes.watch(dir.resolve("scratch"), dir.resolve("wal"))) {
             modes = watching;
-            run = JarRun.runWithUmask("022", JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), work,
-                    jvm, "compact", "--store-container=" + bucket, "--scratch-dir=" + dir.resolve("scratch"),
-                    "--scratch-wal-dir=" + dir.resolve("wal"), "--engine=" + engine);
+            run = JarRun.runWithUmask(
+                    "022",
+                    JarRun.jar("worker.jar"),
+                    Map.of("PATH", System.getenv("PATH")),
+                    work,
+                    jvm,
+                    "compact",
+                    "--store-container=" + bucket,
+                    "--scratch-dir=" + dir.resolve("scratch"),
+                    "--scratch-wal-dir=" + dir.resolve("wal"),
+                    "--engine=" + engine);
         }
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         List<String> seen = modes.seen().keySet().stream().map(Path::toString).toList();
-        assertThat(seen).as("what the watch saw of the run")
+        assertThat(seen)
+                .as("what the watch saw of the run")
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+/base\\.db"))
                 .anyMatch(p -> p.matches(".*/scratch/restore-\\d+/verify\\.etcd/member/snap/db"))
                 .anyMatch(p -> p.matches(".*/wal/restore-\\d+-wal/.*\\.wal"));
-        assertThat(modes.notOwnerOnly()).as("seen with other modes than 0700/0600").isEmpty();
+        assertThat(modes.notOwnerOnly())
+                .as("seen with other modes than 0700/0600")
+                .isEmpty();
 
         List<String> added = new ArrayList<>(snapshots(bucket));
         added.removeAll(before);
         assertThat(added).as("the new full snapshot").hasSize(1);
         Path uploaded = bucket.resolve("v2").resolve(added.get(0));
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(uploaded)))
-                .as("the uploaded snapshot, as the bucket's writer always made it").isEqualTo("rw-r--r--");
+                .as("the uploaded snapshot, as the bucket's writer always made it")
+                .isEqualTo("rw-r--r--");
     }
 
     private static List<String> snapshots(Path bucket) throws IOException {

@@ -19,8 +19,16 @@ class LocalProviderDefaultTest {
 
     @Test
     void aBucketNameWithoutAProviderSaysTheProviderDefaultedToLocal() {
-        CommandRun run = CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, Map.of(), dir, "compact",
-                "--store-container", "etcd-backups", "--store-prefix", "etcd-main");
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                CompactionWorkerCommand::run,
+                Map.of(),
+                dir,
+                "compact",
+                "--store-container",
+                "etcd-backups",
+                "--store-prefix",
+                "etcd-main");
 
         assertThat(run.exitCode()).isEqualTo(21);
         assertThat(run.result().path("error").asText())

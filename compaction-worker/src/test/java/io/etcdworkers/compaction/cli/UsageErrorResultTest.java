@@ -35,13 +35,23 @@ class UsageErrorResultTest {
     void aBadValuePrintsAResultAndWritesTheResultFile() throws Exception {
         Path resultFile = dir.resolve("result.json");
 
-        CommandRun run = CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, Map.of(), dir, "compact",
-                "--result-file=" + resultFile, "--store-container", dir.toString(), "--min-delta-revisions", "many");
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                CompactionWorkerCommand::run,
+                Map.of(),
+                dir,
+                "compact",
+                "--result-file=" + resultFile,
+                "--store-container",
+                dir.toString(),
+                "--min-delta-revisions",
+                "many");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.stderr()).contains("--min-delta-revisions");
         assertUsageResult(run.result(), "compact", "'many'");
-        assertUsageResult(new ObjectMapper().readTree(Files.readString(resultFile)), "compact", "--min-delta-revisions");
+        assertUsageResult(
+                new ObjectMapper().readTree(Files.readString(resultFile)), "compact", "--min-delta-revisions");
     }
 
     @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.compaction.cli.CompactionWorkerCommand;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.FaultProxy;
 import io.etcdworkers.testsupport.FaultProxy.Fault;
@@ -12,6 +11,7 @@ import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.S3Buckets;
 import io.etcdworkers.testsupport.S3ProxyServer;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +37,17 @@ class S3UploadFaultIT {
     Path dir;
 
     private CommandRun compact(S3ProxyServer s3, FaultProxy proxy) {
-        return CommandRun.run(WorkerContext::new, CompactionWorkerCommand::run, S3Buckets.env(s3, s3.credential(), dir.resolve("secret")),
-                dir, "compact", "--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
-                "--store-endpoint-override=" + proxy.endpoint(), "--scratch-dir=" + dir.resolve("scratch"));
+        return CommandRun.run(
+                WorkerContext::new,
+                CompactionWorkerCommand::run,
+                S3Buckets.env(s3, s3.credential(), dir.resolve("secret")),
+                dir,
+                "compact",
+                "--storage-provider=S3",
+                "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=" + proxy.endpoint(),
+                "--scratch-dir=" + dir.resolve("scratch"));
     }
 
     @Test
@@ -55,7 +63,9 @@ class S3UploadFaultIT {
             assertThat(run.exitCode()).as(run.stderr()).isZero();
             String uploaded = run.result().get("uploaded").get("name").asText();
             assertThat(keys(s3)).hasSize(12).contains(uploaded);
-            assertThat(proxy.faulted()).extracting(FaultProxy.Faulted::fault).containsExactly("status 503", "status 503");
+            assertThat(proxy.faulted())
+                    .extracting(FaultProxy.Faulted::fault)
+                    .containsExactly("status 503", "status 503");
         }
     }
 
@@ -71,10 +81,11 @@ class S3UploadFaultIT {
             CommandRun run = compact(s3, proxy);
 
             assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.STORE_UNAVAILABLE.exitCode());
-            assertThat(run.result().get("error").asText()).contains(PREFIX + "/v2/Full-00000000-00003656-",
-                    "\"" + BUCKET + "\"", "HTTP 503");
+            assertThat(run.result().get("error").asText())
+                    .contains(PREFIX + "/v2/Full-00000000-00003656-", "\"" + BUCKET + "\"", "HTTP 503");
             assertThat(keys(s3)).isEqualTo(before);
-            assertThat(s3.client().listMultipartUploads(b -> b.bucket(BUCKET)).uploads()).isEmpty();
+            assertThat(s3.client().listMultipartUploads(b -> b.bucket(BUCKET)).uploads())
+                    .isEmpty();
             assertThat(proxy.faulted()).hasSize(5);
             Processes.awaitNoneMentioning(dir.resolve("scratch")); // S3Proxy itself runs under dir
             try (Stream<Path> scratch = Files.list(dir.resolve("scratch"))) {
@@ -84,7 +95,9 @@ class S3UploadFaultIT {
     }
 
     private static List<String> keys(S3ProxyServer s3) {
-        return s3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key)
-                .sorted().toList();
+        return s3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 }

@@ -7,12 +7,12 @@ import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.etcd.EtcdMember;
-import io.etcdworkers.rebuild.replay.ReplayConfig;
 import io.etcdworkers.format.RestorePoint;
+import io.etcdworkers.rebuild.RebuildConfig;
 import io.etcdworkers.rebuild.engine.Engine;
 import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.engine.KeyPrefix;
-import io.etcdworkers.rebuild.RebuildConfig;
+import io.etcdworkers.rebuild.replay.ReplayConfig;
 import io.etcdworkers.store.LocalDirectoryStore;
 import io.etcdworkers.store.ObjectInfo;
 import io.etcdworkers.store.ObjectStore;
@@ -46,14 +46,30 @@ class UploadFailureIT {
     void failedUploadLeavesNothingVisibleAndReportsAStoreFailure() throws IOException {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
         List<String> before = files(bucket);
-        RebuildConfig rebuild = new RebuildConfig("", EtcdMember.onFreeLoopbackPort(), false, dir.resolve("scratch"),
-                Optional.empty(), Optional.empty(), System.getenv("PATH"), Engine.REPLAY, EngineSettings.defaults(),
-                ReplayConfig.defaults(), RestorePoint.LATEST, KeyPrefix.ALL);
-        CompactionConfig config = new CompactionConfig(rebuild, CompactionThresholds.none(), Optional.empty(), true,
-                CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT, Optional.empty());
+        RebuildConfig rebuild = new RebuildConfig(
+                "",
+                EtcdMember.onFreeLoopbackPort(),
+                false,
+                dir.resolve("scratch"),
+                Optional.empty(),
+                Optional.empty(),
+                System.getenv("PATH"),
+                Engine.REPLAY,
+                EngineSettings.defaults(),
+                ReplayConfig.defaults(),
+                RestorePoint.LATEST,
+                KeyPrefix.ALL);
+        CompactionConfig config = new CompactionConfig(
+                rebuild,
+                CompactionThresholds.none(),
+                Optional.empty(),
+                true,
+                CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT,
+                Optional.empty());
         ObjectStore failing = new FailingAfter(new LocalDirectoryStore(bucket), 1_000_000);
 
-        assertThatThrownBy(() -> new CompactionService(failing, config, Clock.systemUTC(), new KubernetesClients()).compact())
+        assertThatThrownBy(() ->
+                        new CompactionService(failing, config, Clock.systemUTC(), new KubernetesClients()).compact())
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
                     assertThat(e.code().exitCode()).isEqualTo(20);
@@ -68,7 +84,10 @@ class UploadFailureIT {
 
     private static List<String> files(Path bucket) throws IOException {
         try (Stream<Path> files = Files.walk(bucket)) {
-            return files.filter(Files::isRegularFile).map(p -> bucket.relativize(p).toString()).sorted().toList();
+            return files.filter(Files::isRegularFile)
+                    .map(p -> bucket.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -112,7 +131,8 @@ class UploadFailureIT {
                 public void write(byte[] b, int off, int len) throws IOException {
                     written += len;
                     if (written > limit) {
-                        throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, "connection reset during upload of " + key);
+                        throw new WorkerException(
+                                ErrorCode.STORE_UNAVAILABLE, "connection reset during upload of " + key);
                     }
                     out.write(b, off, len);
                 }

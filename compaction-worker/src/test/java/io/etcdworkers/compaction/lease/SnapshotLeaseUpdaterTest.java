@@ -42,15 +42,30 @@ class SnapshotLeaseUpdaterTest {
 
     @Test
     void aRenewedLeaseSucceeds() {
-        client.leases().inNamespace("default").resource(new LeaseBuilder().withNewMetadata().withName(LEASE).endMetadata()
-                .withNewSpec().withHolderIdentity("601").endSpec().build()).create();
+        client.leases()
+                .inNamespace("default")
+                .resource(new LeaseBuilder()
+                        .withNewMetadata()
+                        .withName(LEASE)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withHolderIdentity("601")
+                        .endSpec()
+                        .build())
+                .create();
         SnapshotLeaseUpdater.Result renewed = renew(client, 3656);
         assertThat(renewed.updated()).isTrue();
-        assertThat(client.leases().inNamespace("default").withName(LEASE).get().getSpec().getHolderIdentity())
+        assertThat(client.leases()
+                        .inNamespace("default")
+                        .withName(LEASE)
+                        .get()
+                        .getSpec()
+                        .getHolderIdentity())
                 .isEqualTo("3656");
 
         ObjectNode result = succeeded();
-        assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED)).isZero();
+        assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED))
+                .isZero();
         assertThat(result.get("outcome").asText()).isEqualTo("succeeded");
         assertThat(result.get("snapshotLease").get("previousRevision").asLong()).isEqualTo(601);
     }
@@ -58,17 +73,21 @@ class SnapshotLeaseUpdaterTest {
     @Test
     void aMissingLeaseFailsTheRunWithItsOwnCodeAndSaysTheSnapshotWasUploaded() {
         SnapshotLeaseUpdater.Result renewed = renew(client, 3656);
-        assertThat(renewed.error()).hasValueSatisfying(e -> assertThat(e).contains("Lease default/" + LEASE + " does not exist"));
+        assertThat(renewed.error())
+                .hasValueSatisfying(e -> assertThat(e).contains("Lease default/" + LEASE + " does not exist"));
 
         ObjectNode result = succeeded();
         assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED))
-                .isEqualTo(ErrorCode.LEASE_NOT_RENEWED.exitCode()).isEqualTo(23);
+                .isEqualTo(ErrorCode.LEASE_NOT_RENEWED.exitCode())
+                .isEqualTo(23);
         assertThat(result.get("outcome").asText()).isEqualTo("failed");
         assertThat(result.get("exitCode").asInt()).isEqualTo(23);
         assertThat(result.get("errorCode").asText()).isEqualTo("LEASE_NOT_RENEWED");
         assertThat(result.get("retryable").asBoolean()).isFalse();
-        assertThat(result.get("error").asText()).contains("the new full snapshot " + UPLOADED + " was uploaded")
-                .contains("does not exist").contains("--lease-renewal=best-effort");
+        assertThat(result.get("error").asText())
+                .contains("the new full snapshot " + UPLOADED + " was uploaded")
+                .contains("does not exist")
+                .contains("--lease-renewal=best-effort");
         assertThat(result.get("snapshotLease").get("error").asText()).contains("does not exist");
     }
 
@@ -88,16 +107,24 @@ class SnapshotLeaseUpdaterTest {
         KubernetesMockServer server = new KubernetesMockServer(false);
         server.init();
         try (KubernetesClient denied = server.createClient()) {
-            server.expect().get().withPath("/apis/coordination.k8s.io/v1/namespaces/default/leases/" + LEASE)
-                    .andReturn(403, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\","
-                            + "\"code\":403,\"message\":\"leases.coordination.k8s.io \\\"" + LEASE + "\\\" is forbidden\"}")
+            server.expect()
+                    .get()
+                    .withPath("/apis/coordination.k8s.io/v1/namespaces/default/leases/" + LEASE)
+                    .andReturn(
+                            403,
+                            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"Forbidden\","
+                                    + "\"code\":403,\"message\":\"leases.coordination.k8s.io \\\"" + LEASE
+                                    + "\\\" is forbidden\"}")
                     .always();
             SnapshotLeaseUpdater.Result renewed = renew(denied, 3656);
             assertThat(renewed.updated()).isFalse();
-            assertThat(renewed.error()).hasValueSatisfying(e -> assertThat(e)
-                    .contains("access to Lease default/" + LEASE + " is forbidden").contains("get and patch"));
+            assertThat(renewed.error())
+                    .hasValueSatisfying(e -> assertThat(e)
+                            .contains("access to Lease default/" + LEASE + " is forbidden")
+                            .contains("get and patch"));
             ObjectNode result = succeeded();
-            assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED)).isEqualTo(23);
+            assertThat(LeaseRenewal.record(result, LEASE, renewed, LeaseRenewal.Policy.REQUIRED, UPLOADED))
+                    .isEqualTo(23);
             assertThat(result.get("error").asText()).contains("forbidden");
         } finally {
             server.destroy();

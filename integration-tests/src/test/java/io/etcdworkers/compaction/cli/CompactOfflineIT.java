@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.GeneratedBucket;
 import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.RandomHistory;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Timeout;
@@ -42,7 +42,8 @@ class CompactOfflineIT {
         ExpectedState.Served fromReplay = restoreAndServe(replayBucket.root(), dir.resolve("replay"));
         ExpectedState.Served fromOffline = restoreAndServe(offlineBucket.root(), dir.resolve("offline"));
         assertThat(fromOffline.revision()).isEqualTo(replayBucket.revision()).isEqualTo(fromReplay.revision());
-        assertThat(fromOffline.compactRevision()).isEqualTo(fromReplay.compactRevision())
+        assertThat(fromOffline.compactRevision())
+                .isEqualTo(fromReplay.compactRevision())
                 .isEqualTo(replayBucket.revision());
         assertThat(fromOffline.keys()).containsExactlyElementsOf(fromReplay.keys());
         assertThat(fromOffline.leaseIds()).containsExactlyInAnyOrder(fromReplay.leaseIds());
@@ -59,9 +60,19 @@ class CompactOfflineIT {
 
     private static ExpectedState.Served restoreAndServe(Path bucket, Path work) {
         Path dataDir = work.resolve("restored");
-        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), work,
-                "restore", "--store-container", bucket.toString(), "--data-dir", dataDir.toString(),
-                "--scratch-dir", work.resolve("scratch").toString(), "--engine=replay");
+        CommandRun restore = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                work,
+                "restore",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--scratch-dir",
+                work.resolve("scratch").toString(),
+                "--engine=replay");
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();
         assertThat(restore.result().get("deltas").asInt()).isZero();
         return ExpectedState.serve(dataDir, work.resolve("reader"));

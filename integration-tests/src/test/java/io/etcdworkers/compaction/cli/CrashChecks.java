@@ -3,18 +3,18 @@ package io.etcdworkers.compaction.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.etcd.EmbeddedEtcd;
 import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.LoopbackPorts;
+import io.etcdworkers.rebuild.verify.KeyspaceDigest;
+import io.etcdworkers.restore.cli.RestoreWorkerCommand;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;
-import io.etcdworkers.rebuild.verify.KeyspaceDigest;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -37,13 +37,13 @@ import org.awaitility.Awaitility;
 /** What {@link CrashRecoveryIT} checks after each kill and each rerun, against the fixture's expected state. */
 final class CrashChecks {
     static final String KV_SHA256 = ExpectedState.stateJson().get("kv_sha256").asText();
-    static final String META_SHA256 = ExpectedState.stateJson().get("meta_sha256").asText();
+    static final String META_SHA256 =
+            ExpectedState.stateJson().get("meta_sha256").asText();
     static final long REVISION = ExpectedState.stateJson().get("revision").asLong();
     /** Full snapshots already restored and found exact: each is checked once. */
     private static final Set<String> RESTORABLE = ConcurrentHashMap.newKeySet();
 
-    private CrashChecks() {
-    }
+    private CrashChecks() {}
 
     /** Live processes (not zombies) whose command line, read from /proc, names something under {@code dir}. */
     static List<String> processesUnder(Path dir) {
@@ -52,7 +52,8 @@ final class CrashChecks {
         try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
             for (Path proc : (Iterable<Path>) procs::iterator) {
                 String pid = proc.getFileName().toString();
-                if (!pid.chars().allMatch(Character::isDigit) || pid.equals(Long.toString(ProcessHandle.current().pid()))) {
+                if (!pid.chars().allMatch(Character::isDigit)
+                        || pid.equals(Long.toString(ProcessHandle.current().pid()))) {
                     continue;
                 }
                 try {
@@ -75,8 +76,10 @@ final class CrashChecks {
 
     /** No etcd, etcdctl/etcdutl or orphan-guard shell of the run is left (the guard gives etcd 10 s after SIGTERM). */
     static void awaitNoProcessUnder(Path dir) {
-        Awaitility.await("no process left whose command line names " + dir).atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(100)).until(() -> processesUnder(dir).isEmpty());
+        Awaitility.await("no process left whose command line names " + dir)
+                .atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> processesUnder(dir).isEmpty());
     }
 
     /** Path -> SHA-256 of every file under {@code root}: equal maps mean an untouched copy. */
@@ -93,9 +96,9 @@ final class CrashChecks {
     /** Starts a real etcd on a data dir and digests what it serves. */
     static KeyspaceDigest served(Path dataDir, Path scratch) {
         EtcdMember member = new EtcdMember("reader", URI.create("http://127.0.0.1:" + LoopbackPorts.free()), "reader");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member,
-                dataDir, scratch));
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, dataDir, scratch));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             return KeyspaceDigest.of(client, client.status().getHeader().getRevision());
         }
@@ -116,7 +119,10 @@ final class CrashChecks {
     /** Every file under the bucket (hidden in-flight writes too), as paths relative to it. */
     static List<String> bucketFiles(Path bucket) throws IOException {
         try (Stream<Path> walk = Files.walk(bucket)) {
-            return walk.filter(Files::isRegularFile).map(p -> bucket.relativize(p).toString()).sorted().toList();
+            return walk.filter(Files::isRegularFile)
+                    .map(p -> bucket.relativize(p).toString())
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -128,8 +134,8 @@ final class CrashChecks {
      *
      * @return the new full snapshots
      */
-    static List<String> assertOnlyRestorableFullSnapshotsAdded(Path bucket, List<String> before, Path work,
-            boolean inFlightAllowed) throws IOException {
+    static List<String> assertOnlyRestorableFullSnapshotsAdded(
+            Path bucket, List<String> before, Path work, boolean inFlightAllowed) throws IOException {
         String full = String.format("Full-00000000-%08d-\\d+\\.gz", REVISION);
         List<String> added = new ArrayList<>(bucketFiles(bucket));
         added.removeAll(before);
@@ -145,10 +151,21 @@ final class CrashChecks {
             Path alone = work.resolve("alone-" + RESTORABLE.size());
             Files.createDirectories(alone.resolve("bucket/v2"));
             Files.write(alone.resolve("bucket").resolve(name), content);
-            CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), alone,
-                    "restore", "--store-container", alone.resolve("bucket").toString(),
-                    "--data-dir", alone.resolve("data").toString(), "--scratch-dir", alone.resolve("scratch").toString());
-            assertThat(run.exitCode()).as("restoring %s alone: %s", name, run.stderr()).isZero();
+            CommandRun run = CommandRun.run(
+                    WorkerContext::new,
+                    RestoreWorkerCommand::run,
+                    Map.of("PATH", System.getenv("PATH")),
+                    alone,
+                    "restore",
+                    "--store-container",
+                    alone.resolve("bucket").toString(),
+                    "--data-dir",
+                    alone.resolve("data").toString(),
+                    "--scratch-dir",
+                    alone.resolve("scratch").toString());
+            assertThat(run.exitCode())
+                    .as("restoring %s alone: %s", name, run.stderr())
+                    .isZero();
             assertExact(run.result(), "the restore of " + name + " alone");
             io.etcdworkers.files.FileTree.delete(alone);
         }

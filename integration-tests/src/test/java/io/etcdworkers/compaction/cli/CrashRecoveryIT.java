@@ -42,19 +42,44 @@ class CrashRecoveryIT {
     private static final int MAX_DELAY_MS = 300;
     /** etcdctl restores the fixture's database in about 100 ms: a kill meant for it must come sooner. */
     private static final int MAX_TOOL_DELAY_MS = 80;
+
     private static final String TOOL_STARTS = "snapshot restore starting";
     private static final List<String> JVM = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
 
     /** What runs, and the log lines after which it may be killed (each the start of a phase). */
     enum Mode {
-        RESTORE_OFFLINE(true, "offline", "phase done phase=select", "phase done phase=fetchBase",
-                TOOL_STARTS, "etcd started", "phase done phase=stopEtcd"),
-        RESTORE_REPLAY(true, "replay", "phase done phase=select", TOOL_STARTS, "etcd started",
-                "phase done phase=replay", "phase done phase=verify"),
-        COMPACT_OFFLINE(false, "offline", "phase done phase=fetchBase", "uploading snapshot", "etcd started",
-                "final compaction", "uploaded snapshot"),
-        COMPACT_REPLAY(false, "replay", TOOL_STARTS, "etcd started", "phase done phase=replay",
-                "snapshot streamed", "uploading snapshot");
+        RESTORE_OFFLINE(
+                true,
+                "offline",
+                "phase done phase=select",
+                "phase done phase=fetchBase",
+                TOOL_STARTS,
+                "etcd started",
+                "phase done phase=stopEtcd"),
+        RESTORE_REPLAY(
+                true,
+                "replay",
+                "phase done phase=select",
+                TOOL_STARTS,
+                "etcd started",
+                "phase done phase=replay",
+                "phase done phase=verify"),
+        COMPACT_OFFLINE(
+                false,
+                "offline",
+                "phase done phase=fetchBase",
+                "uploading snapshot",
+                "etcd started",
+                "final compaction",
+                "uploaded snapshot"),
+        COMPACT_REPLAY(
+                false,
+                "replay",
+                TOOL_STARTS,
+                "etcd started",
+                "phase done phase=replay",
+                "snapshot streamed",
+                "uploading snapshot");
 
         final boolean restore;
         final String engine;
@@ -82,10 +107,15 @@ class CrashRecoveryIT {
     @BeforeAll
     static void oldDataDir() {
         oldDataDir = dir.resolve("old.etcd");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
-                .restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), EtcdMember.onFreeLoopbackPort(),
-                        oldDataDir, Optional.empty(), false));
+                .restore(new SnapshotRestorer.Request(
+                        EtcdTestEnvironment.fullSnapshot(),
+                        EtcdMember.onFreeLoopbackPort(),
+                        oldDataDir,
+                        Optional.empty(),
+                        false));
     }
 
     /** Every mode's every marker once (20), in a seeded random order, each with a random delay. */
@@ -147,26 +177,36 @@ class CrashRecoveryIT {
         CrashChecks.awaitNoProcessUnder(run);
         if (m.mode().restore) {
             CrashChecks.assertExact(result, "the rerun's result");
-            assertThat(CrashChecks.entries(target.getParent())).as("beside the data dir").containsExactly("new.etcd");
+            assertThat(CrashChecks.entries(target.getParent()))
+                    .as("beside the data dir")
+                    .containsExactly("new.etcd");
         } else {
             List<String> added = CrashChecks.assertOnlyRestorableFullSnapshotsAdded(bucket, bucketBefore, run, false);
             assertThat(added).as("a new full snapshot").isNotEmpty();
             if (result.get("outcome").asText().equals("skipped")) {
-                assertThat(result.get("reason").asText()).as("the killed run had committed its snapshot")
+                assertThat(result.get("reason").asText())
+                        .as("the killed run had committed its snapshot")
                         .contains("no deltas after the latest full snapshot");
             } else {
                 CrashChecks.assertExact(result, "the rerun's result");
             }
         }
-        assertThat(CrashChecks.entries(run.resolve("scratch"))).as("left in the scratch dir").isEmpty();
+        assertThat(CrashChecks.entries(run.resolve("scratch")))
+                .as("left in the scratch dir")
+                .isEmpty();
         assertThat(CrashChecks.entries(work)).as("left in the working dir").isEmpty();
         System.out.printf("CRASH %s: recovered, %d ms in all%n", m, (System.nanoTime() - started) / 1_000_000);
         FileTree.delete(run);
     }
 
     private static List<String> args(Mode mode, Path bucket, Path target, Path scratch) {
-        List<String> args = new ArrayList<>(List.of(mode.restore ? "restore" : "compact", "--store-container",
-                bucket.toString(), "--scratch-dir", scratch.toString(), "--engine=" + mode.engine));
+        List<String> args = new ArrayList<>(List.of(
+                mode.restore ? "restore" : "compact",
+                "--store-container",
+                bucket.toString(),
+                "--scratch-dir",
+                scratch.toString(),
+                "--engine=" + mode.engine));
         if (mode.restore) {
             // --force: a kill after the data dir was placed must not make the rerun refuse it
             args.addAll(List.of("--data-dir", target.toString(), "--force"));
@@ -176,21 +216,28 @@ class CrashRecoveryIT {
 
     /** Starts the jar, waits for the moment and sends SIGKILL; says where it landed. */
     private static String kill(Moment m, Path jar, List<String> args, Path run) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JVM);
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(args);
         Path stderr = run.resolve("killed.err");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(run.resolve("work").toFile())
-                .redirectOutput(run.resolve("killed.out").toFile()).redirectError(stderr.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(run.resolve("work").toFile())
+                .redirectOutput(run.resolve("killed.out").toFile())
+                .redirectError(stderr.toFile());
         builder.environment().clear();
         builder.environment().put("PATH", System.getenv("PATH"));
         long t0 = System.nanoTime();
         Process worker = builder.start();
         try {
-            Awaitility.await(m.toString()).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(10))
+            Awaitility.await(m.toString())
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(10))
                     .until(() -> !worker.isAlive() || Files.readString(stderr).contains(m.marker()));
-            assertThat(worker.isAlive()).as("the worker ran until the marker: %s", Files.readString(stderr)).isTrue();
+            assertThat(worker.isAlive())
+                    .as("the worker ran until the marker: %s", Files.readString(stderr))
+                    .isTrue();
             boolean exited = worker.waitFor(m.delayMs(), TimeUnit.MILLISECONDS);
             long at = (System.nanoTime() - t0) / 1_000_000;
             worker.destroyForcibly(); // SIGKILL
@@ -209,7 +256,9 @@ class CrashRecoveryIT {
         boolean hadOld = m.mode() == Mode.RESTORE_OFFLINE;
         if (!Files.exists(target)) {
             if (hadOld) {
-                assertThat(replaced).as("killed between the renames: the old data dir is kept aside").exists();
+                assertThat(replaced)
+                        .as("killed between the renames: the old data dir is kept aside")
+                        .exists();
                 assertThat(CrashChecks.treeDigest(replaced)).isEqualTo(CrashChecks.treeDigest(oldDataDir));
             }
             return;
@@ -217,7 +266,8 @@ class CrashRecoveryIT {
         if (hadOld && CrashChecks.treeDigest(target).equals(CrashChecks.treeDigest(oldDataDir))) {
             return; // untouched
         }
-        CrashChecks.assertExact(CrashChecks.served(target, Files.createDirectories(run.resolve("serve"))),
+        CrashChecks.assertExact(
+                CrashChecks.served(target, Files.createDirectories(run.resolve("serve"))),
                 "the data dir left by the kill");
         FileTree.delete(run.resolve("serve"));
     }

@@ -48,7 +48,10 @@ class CrossVersionCompactionIT {
         EtcdInstall v34 = EtcdVersions.v34();
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
 
-        CommandRun run = CompactFixturesIT.compact(dir, bucket, "--engine=" + engine,
+        CommandRun run = CompactFixturesIT.compact(
+                dir,
+                bucket,
+                "--engine=" + engine,
                 "--etcd-bin-dir=" + v35.etcd().getParent());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -59,16 +62,18 @@ class CrossVersionCompactionIT {
             Path dataDir = dir.resolve("restored-" + etcd.version());
             EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(etcd.binDir()), "");
             new SnapshotRestorer(binaries, dir.resolve("scratch-" + etcd.version()), Duration.ofMinutes(2))
-                    .restore(new SnapshotRestorer.Request(snapshot, EtcdMember.onFreeLoopbackPort(), dataDir,
-                            Optional.empty(), false));
+                    .restore(new SnapshotRestorer.Request(
+                            snapshot, EtcdMember.onFreeLoopbackPort(), dataDir, Optional.empty(), false));
 
             ExpectedState.Served served = ExpectedState.serve(etcd, dataDir, dir.resolve("reader-" + etcd.version()));
 
             assertThat(served.etcdVersion()).isEqualTo(etcd.version().toString());
             assertThat(served.revision()).isEqualTo(state.get("revision").asLong());
-            assertThat(served.digest().kvSha256()).as("kv digest served by etcd %s", etcd.version())
+            assertThat(served.digest().kvSha256())
+                    .as("kv digest served by etcd %s", etcd.version())
                     .isEqualTo(state.get("kv_sha256").asText());
-            assertThat(served.digest().metaSha256()).as("meta digest served by etcd %s", etcd.version())
+            assertThat(served.digest().metaSha256())
+                    .as("meta digest served by etcd %s", etcd.version())
                     .isEqualTo(state.get("meta_sha256").asText());
         }
         Processes.awaitNoneMentioning(dir);
@@ -82,7 +87,9 @@ class CrossVersionCompactionIT {
         Path file = dir.resolve("new-base.db");
         try (InputStream in = SnapshotStreams.openDecompressed(store, selection.base());
                 OutputStream out = Files.newOutputStream(file)) {
-            assertThat(FullSnapshotReader.copy(selection.base().key(), in, out, false).hasHash()).isTrue();
+            assertThat(FullSnapshotReader.copy(selection.base().key(), in, out, false)
+                            .hasHash())
+                    .isTrue();
         }
         return file;
     }

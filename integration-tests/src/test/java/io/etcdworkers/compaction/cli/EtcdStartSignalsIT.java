@@ -74,15 +74,21 @@ class EtcdStartSignalsIT {
     static Path dir;
     /** The data dir a restore with --force would replace: it must come out of each run as it went in. */
     private static Path oldDataDir;
+
     private static int runs;
 
     @BeforeAll
     static void oldDataDir() {
         oldDataDir = dir.resolve("old.etcd");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, dir.resolve("scratch-old"), SnapshotRestorer.DEFAULT_TIMEOUT)
-                .restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), EtcdMember.onFreeLoopbackPort(),
-                        oldDataDir, Optional.empty(), false));
+                .restore(new SnapshotRestorer.Request(
+                        EtcdTestEnvironment.fullSnapshot(),
+                        EtcdMember.onFreeLoopbackPort(),
+                        oldDataDir,
+                        Optional.empty(),
+                        false));
     }
 
     @TestFactory
@@ -90,8 +96,9 @@ class EtcdStartSignalsIT {
         List<DynamicTest> tests = new ArrayList<>();
         for (Mode mode : Mode.values()) {
             for (Moment moment : Moment.values()) {
-                IntStream.rangeClosed(1, REPEATS).forEach(i -> tests.add(DynamicTest.dynamicTest(
-                        mode + " at " + moment + " #" + i, () -> signalAndCheck(mode, moment))));
+                IntStream.rangeClosed(1, REPEATS)
+                        .forEach(i -> tests.add(DynamicTest.dynamicTest(
+                                mode + " at " + moment + " #" + i, () -> signalAndCheck(mode, moment))));
             }
         }
         return tests.stream();
@@ -104,8 +111,13 @@ class EtcdStartSignalsIT {
         Path target = run.resolve("data/new.etcd");
         Path bucket = Fixtures.copyBucket("gzip", run);
         Map<String, String> bucketBefore = CrashChecks.treeDigest(bucket);
-        List<String> args = new ArrayList<>(List.of(mode.command, "--store-container", bucket.toString(),
-                "--scratch-dir", scratch.toString(), "--engine=" + mode.engine));
+        List<String> args = new ArrayList<>(List.of(
+                mode.command,
+                "--store-container",
+                bucket.toString(),
+                "--scratch-dir",
+                scratch.toString(),
+                "--engine=" + mode.engine));
         if (mode.restore()) {
             FileTree.copy(oldDataDir, target);
             args.addAll(List.of("--data-dir", target.toString(), "--force"));
@@ -114,29 +126,44 @@ class EtcdStartSignalsIT {
         Process worker = start(mode, args, run);
         Path stderr = run.resolve("stderr");
         try {
-            Awaitility.await(mode + " at " + moment).atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(2))
+            Awaitility.await(mode + " at " + moment)
+                    .atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(2))
                     .until(() -> !worker.isAlive() || reached(moment, stderr, scratch));
-            assertThat(worker.isAlive()).as("the worker ran until the moment: %s", Files.readString(stderr)).isTrue();
+            assertThat(worker.isAlive())
+                    .as("the worker ran until the moment: %s", Files.readString(stderr))
+                    .isTrue();
             worker.destroy(); // SIGTERM
-            assertThat(worker.waitFor(30, TimeUnit.SECONDS)).as("stopped within the grace period").isTrue();
+            assertThat(worker.waitFor(30, TimeUnit.SECONDS))
+                    .as("stopped within the grace period")
+                    .isTrue();
         } finally {
             worker.destroyForcibly();
         }
 
         String log = Files.readString(stderr, StandardCharsets.UTF_8);
         assertThat(worker.exitValue()).as(log).isEqualTo(ErrorCode.INTERRUPTED.exitCode());
-        String result = Files.readString(run.resolve("stdout"), StandardCharsets.UTF_8).strip();
-        assertThat(new ObjectMapper().readTree(result).get("errorCode").asText()).as(result).isEqualTo("INTERRUPTED");
+        String result =
+                Files.readString(run.resolve("stdout"), StandardCharsets.UTF_8).strip();
+        assertThat(new ObjectMapper().readTree(result).get("errorCode").asText())
+                .as(result)
+                .isEqualTo("INTERRUPTED");
         CrashChecks.awaitNoProcessUnder(run);
         try (Stream<Path> left = Files.walk(scratch)) {
-            assertThat(left.filter(p -> !p.equals(scratch)).map(p -> scratch.relativize(p).toString()))
-                    .as("left in the scratch dir; the log: %s", log).isEmpty();
+            assertThat(left.filter(p -> !p.equals(scratch))
+                            .map(p -> scratch.relativize(p).toString()))
+                    .as("left in the scratch dir; the log: %s", log)
+                    .isEmpty();
         }
         assertThat(CrashChecks.entries(work)).as("left in the working dir").isEmpty();
         assertThat(CrashChecks.treeDigest(bucket)).as("the bucket").isEqualTo(bucketBefore);
         if (mode.restore()) {
-            assertThat(CrashChecks.treeDigest(target)).as("the old data dir").isEqualTo(CrashChecks.treeDigest(oldDataDir));
-            assertThat(CrashChecks.entries(target.getParent())).as("beside the data dir").containsExactly("new.etcd");
+            assertThat(CrashChecks.treeDigest(target))
+                    .as("the old data dir")
+                    .isEqualTo(CrashChecks.treeDigest(oldDataDir));
+            assertThat(CrashChecks.entries(target.getParent()))
+                    .as("beside the data dir")
+                    .containsExactly("new.etcd");
         }
         String[] lines = log.strip().split("\n");
         System.out.printf("SIGTERM %s at %s: %s%n", mode, moment, lines[lines.length - 1]);
@@ -146,18 +173,27 @@ class EtcdStartSignalsIT {
     private static boolean reached(Moment moment, Path stderr, Path scratch) throws Exception {
         return switch (moment) {
             case ETCD_STARTING -> Files.readString(stderr).contains("etcd starting");
-            case ETCD_SPAWNED -> ProcessHandle.allProcesses().anyMatch(p -> p.info().commandLine()
-                    .filter(c -> c.contains("--listen-client-urls") && c.contains(scratch.toString())).isPresent());
+            case ETCD_SPAWNED ->
+                ProcessHandle.allProcesses()
+                        .anyMatch(p -> p.info()
+                                .commandLine()
+                                .filter(c -> c.contains("--listen-client-urls") && c.contains(scratch.toString()))
+                                .isPresent());
         };
     }
 
     private static Process start(Mode mode, List<String> args, Path run) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(JVM);
-        command.addAll(List.of("-jar", JarRun.jar(mode.restore() ? "restore.jar" : "worker.jar").toString()));
+        command.addAll(List.of(
+                "-jar",
+                JarRun.jar(mode.restore() ? "restore.jar" : "worker.jar").toString()));
         command.addAll(args);
-        ProcessBuilder builder = new ProcessBuilder(command).directory(run.resolve("work").toFile())
-                .redirectOutput(run.resolve("stdout").toFile()).redirectError(run.resolve("stderr").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(run.resolve("work").toFile())
+                .redirectOutput(run.resolve("stdout").toFile())
+                .redirectError(run.resolve("stderr").toFile());
         builder.environment().clear();
         builder.environment().put("PATH", System.getenv("PATH"));
         return builder.start();

@@ -1,7 +1,5 @@
 package io.etcdworkers.compaction.cli;
 
-import java.io.UncheckedIOException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.AzuriteServer;
@@ -13,15 +11,16 @@ import io.etcdworkers.testsupport.S3Buckets;
 import io.etcdworkers.testsupport.S3ProxyServer;
 import io.etcdworkers.testsupport.SwiftServer;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.security.SecureRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,10 +46,11 @@ class NoSecretInOutputIT {
     private static final String WRONG_SECRET = "WrOnG" + HexFormat.of().formatHex(randomBytes());
     /** A storage key Azurite refuses: base64, as the SDK wants a key. */
     private static final String WRONG_ABS_KEY = Base64.getEncoder().encodeToString(randomBytes());
+
     private static final String GCS_PRIVATE_KEY = "GcSkEy" + HexFormat.of().formatHex(randomBytes());
     private static final String SWIFT_PASSWORD = "SwIfT" + HexFormat.of().formatHex(randomBytes());
-    private static final List<String> SECRETS = List.of(SECRET, WRONG_SECRET, AzuriteServer.KEY, WRONG_ABS_KEY,
-            GCS_PRIVATE_KEY, SWIFT_PASSWORD);
+    private static final List<String> SECRETS =
+            List.of(SECRET, WRONG_SECRET, AzuriteServer.KEY, WRONG_ABS_KEY, GCS_PRIVATE_KEY, SWIFT_PASSWORD);
 
     @TempDir
     static Path dir;
@@ -96,8 +96,11 @@ class NoSecretInOutputIT {
     void helpNamesNoSecret() throws IOException {
         Map<String, String> env = fileEnv(SECRET);
         env.put("AWS_SECRET_ACCESS_KEY", SECRET);
-        for (String[] args : List.of(new String[] {"restore", "--help"}, new String[] {"verify-backup", "--help"},
-                new String[] {}, new String[] {"restore"})) {
+        for (String[] args : List.of(
+                new String[] {"restore", "--help"},
+                new String[] {"verify-backup", "--help"},
+                new String[] {},
+                new String[] {"restore"})) {
             assertNoSecret(JarRun.run(JarRun.jar("restore.jar"), env, workDir(), List.of(), args), null);
         }
         for (String[] args : List.of(new String[] {"compact", "--help"}, new String[] {}, new String[] {"compact"})) {
@@ -120,7 +123,10 @@ class NoSecretInOutputIT {
 
     @Test
     void anAzureStorageKeyNeverShows() throws IOException {
-        List<String> abs = List.of("--storage-provider=ABS", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
+        List<String> abs = List.of(
+                "--storage-provider=ABS",
+                "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX,
                 "--store-endpoint-override=" + azurite.accountUrl());
         // a compaction lists, reads and uploads through the SDK: its DEBUG log sees every kind of request
         command("worker.jar", absEnv(AzuriteServer.KEY), abs, 0, "compact");
@@ -132,7 +138,10 @@ class NoSecretInOutputIT {
     @Test
     void aGcsPrivateKeyTheSdkCannotLoadNeverShows() throws IOException {
         // https: the SDK must load the key (an http endpoint is an emulator and gets none); nothing listens there
-        List<String> gcs = List.of("--storage-provider=GCS", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
+        List<String> gcs = List.of(
+                "--storage-provider=GCS",
+                "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX,
                 "--store-endpoint-override=https://127.0.0.1:1/storage/v1/");
         JarRun run = command("restore.jar", gcsEnv(), gcs, 2, "verify-backup");
         assertThat(run.stdout()).contains("could not be loaded by Google's SDK");
@@ -140,32 +149,50 @@ class NoSecretInOutputIT {
 
     @Test
     void aSwiftPasswordKeystoneRefusesNeverShows() throws IOException {
-        Map<String, String> env = new HashMap<>(SwiftServer.secretEnv(workDir().resolve("swift-secret"), Map.of(
-                "authURL", keystoneRefusing.endpoint() + "/v3", "domainName", "Default", "tenantName", "etcd",
-                "username", "etcd-backup", "password", SWIFT_PASSWORD)));
+        Map<String, String> env = new HashMap<>(SwiftServer.secretEnv(
+                workDir().resolve("swift-secret"),
+                Map.of(
+                        "authURL",
+                        keystoneRefusing.endpoint() + "/v3",
+                        "domainName",
+                        "Default",
+                        "tenantName",
+                        "etcd",
+                        "username",
+                        "etcd-backup",
+                        "password",
+                        SWIFT_PASSWORD)));
         env.putAll(debug());
-        List<String> swift = List.of("--storage-provider=Swift", "--store-container=" + BUCKET,
-                "--store-prefix=" + PREFIX);
+        List<String> swift =
+                List.of("--storage-provider=Swift", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX);
         JarRun run = command("restore.jar", env, swift, 21, "verify-backup");
         assertThat(run.stdout()).contains(keystoneRefusing.endpoint() + "/v3");
     }
 
     /** restore, verify-backup and compact against {@code store}; each must end with {@code exitCode}. */
     private static void everyCommand(Map<String, String> env, FaultProxy store, int exitCode) throws IOException {
-        everyCommand(env, List.of("--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
-                "--store-endpoint-override=" + store.endpoint()), exitCode);
+        everyCommand(
+                env,
+                List.of(
+                        "--storage-provider=S3",
+                        "--store-container=" + BUCKET,
+                        "--store-prefix=" + PREFIX,
+                        "--store-endpoint-override=" + store.endpoint()),
+                exitCode);
     }
 
     /** restore, verify-backup and compact with {@code storeFlags}; each must end with {@code exitCode}. */
-    private static void everyCommand(Map<String, String> env, List<String> storeFlags, int exitCode) throws IOException {
+    private static void everyCommand(Map<String, String> env, List<String> storeFlags, int exitCode)
+            throws IOException {
         command("restore.jar", env, storeFlags, exitCode, "restore");
         command("restore.jar", env, storeFlags, exitCode, "verify-backup");
         command("worker.jar", env, storeFlags, exitCode, "compact");
     }
 
     /** One command of one jar, in a fresh working dir, with a result file; it must end with {@code exitCode}. */
-    private static JarRun command(String jar, Map<String, String> env, List<String> storeFlags, int exitCode,
-            String command) throws IOException {
+    private static JarRun command(
+            String jar, Map<String, String> env, List<String> storeFlags, int exitCode, String command)
+            throws IOException {
         Path work = workDir();
         Path result = work.resolve("result.json");
         List<String> args = new ArrayList<>(List.of(command, "--result-file=" + result));
@@ -188,7 +215,10 @@ class NoSecretInOutputIT {
             assertThat(run.stdout()).doesNotContain(secret);
             assertThat(run.stderr()).doesNotContain(secret);
             if (resultFile != null) {
-                assertThat(Files.readString(resultFile)).as("the result file").isNotBlank().doesNotContain(secret);
+                assertThat(Files.readString(resultFile))
+                        .as("the result file")
+                        .isNotBlank()
+                        .doesNotContain(secret);
             }
         }
         if (resultFile != null) {
@@ -197,7 +227,8 @@ class NoSecretInOutputIT {
     }
 
     private static Map<String, String> fileEnv(String secret) {
-        Map<String, String> env = new HashMap<>(S3Buckets.env(s3, secret, workDir().resolve("secret")));
+        Map<String, String> env =
+                new HashMap<>(S3Buckets.env(s3, secret, workDir().resolve("secret")));
         env.put("LOG_LEVEL", "DEBUG");
         env.put("HOME", dir.resolve("home").toString());
         return env;
@@ -212,12 +243,14 @@ class NoSecretInOutputIT {
     /** A service account key in etcd-druid's layout whose private key is {@link #GCS_PRIVATE_KEY}. */
     private static Map<String, String> gcsEnv() throws IOException {
         Path credentials = Files.createDirectories(workDir().resolve("gcp")).resolve("serviceaccount.json");
-        Files.writeString(credentials, "{\"type\":\"service_account\",\"project_id\":\"etcd-workers-test\","
-                + "\"private_key_id\":\"0\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\n" + GCS_PRIVATE_KEY
-                + "\\n-----END PRIVATE KEY-----\\n\",\"client_email\":\"restore@etcd-workers-test.iam.gserviceaccount.com\","
-                + "\"client_id\":\"1\",\"token_uri\":\"https://oauth2.googleapis.com/token\"}");
-        Map<String, String> env = new HashMap<>(Map.of("PATH", System.getenv("PATH"), "GOOGLE_APPLICATION_CREDENTIALS",
-                credentials.toString()));
+        Files.writeString(
+                credentials,
+                "{\"type\":\"service_account\",\"project_id\":\"etcd-workers-test\","
+                        + "\"private_key_id\":\"0\",\"private_key\":\"-----BEGIN PRIVATE KEY-----\\n" + GCS_PRIVATE_KEY
+                        + "\\n-----END PRIVATE KEY-----\\n\",\"client_email\":\"restore@etcd-workers-test.iam.gserviceaccount.com\","
+                        + "\"client_id\":\"1\",\"token_uri\":\"https://oauth2.googleapis.com/token\"}");
+        Map<String, String> env = new HashMap<>(
+                Map.of("PATH", System.getenv("PATH"), "GOOGLE_APPLICATION_CREDENTIALS", credentials.toString()));
         env.putAll(debug());
         return env;
     }
@@ -227,9 +260,19 @@ class NoSecretInOutputIT {
     }
 
     private static Map<String, String> awsEnv(String secret) {
-        return new HashMap<>(Map.of("PATH", System.getenv("PATH"), "LOG_LEVEL", "DEBUG", "HOME",
-                dir.resolve("home").toString(), "AWS_ACCESS_KEY_ID", s3.identity(), "AWS_SECRET_ACCESS_KEY", secret,
-                "AWS_REGION", s3.region().id()));
+        return new HashMap<>(Map.of(
+                "PATH",
+                System.getenv("PATH"),
+                "LOG_LEVEL",
+                "DEBUG",
+                "HOME",
+                dir.resolve("home").toString(),
+                "AWS_ACCESS_KEY_ID",
+                s3.identity(),
+                "AWS_SECRET_ACCESS_KEY",
+                secret,
+                "AWS_REGION",
+                s3.region().id()));
     }
 
     private static byte[] randomBytes() {

@@ -57,19 +57,27 @@ class OfflineSignalsIT {
             Path target = dir.resolve("data/new.etcd");
             Process worker = start(command, s3, proxy, target);
 
-            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> !proxy.faulted().isEmpty());
-            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> Files.readString(dir.resolve("stderr")).contains("offline base folded"));
             long signalled = System.nanoTime();
             worker.destroy();
 
-            assertThat(worker.waitFor(30, TimeUnit.SECONDS)).as("stopped within the grace period").isTrue();
+            assertThat(worker.waitFor(30, TimeUnit.SECONDS))
+                    .as("stopped within the grace period")
+                    .isTrue();
             String stderr = Files.readString(dir.resolve("stderr"));
             assertThat(worker.exitValue()).as(stderr).isEqualTo(ErrorCode.INTERRUPTED.exitCode());
             assertThat(Duration.ofNanos(System.nanoTime() - signalled)).isLessThan(Duration.ofSeconds(30));
-            String result = Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8).strip();
-            assertThat(new ObjectMapper().readTree(result).get("errorCode").asText()).isEqualTo("INTERRUPTED");
+            String result = Files.readString(dir.resolve("stdout"), StandardCharsets.UTF_8)
+                    .strip();
+            assertThat(new ObjectMapper().readTree(result).get("errorCode").asText())
+                    .isEqualTo("INTERRUPTED");
             Processes.awaitNoneMentioning(dir);
             assertThat(target).doesNotExist();
             assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
@@ -82,23 +90,35 @@ class OfflineSignalsIT {
 
     private Process start(String command, S3ProxyServer s3, FaultProxy proxy, Path target) throws Exception {
         Map<String, String> env = S3Buckets.env(s3, s3.credential(), dir.resolve("secret"));
-        List<String> argv = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", JarRun.jar(command.equals("restore") ? "restore.jar" : "worker.jar").toString(), command,
-                "--storage-provider=S3", "--store-container=" + BUCKET, "--store-prefix=" + PREFIX,
-                "--store-endpoint-override=" + proxy.endpoint(), "--scratch-dir=" + dir.resolve("scratch"),
-                "--engine=offline", "--max-fetchers=1"));
+        List<String> argv = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar",
+                JarRun.jar(command.equals("restore") ? "restore.jar" : "worker.jar")
+                        .toString(),
+                command,
+                "--storage-provider=S3",
+                "--store-container=" + BUCKET,
+                "--store-prefix=" + PREFIX,
+                "--store-endpoint-override=" + proxy.endpoint(),
+                "--scratch-dir=" + dir.resolve("scratch"),
+                "--engine=offline",
+                "--max-fetchers=1"));
         if (command.equals("restore")) {
             argv.add("--data-dir=" + target);
         }
-        ProcessBuilder builder = new ProcessBuilder(argv).directory(dir.toFile())
-                .redirectOutput(dir.resolve("stdout").toFile()).redirectError(dir.resolve("stderr").toFile());
+        ProcessBuilder builder = new ProcessBuilder(argv)
+                .directory(dir.toFile())
+                .redirectOutput(dir.resolve("stdout").toFile())
+                .redirectError(dir.resolve("stderr").toFile());
         builder.environment().clear();
         builder.environment().putAll(env);
         return builder.start();
     }
 
     private static List<String> keys(S3ProxyServer s3) {
-        return s3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key)
-                .sorted().toList();
+        return s3.client().listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream()
+                .map(S3Object::key)
+                .sorted()
+                .toList();
     }
 }

@@ -41,6 +41,7 @@ class OverlapRefusalIT {
     Path dir;
     /** Everything the runs could touch: the bucket, a data dir, the scratch dir's parent. */
     private Path world;
+
     private Path bucket;
     private Path dataDir;
 
@@ -49,25 +50,32 @@ class OverlapRefusalIT {
         world = Files.createDirectories(dir.resolve("world"));
         bucket = Fixtures.copyBucket("gzip", world.resolve("backups"));
         dataDir = Files.createDirectories(world.resolve("data/member0.etcd"));
-        Files.writeString(Files.createDirectories(dataDir.resolve("member/snap")).resolve("db"), "the old data dir");
+        Files.writeString(
+                Files.createDirectories(dataDir.resolve("member/snap")).resolve("db"), "the old data dir");
         Files.createSymbolicLink(world.resolve("link-to-bucket"), bucket);
     }
 
     @Test
     void aRestoreOntoTheBucketWithForce() throws IOException {
-        refused("restore.jar", List.of("restore", "--data-dir", bucket.toString(), "--force"),
+        refused(
+                "restore.jar",
+                List.of("restore", "--data-dir", bucket.toString(), "--force"),
                 "--data-dir " + bucket + " is the Local bucket --store-container " + bucket);
     }
 
     @Test
     void aRestoreOntoTheBucketsParentWithForce() throws IOException {
-        refused("restore.jar", List.of("restore", "--data-dir", bucket.getParent().toString(), "--force"),
+        refused(
+                "restore.jar",
+                List.of("restore", "--data-dir", bucket.getParent().toString(), "--force"),
                 "--data-dir " + bucket.getParent() + " contains the Local bucket --store-container " + bucket);
     }
 
     @Test
     void aRestoreOntoASymlinkToTheBucketWithForce() throws IOException {
-        refused("restore.jar", List.of("restore", "--data-dir", world.resolve("link-to-bucket").toString(), "--force"),
+        refused(
+                "restore.jar",
+                List.of("restore", "--data-dir", world.resolve("link-to-bucket").toString(), "--force"),
                 "--data-dir " + world.resolve("link-to-bucket") + " is (resolved: " + bucket.toRealPath()
                         + ") the Local bucket --store-container " + bucket);
     }
@@ -75,43 +83,56 @@ class OverlapRefusalIT {
     @Test
     void aRestoreWhoseScratchDirLiesInsideItsDataDir() throws IOException {
         Path scratch = dataDir.resolve("scratch");
-        refused("restore.jar", List.of("restore", "--data-dir", dataDir.toString(), "--force"),
-                List.of("--scratch-dir", scratch.toString()), "--scratch-dir " + scratch + " lies inside --data-dir "
-                        + dataDir);
+        refused(
+                "restore.jar",
+                List.of("restore", "--data-dir", dataDir.toString(), "--force"),
+                List.of("--scratch-dir", scratch.toString()),
+                "--scratch-dir " + scratch + " lies inside --data-dir " + dataDir);
     }
 
     @Test
     void anExtractOfFilesOntoTheBucketWithForce() throws IOException {
-        refused("restore.jar", List.of("extract", "--prefix", "/", "--output", bucket.toString(), "--force"),
+        refused(
+                "restore.jar",
+                List.of("extract", "--prefix", "/", "--output", bucket.toString(), "--force"),
                 "--output " + bucket + " is the Local bucket --store-container " + bucket);
     }
 
     @Test
     void anExtractAsADataDirInsideTheBucket() throws IOException {
         Path output = bucket.resolve("v2/extracted");
-        refused("restore.jar", List.of("extract", "--prefix", "/", "--output-format=etcd", "--output",
-                output.toString(), "--force"), "--output " + output + " lies inside the Local bucket --store-container "
-                + bucket);
+        refused(
+                "restore.jar",
+                List.of("extract", "--prefix", "/", "--output-format=etcd", "--output", output.toString(), "--force"),
+                "--output " + output + " lies inside the Local bucket --store-container " + bucket);
     }
 
     @Test
     void aCompactionWhoseScratchDirLiesInsideTheBucket() throws IOException {
         Path scratch = bucket.resolve("v2/scratch");
-        refused("worker.jar", List.of("compact"), List.of("--scratch-dir", scratch.toString()),
+        refused(
+                "worker.jar",
+                List.of("compact"),
+                List.of("--scratch-dir", scratch.toString()),
                 "--scratch-dir " + scratch + " lies inside the Local bucket --store-container " + bucket);
     }
 
     @Test
     void aCompactionWhoseWalDirIsTheBucketThroughASymlink() throws IOException {
         Path wal = world.resolve("link-to-bucket");
-        refused("worker.jar", List.of("compact", "--scratch-wal-dir", wal.toString()),
+        refused(
+                "worker.jar",
+                List.of("compact", "--scratch-wal-dir", wal.toString()),
                 "--scratch-wal-dir " + wal + " is (resolved: " + bucket.toRealPath() + ") the Local bucket");
     }
 
     @Test
     void aSizeEstimateWhoseScratchDirLiesInsideTheBucket() throws IOException {
         Path scratch = bucket.resolve("v2");
-        refused("restore.jar", List.of("verify-backup", "--estimate-memory"), List.of("--scratch-dir", scratch.toString()),
+        refused(
+                "restore.jar",
+                List.of("verify-backup", "--estimate-memory"),
+                List.of("--scratch-dir", scratch.toString()),
                 "--scratch-dir " + scratch + " lies inside the Local bucket --store-container " + bucket);
     }
 
@@ -127,16 +148,20 @@ class OverlapRefusalIT {
         argv.addAll(scratch);
         List<String> jvm = new ArrayList<>(JVM);
         jvm.add("-Djava.io.tmpdir=" + work);
-        JarRun run = JarRun.run(JarRun.jar(jar), Map.of("PATH", System.getenv("PATH")), work, jvm,
-                argv.toArray(String[]::new));
+        JarRun run = JarRun.run(
+                JarRun.jar(jar), Map.of("PATH", System.getenv("PATH")), work, jvm, argv.toArray(String[]::new));
 
         assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.USAGE.exitCode());
         assertThat(run.stderr()).contains("refusing to run: " + message);
         JsonNode result = new ObjectMapper().readTree(run.stdout().strip());
         assertThat(result.get("errorCode").asText()).isEqualTo(ErrorCode.USAGE.name());
         assertThat(result.get("error").asText()).contains(message);
-        assertThat(snapshot(world)).as("the bucket, the data dir and all beside them").isEqualTo(before);
-        assertThat(CrashChecks.entries(work)).as("the working dir (and temp dir)").isEmpty();
+        assertThat(snapshot(world))
+                .as("the bucket, the data dir and all beside them")
+                .isEqualTo(before);
+        assertThat(CrashChecks.entries(work))
+                .as("the working dir (and temp dir)")
+                .isEmpty();
         FileTree.delete(work);
     }
 

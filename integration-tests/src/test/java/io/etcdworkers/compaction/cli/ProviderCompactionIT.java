@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.testsupport.Processes;
 import io.etcdworkers.testsupport.ProviderBucket;
 import io.etcdworkers.testsupport.ProviderServers;
-import io.etcdworkers.testsupport.Processes;
+import io.etcdworkers.workercli.WorkerContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +48,7 @@ class ProviderCompactionIT {
 
     @TempDir
     static Path serverDir;
+
     static ProviderServers servers;
 
     @TempDir
@@ -75,12 +76,14 @@ class ProviderCompactionIT {
         Map<String, Long> before = bucket.objects(prefix + "/");
         Map<String, String> env = new HashMap<>(bucket.env(dir.resolve("secret")));
         env.put("STORAGE_CONTAINER", bucket.container());
-        List<String> store = new ArrayList<>(List.of("--storage-provider=" + bucket.druidName(),
-                "--store-prefix=" + prefix, "--scratch-dir=" + dir.resolve("scratch")));
+        List<String> store = new ArrayList<>(List.of(
+                "--storage-provider=" + bucket.druidName(),
+                "--store-prefix=" + prefix,
+                "--scratch-dir=" + dir.resolve("scratch")));
         store.addAll(bucket.flags());
 
-        CommandRun compact = CommandRun.run(WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), env, dir,
-                args("compact", store));
+        CommandRun compact = CommandRun.run(
+                WorkerContext::new, (c, a) -> CompactionWorkerCommand.run(c, a), env, dir, args("compact", store));
 
         assertThat(compact.exitCode()).as(compact.stderr()).isZero();
         assertThat(compact.result().get("storageProvider").asText()).isEqualTo(provider);
@@ -89,27 +92,35 @@ class ProviderCompactionIT {
         assertThat(name).startsWith(prefix + "/v2/Full-00000000-00003783-").endsWith(".gz");
         Map<String, Long> expected = new LinkedHashMap<>(before);
         expected.put(name, uploaded.get("size").asLong());
-        assertThat(bucket.objects(prefix + "/")).as("the fixture's objects and the upload")
+        assertThat(bucket.objects(prefix + "/"))
+                .as("the fixture's objects and the upload")
                 .containsExactlyInAnyOrderEntriesOf(expected);
 
         before.keySet().forEach(bucket::delete);
         Path dataDir = dir.resolve("restored");
         store.add("--data-dir=" + dataDir);
-        CommandRun restore = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
-                args("restore", store));
+        CommandRun restore =
+                CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, args("restore", store));
 
         assertThat(restore.exitCode()).as(restore.stderr()).isZero();
         assertThat(restore.result().get("base").get("name").asText()).isEqualTo(name);
         assertThat(restore.result().get("deltas").asInt()).isZero();
         JsonNode state = ExpectedState.stateJson(FIXTURE);
-        assertThat(restore.result().get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
-        assertThat(restore.result().get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
+        assertThat(restore.result().get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
+        assertThat(restore.result().get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(state.get("revision").asLong());
         assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys(FIXTURE));
         assertThat(served.leaseIds()).containsExactlyInAnyOrder(Fixtures.V0_41_2_LEASE_A, Fixtures.V0_41_2_LEASE_C);
-        assertThat(served.hashKv()).isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783").get("hash").asLong());
-        assertThat(bucket.objects(prefix + "/").keySet()).as("the restore wrote nothing").containsExactly(name);
+        assertThat(served.hashKv())
+                .isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783")
+                        .get("hash")
+                        .asLong());
+        assertThat(bucket.objects(prefix + "/").keySet())
+                .as("the restore wrote nothing")
+                .containsExactly(name);
         assertThat(compact.stdout() + compact.stderr() + restore.stdout() + restore.stderr())
                 .doesNotContain(bucket.secret());
         Processes.awaitNoneMentioning(dir);

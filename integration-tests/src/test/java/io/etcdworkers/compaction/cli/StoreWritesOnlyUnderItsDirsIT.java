@@ -31,6 +31,7 @@ class StoreWritesOnlyUnderItsDirsIT {
 
     @TempDir
     static Path serverDir;
+
     static ProviderServers servers;
 
     @TempDir
@@ -54,17 +55,22 @@ class StoreWritesOnlyUnderItsDirsIT {
     void aCompactionWritesOnlyItsScratchAndTempDirs(String provider) throws IOException {
         ProviderBucket bucket = servers.bucket(provider);
         bucket.upload(PREFIX, Fixtures.bucket("gzip"));
-        List<String> args = new ArrayList<>(List.of("compact", "--storage-provider=" + bucket.druidName(),
-                "--store-container=" + bucket.container(), "--store-prefix=" + PREFIX,
+        List<String> args = new ArrayList<>(List.of(
+                "compact",
+                "--storage-provider=" + bucket.druidName(),
+                "--store-container=" + bucket.container(),
+                "--store-prefix=" + PREFIX,
                 "--scratch-dir=" + dir.resolve("scratch")));
         args.addAll(bucket.flags());
 
-        Set<Path> written = WritesOnlyUnderItsDirsIT.traced(dir, bucket.env(dir.resolve("secret")), "worker.jar",
-                args.toArray(String[]::new));
+        Set<Path> written = WritesOnlyUnderItsDirsIT.traced(
+                dir, bucket.env(dir.resolve("secret")), "worker.jar", args.toArray(String[]::new));
 
-        assertThat(bucket.objects(PREFIX + "/").keySet()).as("the new snapshot")
+        assertThat(bucket.objects(PREFIX + "/").keySet())
+                .as("the new snapshot")
                 .anyMatch(k -> k.startsWith(PREFIX + "/v2/Full-00000000-00003656-"));
-        WritesOnlyUnderItsDirsIT.assertOnlyUnder(written,
+        WritesOnlyUnderItsDirsIT.assertOnlyUnder(
+                written,
                 List.of(dir.resolve("scratch").toString(), dir.resolve("tmp").toString()));
     }
 }

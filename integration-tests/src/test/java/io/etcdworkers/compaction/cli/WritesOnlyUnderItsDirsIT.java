@@ -1,8 +1,5 @@
 package io.etcdworkers.compaction.cli;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.Fixtures;
@@ -10,6 +7,8 @@ import io.etcdworkers.testsupport.JarRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WritesOnlyUnderItsDirsIT {
     /** What a syscall line names: an optional dir fd decoded by {@code -y}, then a quoted path. */
     private static final Pattern PATH_ARG = Pattern.compile("(?:(?:AT_FDCWD|\\d+)<([^>]*)>, )?\"([^\"]*)\"");
+
     private static final Pattern OPENED = Pattern.compile("= \\d+<([^>]*)>$");
     private static final Pattern WRITE_FLAGS = Pattern.compile("O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND");
 
@@ -57,26 +57,41 @@ class WritesOnlyUnderItsDirsIT {
     void aRestoreWritesOnlyItsDataScratchAndTempDirs() throws IOException {
         // the parent exists, as the PVC's mount point does in the pod (a missing one would be created)
         Path data = Files.createDirectories(dir.resolve("data")).resolve("member0.etcd");
-        Set<Path> written = traced("restore.jar", "restore", "--store-container=" + Fixtures.bucket("gzip"),
-                "--data-dir=" + data, "--scratch-dir=" + dir.resolve("scratch"));
+        Set<Path> written = traced(
+                "restore.jar",
+                "restore",
+                "--store-container=" + Fixtures.bucket("gzip"),
+                "--data-dir=" + data,
+                "--scratch-dir=" + dir.resolve("scratch"));
 
         assertThat(data.resolve("member/snap/db")).exists();
-        assertOnlyUnder(written, List.of(data.toString(), data + ".part", data + ".lock",
-                dir.resolve("scratch").toString(), dir.resolve("tmp").toString()));
+        assertOnlyUnder(
+                written,
+                List.of(
+                        data.toString(),
+                        data + ".part",
+                        data + ".lock",
+                        dir.resolve("scratch").toString(),
+                        dir.resolve("tmp").toString()));
     }
 
     @Test
     void aCompactionWritesOnlyItsScratchTempDirsAndTheBucket() throws IOException {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("bucket"));
-        Set<Path> written = traced("worker.jar", "compact", "--store-container=" + bucket,
-                "--scratch-dir=" + dir.resolve("scratch"));
+        Set<Path> written = traced(
+                "worker.jar", "compact", "--store-container=" + bucket, "--scratch-dir=" + dir.resolve("scratch"));
 
         try (Stream<Path> files = Files.list(bucket.resolve("v2"))) {
             assertThat(files.filter(f -> f.getFileName().toString().startsWith("Full-00000000-00003656-")))
-                    .as("the new snapshot").hasSize(1);
+                    .as("the new snapshot")
+                    .hasSize(1);
         }
-        assertOnlyUnder(written, List.of(bucket.toString(), dir.resolve("scratch").toString(),
-                dir.resolve("tmp").toString()));
+        assertOnlyUnder(
+                written,
+                List.of(
+                        bucket.toString(),
+                        dir.resolve("scratch").toString(),
+                        dir.resolve("tmp").toString()));
     }
 
     private Set<Path> traced(String jarProperty, String... args) throws IOException {
@@ -96,20 +111,37 @@ class WritesOnlyUnderItsDirsIT {
         List<String> jvm = List.of();
         // the flags the launcher's Jobs give the worker (JobFactory.javaOptions), tmpdir moved here
         Map<String, String> env = new HashMap<>(secret);
-        env.putAll(Map.of("PATH", System.getenv("PATH"), "HOME", home.toString(),
-                "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 "
-                        + "-XX:-UsePerfData -Djava.io.tmpdir=" + dir.resolve("tmp")));
-        List<String> command = new ArrayList<>(List.of("strace", "-f", "-ff", "-y", "-qq", "--seccomp-bpf",
-                "-e", "status=successful", "-e", "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,"
+        env.putAll(Map.of(
+                "PATH",
+                System.getenv("PATH"),
+                "HOME",
+                home.toString(),
+                "JAVA_TOOL_OPTIONS",
+                "-XX:+UseSerialGC -XX:MaxRAMPercentage=25.0 " + "-XX:-UsePerfData -Djava.io.tmpdir="
+                        + dir.resolve("tmp")));
+        List<String> command = new ArrayList<>(List.of(
+                "strace",
+                "-f",
+                "-ff",
+                "-y",
+                "-qq",
+                "--seccomp-bpf",
+                "-e",
+                "status=successful",
+                "-e",
+                "trace=open,openat,creat,mkdir,mkdirat,rename,renameat,renameat2,"
                         + "unlink,unlinkat,rmdir,link,linkat,symlink,symlinkat,truncate",
-                "-o", traces.resolve("t").toString(),
+                "-o",
+                traces.resolve("t").toString(),
                 Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvm);
         command.add("-jar");
         command.add(JarRun.jar(jarProperty).toString());
         command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile())
-                .redirectOutput(dir.resolve("stdout").toFile()).redirectError(dir.resolve("stderr").toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(work.toFile())
+                .redirectOutput(dir.resolve("stdout").toFile())
+                .redirectError(dir.resolve("stderr").toFile());
         builder.environment().clear();
         builder.environment().putAll(env);
         int code;
@@ -129,7 +161,8 @@ class WritesOnlyUnderItsDirsIT {
             }
         }
         assertThat(written).as("the trace saw the worker write at all").isNotEmpty();
-        try (Stream<Path> left = Files.list(work); Stream<Path> inHome = Files.list(home)) {
+        try (Stream<Path> left = Files.list(work);
+                Stream<Path> inHome = Files.list(home)) {
             assertThat(left).as("nothing in the working dir").isEmpty();
             assertThat(inHome).as("nothing in HOME").isEmpty();
         }
@@ -152,7 +185,10 @@ class WritesOnlyUnderItsDirsIT {
         Matcher m = PATH_ARG.matcher(line);
         while (m.find()) {
             Path p = Path.of(m.group(2));
-            paths.add(p.isAbsolute() || m.group(1) == null ? p : Path.of(m.group(1)).resolve(p));
+            paths.add(
+                    p.isAbsolute() || m.group(1) == null
+                            ? p
+                            : Path.of(m.group(1)).resolve(p));
         }
         return paths;
     }

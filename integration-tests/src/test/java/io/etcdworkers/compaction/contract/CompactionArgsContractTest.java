@@ -1,63 +1,39 @@
 package io.etcdworkers.compaction.contract;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_COMPACT_FLAG;
+import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_TRIGGER_OFF;
+import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_TRIGGER_SET;
+import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.MINIMAL_RESTORE;
 import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.S3;
 import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.S3_FULL;
-import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.MINIMAL_RESTORE;
-import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_TRIGGER_SET;
-import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_TRIGGER_OFF;
-import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.EVERY_COMPACT_FLAG;
 import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.compact;
-import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.restore;
 import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.compactionConfig;
 import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.rebuildConfig;
+import static io.etcdworkers.compaction.contract.LauncherArgsContractTest.restore;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.etcdworkers.compaction.cli.CompactCommand;
 import io.etcdworkers.compaction.compact.CompactionConfig;
 import io.etcdworkers.compaction.compact.CompactionThresholds;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.contract.WorkerFlags;
+import io.etcdworkers.format.codec.Compression;
 import io.etcdworkers.launcher.cli.CliContext;
 import io.etcdworkers.launcher.cli.LauncherCli;
 import io.etcdworkers.launcher.job.CompactFlags;
 import io.etcdworkers.launcher.job.DefragFlags;
 import io.etcdworkers.launcher.job.JobRequest;
-import io.etcdworkers.launcher.job.JobWork;
-import io.etcdworkers.launcher.job.RestoreFlags;
-import io.etcdworkers.launcher.job.StorageProvider;
-import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
-import io.etcdworkers.launcher.job.ExtractFlags;
-import io.etcdworkers.restore.cli.ExtractCommand;
-import io.etcdworkers.restore.cli.RestoreCommand;
-import io.etcdworkers.rebuild.engine.KeyPrefix;
-import io.etcdworkers.restore.extract.ExtractConfig;
-import io.etcdworkers.restore.extract.OutputFormat;
-import io.etcdworkers.workercli.StoreOptions;
 import io.etcdworkers.rebuild.engine.Engine;
-import io.etcdworkers.etcd.EtcdMember;
-import io.etcdworkers.rebuild.RebuildConfig;
 import io.etcdworkers.rebuild.replay.DefragPolicyConfig;
-import io.etcdworkers.restore.RestoreConfig;
-import io.etcdworkers.format.RestorePoint;
-import io.etcdworkers.format.StopAt;
-import io.etcdworkers.format.codec.Compression;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * The compaction's and the defragmentation's Job args, as {@link LauncherArgsContractTest} checks
@@ -67,23 +43,29 @@ import picocli.CommandLine;
 class CompactionArgsContractTest {
     @Test
     void zeroMinimumsAreNoMinimumInTheWorker() {
-        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(0L, 0L, 0L, null, null, null, false, null),
-                DefragFlags.workerDefaults()));
+        WorkerPod pod = WorkerPod.of(
+                compact(S3, new CompactFlags(0L, 0L, 0L, null, null, null, false, null), DefragFlags.workerDefaults()));
         assertThat(pod.args()).contains("--min-delta-revisions=0", "--min-delta-snapshots=0", "--min-delta-bytes=0");
         assertThat(compactionConfig(pod).thresholds()).isEqualTo(CompactionThresholds.none());
     }
 
     @Test
     void zeroSwitchesEveryTriggerOffInTheWorker() {
-        for (JobRequest request : List.of(restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF),
-                compact(S3, CompactFlags.none(), EVERY_TRIGGER_OFF))) {
+        for (JobRequest request : List.of(
+                restore(S3, MINIMAL_RESTORE, EVERY_TRIGGER_OFF), compact(S3, CompactFlags.none(), EVERY_TRIGGER_OFF))) {
             WorkerPod pod = WorkerPod.of(request);
-            assertThat(pod.args()).contains("--defrag-every-events=0", "--defrag-every-deltas=0",
-                    "--defrag-db-size-bytes=0", "--defrag-fragmentation-ratio=0.0", "--defrag-interval=0s");
+            assertThat(pod.args())
+                    .contains(
+                            "--defrag-every-events=0",
+                            "--defrag-every-deltas=0",
+                            "--defrag-db-size-bytes=0",
+                            "--defrag-fragmentation-ratio=0.0",
+                            "--defrag-interval=0s");
 
             DefragPolicyConfig policy = pod.defrag().toConfig();
-            assertThat(policy).isEqualTo(new DefragPolicyConfig(0, 0, 0, 0, Duration.ZERO,
-                    DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
+            assertThat(policy)
+                    .isEqualTo(new DefragPolicyConfig(
+                            0, 0, 0, 0, Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
         }
     }
 
@@ -106,17 +88,48 @@ class CompactionArgsContractTest {
     @Test
     void zeroGivenToTheLaunchersCommandLineIsOffInTheWorker() {
         StringWriter yaml = new StringWriter();
-        CliContext launcher = new CliContext(Map.of(), WorkerPod.CLOCK, context -> {
-            throw new AssertionError("--dry-run needs no cluster");
-        }, new PrintWriter(yaml, true), new PrintWriter(new StringWriter(), true));
-        assertThat(LauncherCli.execute(launcher, "compact", "-n", "shoot--dev", "--etcd", "etcd-main", "--image", "img:1",
-                "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup",
-                "--dry-run", "--defrag-every-events", "0", "--defrag-every-deltas", "0", "--defrag-db-size-bytes", "0",
-                "--defrag-fragmentation-ratio", "0", "--defrag-interval", "0")).isZero();
+        CliContext launcher = new CliContext(
+                Map.of(),
+                WorkerPod.CLOCK,
+                context -> {
+                    throw new AssertionError("--dry-run needs no cluster");
+                },
+                new PrintWriter(yaml, true),
+                new PrintWriter(new StringWriter(), true));
+        assertThat(LauncherCli.execute(
+                        launcher,
+                        "compact",
+                        "-n",
+                        "shoot--dev",
+                        "--etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--storage-provider",
+                        "S3",
+                        "--store-container",
+                        "etcd-backups",
+                        "--store-secret",
+                        "etcd-backup",
+                        "--dry-run",
+                        "--defrag-every-events",
+                        "0",
+                        "--defrag-every-deltas",
+                        "0",
+                        "--defrag-db-size-bytes",
+                        "0",
+                        "--defrag-fragmentation-ratio",
+                        "0",
+                        "--defrag-interval",
+                        "0"))
+                .isZero();
 
-        WorkerPod pod = WorkerPod.of(WorkerKind.COMPACT, new KubernetesSerialization().unmarshal(yaml.toString(), Job.class));
-        assertThat(pod.defrag().toConfig()).as("every trigger off").isEqualTo(new DefragPolicyConfig(0, 0, 0, 0,
-                Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
+        WorkerPod pod =
+                WorkerPod.of(WorkerKind.COMPACT, new KubernetesSerialization().unmarshal(yaml.toString(), Job.class));
+        assertThat(pod.defrag().toConfig())
+                .as("every trigger off")
+                .isEqualTo(new DefragPolicyConfig(
+                        0, 0, 0, 0, Duration.ZERO, DefragPolicyConfig.DEFAULT_MIN_DB_SIZE_FOR_RATIO));
     }
 
     @Test
@@ -128,30 +141,40 @@ class CompactionArgsContractTest {
         assertThat(config.compression()).contains(Compression.LZW);
         assertThat(config.defragment()).isFalse();
         assertThat(config.rebuild().replay().defragTimeout()).isEqualTo(Duration.ofMinutes(8));
-        assertThat(pod.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isTrue();
+        assertThat(pod.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL))
+                .isTrue();
         assertThat(pod.<String>value(WorkerFlags.FULL_SNAPSHOT_LEASE_NAME)).isEqualTo("etcd-main-full-snap");
         // the launcher leaves --lease-renewal out: a renewal that fails fails the Job, with exit 23
         assertThat(LeaseRenewal.Policy.parse(pod.value("--lease-renewal"))).isEqualTo(LeaseRenewal.Policy.REQUIRED);
 
         WorkerPod plain = WorkerPod.of(compact(S3, CompactFlags.none(), DefragFlags.workerDefaults()));
-        assertThat(compactionConfig(plain).defragment()).as("the worker's default").isTrue();
-        assertThat(plain.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL)).isFalse();
+        assertThat(compactionConfig(plain).defragment())
+                .as("the worker's default")
+                .isTrue();
+        assertThat(plain.<Boolean>value(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL))
+                .isFalse();
     }
 
     @Test
     void everyCompressionPolicyTheLauncherAllowsIsOneOfTheWorkers() {
         for (String policy : WorkerFlags.COMPRESSION_POLICIES) {
-            WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(null, null, null, policy, null, null, false, null),
+            WorkerPod pod = WorkerPod.of(compact(
+                    S3,
+                    new CompactFlags(null, null, null, policy, null, null, false, null),
                     DefragFlags.workerDefaults()));
-            assertThat(compactionConfig(pod).compression()).map(Compression::policyName).contains(policy);
+            assertThat(compactionConfig(pod).compression())
+                    .map(Compression::policyName)
+                    .contains(policy);
         }
     }
 
     @Test
     void theLargestCountsTheLauncherAcceptsFitTheWorkersOptions() {
-        WorkerPod pod = WorkerPod.of(compact(S3, new CompactFlags(Long.MAX_VALUE, (long) Integer.MAX_VALUE,
-                Long.MAX_VALUE, null, null, null, false, null), new DefragFlags(Long.MAX_VALUE,
-                (long) Integer.MAX_VALUE, Long.MAX_VALUE, null, null, null)));
+        WorkerPod pod = WorkerPod.of(compact(
+                S3,
+                new CompactFlags(
+                        Long.MAX_VALUE, (long) Integer.MAX_VALUE, Long.MAX_VALUE, null, null, null, false, null),
+                new DefragFlags(Long.MAX_VALUE, (long) Integer.MAX_VALUE, Long.MAX_VALUE, null, null, null)));
         assertThat(compactionConfig(pod).thresholds())
                 .isEqualTo(new CompactionThresholds(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE));
         assertThat(pod.defrag().toConfig().everyDeltas()).isEqualTo(Integer.MAX_VALUE);

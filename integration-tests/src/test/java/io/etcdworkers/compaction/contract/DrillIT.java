@@ -1,7 +1,5 @@
 package io.etcdworkers.compaction.contract;
 
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,14 +10,15 @@ import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerArgs;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.restore.cli.RestoreWorkerCommand;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -51,8 +50,10 @@ class DrillIT {
         CommandRun drill = runAsThePod(WorkerKind.DRILL, bucket);
         assertThat(drill.exitCode()).as(drill.stderr()).isZero();
         JsonNode state = ExpectedState.stateJson();
-        assertThat(drill.result().get("finalRevision").asLong()).isEqualTo(state.get("revision").asLong());
-        assertThat(drill.result().get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
+        assertThat(drill.result().get("finalRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
+        assertThat(drill.result().get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
         assertThat(dir.resolve("scratch/drill/new.etcd")).isDirectory();
 
         CommandRun check = runAsThePod(WorkerKind.VERIFY, bucket);
@@ -77,17 +78,28 @@ class DrillIT {
 
     /** The Job's container, with the pod's mount points here: the bucket's parent and a scratch dir. */
     private CommandRun runAsThePod(WorkerKind kind, Path bucket) {
-        JobRequest request = JobRequest.builder("etcd-main", "shoot--dev", "etcd-workers:test",
-                new StoreRef(StorageProvider.Local, bucket.getFileName().toString(), "", null, null, "bucket-pvc"),
-                JobWork.check(kind)).backoffLimit(0).build();
+        JobRequest request = JobRequest.builder(
+                        "etcd-main",
+                        "shoot--dev",
+                        "etcd-workers:test",
+                        new StoreRef(
+                                StorageProvider.Local, bucket.getFileName().toString(), "", null, null, "bucket-pvc"),
+                        JobWork.check(kind))
+                .backoffLimit(0)
+                .build();
         WorkerPod pod = WorkerPod.of(request);
         List<String> args = new ArrayList<>();
         args.add(pod.command().get(pod.command().size() - 1));
         for (String arg : pod.args()) {
-            args.add(arg.replace(WorkerArgs.LOCAL_BUCKET_ROOT, bucket.getParent().toString())
-                    .replace("=" + WorkerArgs.SCRATCH_DIR, "=" + dir.resolve("scratch")));
+            args.add(
+                    arg.replace(WorkerArgs.LOCAL_BUCKET_ROOT, bucket.getParent().toString())
+                            .replace("=" + WorkerArgs.SCRATCH_DIR, "=" + dir.resolve("scratch")));
         }
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")), dir,
+        return CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
                 args.toArray(String[]::new));
     }
 

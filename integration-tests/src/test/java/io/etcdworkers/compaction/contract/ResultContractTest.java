@@ -7,10 +7,10 @@ import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.SnapshotLeaseUpdater;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.launcher.kube.WorkerResult;
 import io.etcdworkers.workercli.ResultJson;
-import io.etcdworkers.contract.WorkerException;
 import org.junit.jupiter.api.Test;
 
 /** The result JSON the workers write is the one the launcher reads, failure by failure. */
@@ -19,8 +19,9 @@ class ResultContractTest {
     @Test
     void aFailedRestoreReadsAsItsCodeWithTheContractsMeaning() {
         ObjectNode result = ResultJson.start(WorkerCommands.RESTORE);
-        ResultJson.failed(result, new WorkerException(io.etcdworkers.contract.ErrorCode.HASH_MISMATCH,
-                "sha mismatch in v2/Incr-1-2.gz"));
+        ResultJson.failed(
+                result,
+                new WorkerException(io.etcdworkers.contract.ErrorCode.HASH_MISMATCH, "sha mismatch in v2/Incr-1-2.gz"));
 
         WorkerResult read = WorkerResult.parse(result.toString());
         assertThat(read.json()).isTrue();
@@ -35,9 +36,12 @@ class ResultContractTest {
     void aLeaseNotRenewedReadsAsTwentyThree() {
         ObjectNode result = ResultJson.start(WorkerCommands.COMPACT);
         ResultJson.succeeded(result);
-        int exit = LeaseRenewal.record(result, "etcd-main-full-snap",
+        int exit = LeaseRenewal.record(
+                result,
+                "etcd-main-full-snap",
                 SnapshotLeaseUpdater.Result.failed("leases.coordination.k8s.io is forbidden"),
-                LeaseRenewal.Policy.REQUIRED, "v2/Full-00000000-00003656-1795986606.gz");
+                LeaseRenewal.Policy.REQUIRED,
+                "v2/Full-00000000-00003656-1795986606.gz");
 
         WorkerResult read = WorkerResult.parse(result.toString());
         assertThat(read.kind()).isEqualTo(WorkerKind.COMPACT.subcommand());

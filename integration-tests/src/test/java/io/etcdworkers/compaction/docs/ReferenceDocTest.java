@@ -34,16 +34,22 @@ class ReferenceDocTest {
     private static final Set<String> STANDARD = Set.of("--help", "--version");
 
     static Stream<Arguments> commands() {
-        WorkerContext context = new WorkerContext(Map.of(), new PrintStream(new ByteArrayOutputStream(), true,
-                StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                Clock.systemUTC(), Path.of("."), Path.of("no-termination-log"));
+        WorkerContext context = new WorkerContext(
+                Map.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                Clock.systemUTC(),
+                Path.of("."),
+                Path.of("no-termination-log"));
         CommandLine restore = RestoreWorkerCommand.commandLine(context);
         CommandLine compact = CompactionWorkerCommand.commandLine(context);
         return Stream.of(
                 Arguments.of("restore-worker restore", restore.getSubcommands().get("restore")),
-                Arguments.of("restore-worker verify-backup", restore.getSubcommands().get("verify-backup")),
+                Arguments.of(
+                        "restore-worker verify-backup", restore.getSubcommands().get("verify-backup")),
                 Arguments.of("restore-worker extract", restore.getSubcommands().get("extract")),
-                Arguments.of("compaction-worker compact", compact.getSubcommands().get("compact")));
+                Arguments.of(
+                        "compaction-worker compact", compact.getSubcommands().get("compact")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -62,7 +68,8 @@ class ReferenceDocTest {
             }
         }
 
-        assertThat(documented).as("flags in docs/reference.md section '%s' vs --help", section)
+        assertThat(documented)
+                .as("flags in docs/reference.md section '%s' vs --help", section)
                 .containsExactlyInAnyOrderElementsOf(actual);
     }
 

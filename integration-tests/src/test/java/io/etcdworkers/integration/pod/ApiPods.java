@@ -31,10 +31,22 @@ final class ApiPods {
     /** Waits until the namespace holds a Job of that component (the launcher's label) not in {@code seen}. */
     static Job awaitJob(ApiServer api, String ns, String component, List<String> seen, Duration atMost) {
         AtomicReference<Job> found = new AtomicReference<>();
-        Awaitility.await("a " + component + " Job in the API server").atMost(atMost).pollInterval(Duration.ofMillis(200))
+        Awaitility.await("a " + component + " Job in the API server")
+                .atMost(atMost)
+                .pollInterval(Duration.ofMillis(200))
                 .until(() -> {
-                    api.client().batch().v1().jobs().inNamespace(ns).withLabel(COMPONENT, component).list().getItems()
-                            .stream().filter(j -> !seen.contains(j.getMetadata().getName())).findFirst()
+                    api
+                            .client()
+                            .batch()
+                            .v1()
+                            .jobs()
+                            .inNamespace(ns)
+                            .withLabel(COMPONENT, component)
+                            .list()
+                            .getItems()
+                            .stream()
+                            .filter(j -> !seen.contains(j.getMetadata().getName()))
+                            .findFirst()
                             .ifPresent(found::set);
                     return found.get() != null;
                 });
@@ -55,25 +67,64 @@ final class ApiPods {
     static void report(ApiServer api, Job job, String podName, PodExit exit) {
         String ns = job.getMetadata().getNamespace();
         String jobName = job.getMetadata().getName();
-        Pod pod = new PodBuilder().withNewMetadata().withName(podName).withNamespace(ns)
-                .addToLabels("batch.kubernetes.io/job-name", jobName).addToLabels("job-name", jobName).endMetadata()
+        Pod pod = new PodBuilder()
+                .withNewMetadata()
+                .withName(podName)
+                .withNamespace(ns)
+                .addToLabels("batch.kubernetes.io/job-name", jobName)
+                .addToLabels("job-name", jobName)
+                .endMetadata()
                 .withSpec(job.getSpec().getTemplate().getSpec())
-                .withNewStatus().withPhase(exit.exitCode() == 0 ? "Succeeded" : "Failed").addNewContainerStatus()
-                .withName("worker").withImage(job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-                .withNewState().withNewTerminated().withExitCode(exit.exitCode()).withReason(exit.reason())
-                .withMessage(exit.terminationMessage()).withStartedAt(exit.startedAt().toString())
-                .withFinishedAt(exit.finishedAt().toString()).endTerminated().endState().endContainerStatus()
-                .endStatus().build();
+                .withNewStatus()
+                .withPhase(exit.exitCode() == 0 ? "Succeeded" : "Failed")
+                .addNewContainerStatus()
+                .withName("worker")
+                .withImage(job.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getImage())
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exit.exitCode())
+                .withReason(exit.reason())
+                .withMessage(exit.terminationMessage())
+                .withStartedAt(exit.startedAt().toString())
+                .withFinishedAt(exit.finishedAt().toString())
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
+                .build();
         api.client().pods().inNamespace(ns).resource(pod).create();
-        Job current = api.client().batch().v1().jobs().inNamespace(ns).withName(jobName).get();
-        current.setStatus(exit.exitCode() == 0
-                ? new JobStatusBuilder().withSucceeded(1).withConditions(new JobConditionBuilder().withType("Complete")
-                        .withStatus("True").build()).build()
-                : new JobStatusBuilder().withFailed(1).withConditions(new JobConditionBuilder().withType("Failed")
-                        .withStatus("True").withReason("PodFailurePolicy")
-                        .withMessage("Container worker for pod " + ns + "/" + podName + " failed with exit code "
-                                + exit.exitCode() + " matching FailJob rule at index 1")
-                        .build()).build());
+        Job current = api.client()
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(ns)
+                .withName(jobName)
+                .get();
+        current.setStatus(
+                exit.exitCode() == 0
+                        ? new JobStatusBuilder()
+                                .withSucceeded(1)
+                                .withConditions(new JobConditionBuilder()
+                                        .withType("Complete")
+                                        .withStatus("True")
+                                        .build())
+                                .build()
+                        : new JobStatusBuilder()
+                                .withFailed(1)
+                                .withConditions(new JobConditionBuilder()
+                                        .withType("Failed")
+                                        .withStatus("True")
+                                        .withReason("PodFailurePolicy")
+                                        .withMessage("Container worker for pod " + ns + "/" + podName
+                                                + " failed with exit code " + exit.exitCode()
+                                                + " matching FailJob rule at index 1")
+                                        .build())
+                                .build());
         api.client().batch().v1().jobs().inNamespace(ns).resource(current).updateStatus();
     }
 }

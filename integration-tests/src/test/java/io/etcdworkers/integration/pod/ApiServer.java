@@ -1,7 +1,7 @@
 package io.etcdworkers.integration.pod;
 
-import io.etcdworkers.testsupport.pod.ClusterAccess;
 import io.etcdworkers.launcher.kube.KubernetesVersionCheck;
+import io.etcdworkers.testsupport.pod.ClusterAccess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -30,20 +30,24 @@ final class ApiServer implements AutoCloseable {
         this.server = server;
         this.client = server.createClient();
         try {
-            this.caPem = Files.readString(Path.of(server.getSelfSignedCertificate().certificatePath()));
+            this.caPem =
+                    Files.readString(Path.of(server.getSelfSignedCertificate().certificatePath()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     static ApiServer start() {
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), true);
+        KubernetesMockServer server = new KubernetesMockServer(
+                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), true);
         server.init(InetAddress.getLoopbackAddress(), 0);
         // the mock's /version says 0.0, which the launcher refuses: report the oldest release its Jobs run on
         String minor = String.valueOf(KubernetesVersionCheck.MINIMUM_MINOR);
-        server.setVersionInfo(new VersionInfo.Builder().withMajor("1").withMinor(minor)
-                .withGitVersion("v1." + minor + ".0").build());
+        server.setVersionInfo(new VersionInfo.Builder()
+                .withMajor("1")
+                .withMinor(minor)
+                .withGitVersion("v1." + minor + ".0")
+                .build());
         return new ApiServer(server);
     }
 
@@ -62,26 +66,29 @@ final class ApiServer implements AutoCloseable {
         try {
             Path ca = file.resolveSibling(file.getFileName() + "-ca.crt");
             Files.writeString(ca, caPem);
-            Files.writeString(file, String.join("\n",
-                    "apiVersion: v1",
-                    "kind: Config",
-                    "clusters:",
-                    "- name: test",
-                    "  cluster:",
-                    "    server: https://localhost:" + server.getPort(),
-                    "    certificate-authority: " + ca,
-                    "contexts:",
-                    "- name: test",
-                    "  context:",
-                    "    cluster: test",
-                    "    user: test",
-                    "    namespace: demo",
-                    "current-context: test",
-                    "users:",
-                    "- name: test",
-                    "  user:",
-                    "    token: launcher-token",
-                    ""));
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "apiVersion: v1",
+                            "kind: Config",
+                            "clusters:",
+                            "- name: test",
+                            "  cluster:",
+                            "    server: https://localhost:" + server.getPort(),
+                            "    certificate-authority: " + ca,
+                            "contexts:",
+                            "- name: test",
+                            "  context:",
+                            "    cluster: test",
+                            "    user: test",
+                            "    namespace: demo",
+                            "current-context: test",
+                            "users:",
+                            "- name: test",
+                            "  user:",
+                            "    token: launcher-token",
+                            ""));
             return file;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,8 +1,5 @@
 package io.etcdworkers.integration.pod;
 
-import java.util.Base64;
-import java.util.stream.IntStream;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -25,9 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,10 +69,29 @@ class ClusterRestorePodsIT {
             cluster.add("etcd-main-" + i + "=http://127.0.0.1:" + peer[i]);
             claims.add("etcd-main-" + i + "=etcd-main-etcd-main-" + i);
         }
-        String yaml = LauncherJar.withoutCluster(dir).render("restore", "-n", "demo", "--etcd", "etcd-main", "--image",
-                podman.image(), "--storage-provider", "Local", "--store-container", "gzip", "--store-claim",
-                "backup-bucket", "--initial-cluster", String.join(",", cluster), "--member-claims",
-                String.join(",", claims), "--memory-limit", "512Mi", "--memory-request", "512Mi");
+        String yaml = LauncherJar.withoutCluster(dir)
+                .render(
+                        "restore",
+                        "-n",
+                        "demo",
+                        "--etcd",
+                        "etcd-main",
+                        "--image",
+                        podman.image(),
+                        "--storage-provider",
+                        "Local",
+                        "--store-container",
+                        "gzip",
+                        "--store-claim",
+                        "backup-bucket",
+                        "--initial-cluster",
+                        String.join(",", cluster),
+                        "--member-claims",
+                        String.join(",", claims),
+                        "--memory-limit",
+                        "512Mi",
+                        "--memory-request",
+                        "512Mi");
         List<JsonNode> jobs = PodTemplate.parseYaml(yaml);
         assertThat(jobs).hasSize(MEMBERS);
 
@@ -82,8 +100,11 @@ class ClusterRestorePodsIT {
         for (int i = 0; i < MEMBERS; i++) {
             Path claim = Files.createDirectories(dir.resolve("claims/etcd-main-" + i));
             dataClaims.add(claim);
-            pods.add(PodRun.of(PodTemplate.of(jobs.get(i))).claim("backup-bucket", bucketClaim)
-                    .claim("etcd-main-etcd-main-" + i, claim).workDir(dir.resolve("pods")).start());
+            pods.add(PodRun.of(PodTemplate.of(jobs.get(i)))
+                    .claim("backup-bucket", bucketClaim)
+                    .claim("etcd-main-etcd-main-" + i, claim)
+                    .workDir(dir.resolve("pods"))
+                    .start());
         }
         for (RunningPod pod : pods) {
             PodExit exit = pod.awaitExit(POD_TIMEOUT);
@@ -95,38 +116,62 @@ class ClusterRestorePodsIT {
         List<Process> members = new ArrayList<>();
         try {
             for (int i = 0; i < MEMBERS; i++) {
-                ProcessBuilder member = new ProcessBuilder(etcd.etcd().toString(), "--name", "etcd-main-" + i,
-                        "--data-dir", dataClaims.get(i).resolve("new.etcd").toString(), "--listen-peer-urls",
-                        "http://127.0.0.1:" + peer[i], "--listen-client-urls", "http://127.0.0.1:" + client[i],
-                        "--advertise-client-urls", "http://127.0.0.1:" + client[i])
-                        .redirectErrorStream(true).redirectOutput(dir.resolve("etcd-" + i + ".log").toFile());
+                ProcessBuilder member = new ProcessBuilder(
+                                etcd.etcd().toString(),
+                                "--name",
+                                "etcd-main-" + i,
+                                "--data-dir",
+                                dataClaims.get(i).resolve("new.etcd").toString(),
+                                "--listen-peer-urls",
+                                "http://127.0.0.1:" + peer[i],
+                                "--listen-client-urls",
+                                "http://127.0.0.1:" + client[i],
+                                "--advertise-client-urls",
+                                "http://127.0.0.1:" + client[i])
+                        .redirectErrorStream(true)
+                        .redirectOutput(dir.resolve("etcd-" + i + ".log").toFile());
                 // etcd reads ETCD_* variables for every flag not given: none of the test JVM's
                 member.environment().clear();
                 members.add(member.start());
             }
-            String endpoints = String.join(",", IntStream.of(client)
-                    .mapToObj(p -> "http://127.0.0.1:" + p).toList());
-            Awaitility.await("the three members healthy").atMost(Duration.ofSeconds(90))
+            String endpoints = String.join(
+                    ",",
+                    IntStream.of(client).mapToObj(p -> "http://127.0.0.1:" + p).toList());
+            Awaitility.await("the three members healthy")
+                    .atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> etcdctl(etcd, endpoints, "endpoint", "health").exitCode() == 0);
 
-            JsonNode list = new ObjectMapper().readTree(etcdctl(etcd, endpoints, "member", "list", "-w", "json").stdout());
+            JsonNode list = new ObjectMapper()
+                    .readTree(etcdctl(etcd, endpoints, "member", "list", "-w", "json")
+                            .stdout());
             List<String> peerUrls = new ArrayList<>();
-            list.get("members").forEach(m -> peerUrls.add(m.get("name").asText() + "=" + m.get("peerURLs").get(0).asText()));
+            list.get("members")
+                    .forEach(m -> peerUrls.add(m.get("name").asText() + "="
+                            + m.get("peerURLs").get(0).asText()));
             assertThat(peerUrls).containsExactlyInAnyOrderElementsOf(cluster);
             for (int i = 0; i < MEMBERS; i++) {
-                JsonNode status = new ObjectMapper().readTree(etcdctl(etcd, "http://127.0.0.1:" + client[i], "endpoint",
-                        "status", "-w", "json").stdout());
-                assertThat(status.get(0).get("Status").get("header").get("revision").asLong()).as("member %d", i)
+                JsonNode status = new ObjectMapper()
+                        .readTree(etcdctl(etcd, "http://127.0.0.1:" + client[i], "endpoint", "status", "-w", "json")
+                                .stdout());
+                assertThat(status.get(0)
+                                .get("Status")
+                                .get("header")
+                                .get("revision")
+                                .asLong())
+                        .as("member %d", i)
                         .isEqualTo(state.get("revision").asLong());
             }
             // a read through the cluster (quorum): the response counts every key under the prefix
-            ProcessRun get = etcdctl(etcd, endpoints, "get", "/", "--prefix", "--keys-only", "--limit", "1", "-w", "json");
+            ProcessRun get =
+                    etcdctl(etcd, endpoints, "get", "/", "--prefix", "--keys-only", "--limit", "1", "-w", "json");
             assertThat(get.exitCode()).as(get.stderr()).isZero();
             long underSlash = ExpectedState.keys(FIXTURE).stream()
-                    .filter(k -> Base64.getDecoder().decode(k.key())[0] == '/').count();
+                    .filter(k -> Base64.getDecoder().decode(k.key())[0] == '/')
+                    .count();
             assertThat(underSlash).isEqualTo(state.get("keys").asLong());
-            assertThat(new ObjectMapper().readTree(get.stdout()).get("count").asLong()).isEqualTo(underSlash);
+            assertThat(new ObjectMapper().readTree(get.stdout()).get("count").asLong())
+                    .isEqualTo(underSlash);
         } finally {
             for (Process member : members) {
                 member.destroy();
@@ -138,9 +183,11 @@ class ClusterRestorePodsIT {
     }
 
     private static ProcessRun etcdctl(EtcdInstall etcd, String endpoints, String... args) {
-        List<String> command = new ArrayList<>(List.of(etcd.etcdctl().orElseThrow().toString(), "--endpoints", endpoints));
+        List<String> command =
+                new ArrayList<>(List.of(etcd.etcdctl().orElseThrow().toString(), "--endpoints", endpoints));
         command.addAll(List.of(args));
-        return ProcessRun.run(command, Map.of("ETCDCTL_API", "3", "PATH", System.getenv("PATH")), Duration.ofSeconds(30));
+        return ProcessRun.run(
+                command, Map.of("ETCDCTL_API", "3", "PATH", System.getenv("PATH")), Duration.ofSeconds(30));
     }
 
     private static int freePort() {

@@ -61,8 +61,10 @@ final class LauncherJar {
         try {
             Path out = Files.createTempFile(home, "launcher-", ".out");
             Path err = Files.createTempFile(home, "launcher-", ".err");
-            ProcessBuilder builder = new ProcessBuilder(command(args)).directory(home.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            ProcessBuilder builder = new ProcessBuilder(command(args))
+                    .directory(home.toFile())
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile());
             builder.environment().clear();
             builder.environment().putAll(env());
             Process process = builder.start();
@@ -100,8 +102,11 @@ final class LauncherJar {
     }
 
     private List<String> command(String... args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Duser.home=" + home, "-jar", JarRun.jar("launcher.jar").toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Duser.home=" + home,
+                "-jar",
+                JarRun.jar("launcher.jar").toString()));
         command.addAll(List.of(args));
         return command;
     }

@@ -61,15 +61,19 @@ class PodFaultsIT {
         List<String> args = restore("many", "etcd-main-restore-oom", "171Mi");
         args.addAll(List.of("--heap-percent", "75"));
 
-        PodExit exit = PodRun.of(PodTemplate.single(LauncherJar.withoutCluster(dir).render(args.toArray(String[]::new))))
-                .claim("backup-bucket", bucketClaim).claim("etcd-main-etcd-main-0", dataClaim)
-                .workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+        PodExit exit = PodRun.of(
+                        PodTemplate.single(LauncherJar.withoutCluster(dir).render(args.toArray(String[]::new))))
+                .claim("backup-bucket", bucketClaim)
+                .claim("etcd-main-etcd-main-0", dataClaim)
+                .workDir(dir.resolve("pods"))
+                .run(POD_TIMEOUT);
 
         assertThat(exit.exitCode()).as(exit.describe()).isEqualTo(137);
         assertThat(exit.oomKilled()).as(exit.describe()).isTrue();
         // a SIGKILL leaves the target's lock file (free: no process holds it), nothing of the data dir
         try (Stream<Path> placed = Files.list(dataClaim)) {
-            assertThat(placed.map(p -> p.getFileName().toString())).as("the member's claim after the kill")
+            assertThat(placed.map(p -> p.getFileName().toString()))
+                    .as("the member's claim after the kill")
                     .isSubsetOf("new.etcd.lock");
         }
 
@@ -77,14 +81,24 @@ class PodFaultsIT {
             LauncherJar launcher = LauncherJar.against(api, dir);
             ProcessRun created = launcher.run(args.toArray(String[]::new));
             assertThat(created.exitCode()).as(created.stderr()).isZero();
-            Job job = api.client().batch().v1().jobs().inNamespace(NS).withName("etcd-main-restore-oom").get();
+            Job job = api.client()
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(NS)
+                    .withName("etcd-main-restore-oom")
+                    .get();
             assertThat(job).as("the Job the launcher created").isNotNull();
             ApiPods.report(api, job, "etcd-main-restore-oom-x7k2p", exit);
 
             ProcessRun status = launcher.run("status", "etcd-main-restore-oom");
 
-            assertThat(status.stdout()).contains("killed by the kernel's OOM killer (OOMKilled)",
-                    "memory limit of 171Mi", "--memory-limit=342Mi", "exit code: 35");
+            assertThat(status.stdout())
+                    .contains(
+                            "killed by the kernel's OOM killer (OOMKilled)",
+                            "memory limit of 171Mi",
+                            "--memory-limit=342Mi",
+                            "exit code: 35");
             assertThat(status.exitCode()).as(status.stdout() + status.stderr()).isEqualTo(35);
         }
     }
@@ -92,7 +106,8 @@ class PodFaultsIT {
     @Test
     void stoppedMidReplayLeavesTheTargetUntouchedAndTheScratchUsableByTheNextRun() throws Exception {
         Path bucketClaim = Files.createDirectories(dir.resolve("claims/bucket"));
-        GeneratedBucket generated = GeneratedBucket.create(bucketClaim.resolve("long"), GeneratedBucket.Compression.GZIP, 4);
+        GeneratedBucket generated =
+                GeneratedBucket.create(bucketClaim.resolve("long"), GeneratedBucket.Compression.GZIP, 4);
         for (int d = 0; d < 20; d++) {
             generated.hotKeys(100, 15, 600);
             generated.cutDelta();
@@ -100,8 +115,10 @@ class PodFaultsIT {
         Path dataClaim = Files.createDirectories(dir.resolve("claims/data"));
         List<String> replay = restore("long", "etcd-main-restore-stop", "1Gi");
         replay.addAll(List.of("--engine", "replay"));
-        PodRun first = PodRun.of(PodTemplate.single(LauncherJar.withoutCluster(dir).render(replay.toArray(String[]::new))))
-                .claim("backup-bucket", bucketClaim).claim("etcd-main-etcd-main-0", dataClaim)
+        PodRun first = PodRun.of(
+                        PodTemplate.single(LauncherJar.withoutCluster(dir).render(replay.toArray(String[]::new))))
+                .claim("backup-bucket", bucketClaim)
+                .claim("etcd-main-etcd-main-0", dataClaim)
                 .workDir(dir.resolve("pods"));
 
         RunningPod running = first.start().awaitLog("replay start deltas=", Duration.ofMinutes(2));
@@ -117,9 +134,14 @@ class PodFaultsIT {
         // the container run again in the same pod: its emptyDirs are the stopped one's
         List<String> offline = restore("long", "etcd-main-restore-stop", "1Gi");
         offline.addAll(List.of("--engine", "offline"));
-        PodExit again = PodRun.of(PodTemplate.single(LauncherJar.withoutCluster(dir).render(offline.toArray(String[]::new))))
-                .claim("backup-bucket", bucketClaim).claim("etcd-main-etcd-main-0", dataClaim)
-                .workDir(dir.resolve("pods")).name(first.podName()).uid(first.uid()).run(POD_TIMEOUT);
+        PodExit again = PodRun.of(
+                        PodTemplate.single(LauncherJar.withoutCluster(dir).render(offline.toArray(String[]::new))))
+                .claim("backup-bucket", bucketClaim)
+                .claim("etcd-main-etcd-main-0", dataClaim)
+                .workDir(dir.resolve("pods"))
+                .name(first.podName())
+                .uid(first.uid())
+                .run(POD_TIMEOUT);
 
         assertThat(again.exitCode()).as(again.describe()).isZero();
         assertThat(again.result().get("finalRevision").asLong()).isEqualTo(generated.revision());
@@ -134,9 +156,27 @@ class PodFaultsIT {
     }
 
     private static List<String> restore(String container, String jobName, String memory) {
-        return new ArrayList<>(List.of("restore", "-n", NS, "--etcd", "etcd-main", "--image", podman.image(),
-                "--storage-provider", "Local", "--store-container", container, "--store-claim", "backup-bucket",
-                "--target-claim", "etcd-main-etcd-main-0", "--job-name", jobName, "--memory-limit", memory,
-                "--memory-request", memory));
+        return new ArrayList<>(List.of(
+                "restore",
+                "-n",
+                NS,
+                "--etcd",
+                "etcd-main",
+                "--image",
+                podman.image(),
+                "--storage-provider",
+                "Local",
+                "--store-container",
+                container,
+                "--store-claim",
+                "backup-bucket",
+                "--target-claim",
+                "etcd-main-etcd-main-0",
+                "--job-name",
+                jobName,
+                "--memory-limit",
+                memory,
+                "--memory-request",
+                memory));
     }
 }

@@ -48,13 +48,33 @@ class RestorePodsIT {
         Path bucketClaim = Files.createDirectories(dir.resolve("claims/bucket"));
         Fixtures.copyBucket(FIXTURE, "gzip", bucketClaim);
         Path dataClaim = Files.createDirectories(dir.resolve("claims/etcd-main-0"));
-        String yaml = LauncherJar.withoutCluster(dir).render("restore", "-n", "demo", "--etcd", "etcd-main",
-                "--image", podman.image(), "--storage-provider", "Local", "--store-container", "gzip",
-                "--store-claim", "backup-bucket", "--target-claim", "etcd-main-etcd-main-0", "--memory-limit", "512Mi",
-                "--memory-request", "512Mi");
+        String yaml = LauncherJar.withoutCluster(dir)
+                .render(
+                        "restore",
+                        "-n",
+                        "demo",
+                        "--etcd",
+                        "etcd-main",
+                        "--image",
+                        podman.image(),
+                        "--storage-provider",
+                        "Local",
+                        "--store-container",
+                        "gzip",
+                        "--store-claim",
+                        "backup-bucket",
+                        "--target-claim",
+                        "etcd-main-etcd-main-0",
+                        "--memory-limit",
+                        "512Mi",
+                        "--memory-request",
+                        "512Mi");
 
-        PodExit exit = PodRun.of(PodTemplate.single(yaml)).claim("backup-bucket", bucketClaim)
-                .claim("etcd-main-etcd-main-0", dataClaim).workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+        PodExit exit = PodRun.of(PodTemplate.single(yaml))
+                .claim("backup-bucket", bucketClaim)
+                .claim("etcd-main-etcd-main-0", dataClaim)
+                .workDir(dir.resolve("pods"))
+                .run(POD_TIMEOUT);
 
         assertPlacedWithTheSourceState(exit, dataClaim);
     }
@@ -65,17 +85,47 @@ class RestorePodsIT {
             s3.createBucket("backups");
             S3Buckets.upload(s3, "backups", "etcd-main", Fixtures.bucket(FIXTURE, "gzip"));
             Path dataClaim = Files.createDirectories(dir.resolve("claims/etcd-main-0"));
-            String yaml = LauncherJar.withoutCluster(dir).render("restore", "-n", "demo", "--etcd", "etcd-main",
-                    "--image", podman.image(), "--storage-provider", "S3", "--store-container", "backups",
-                    "--store-prefix", "etcd-main", "--store-secret", "etcd-backup", "--store-endpoint-override",
-                    s3.endpoint().toString(), "--target-claim", "etcd-main-etcd-main-0", "--memory-limit", "512Mi",
-                    "--memory-request", "512Mi");
+            String yaml = LauncherJar.withoutCluster(dir)
+                    .render(
+                            "restore",
+                            "-n",
+                            "demo",
+                            "--etcd",
+                            "etcd-main",
+                            "--image",
+                            podman.image(),
+                            "--storage-provider",
+                            "S3",
+                            "--store-container",
+                            "backups",
+                            "--store-prefix",
+                            "etcd-main",
+                            "--store-secret",
+                            "etcd-backup",
+                            "--store-endpoint-override",
+                            s3.endpoint().toString(),
+                            "--target-claim",
+                            "etcd-main-etcd-main-0",
+                            "--memory-limit",
+                            "512Mi",
+                            "--memory-request",
+                            "512Mi");
             // the Secret as etcd-druid's S3 Secret: one key per field, mounted as files
-            Map<String, byte[]> secret = Map.of("accessKeyID", bytes(s3.identity()), "secretAccessKey",
-                    bytes(s3.credential()), "region", bytes(s3.region().id()), "s3ForcePathStyle", bytes("true"));
+            Map<String, byte[]> secret = Map.of(
+                    "accessKeyID",
+                    bytes(s3.identity()),
+                    "secretAccessKey",
+                    bytes(s3.credential()),
+                    "region",
+                    bytes(s3.region().id()),
+                    "s3ForcePathStyle",
+                    bytes("true"));
 
-            PodExit exit = PodRun.of(PodTemplate.single(yaml)).secret("etcd-backup", secret)
-                    .claim("etcd-main-etcd-main-0", dataClaim).workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+            PodExit exit = PodRun.of(PodTemplate.single(yaml))
+                    .secret("etcd-backup", secret)
+                    .claim("etcd-main-etcd-main-0", dataClaim)
+                    .workDir(dir.resolve("pods"))
+                    .run(POD_TIMEOUT);
 
             assertPlacedWithTheSourceState(exit, dataClaim);
             assertThat(exit.stderr() + exit.stdout()).doesNotContain(s3.credential());
@@ -85,16 +135,22 @@ class RestorePodsIT {
     private void assertPlacedWithTheSourceState(PodExit exit, Path dataClaim) throws IOException {
         assertThat(exit.exitCode()).as(exit.describe()).isZero();
         JsonNode result = exit.result();
-        assertThat(exit.stdout().strip()).as("stdout holds the result alone").isEqualTo(exit.terminationMessage().strip());
+        assertThat(exit.stdout().strip())
+                .as("stdout holds the result alone")
+                .isEqualTo(exit.terminationMessage().strip());
         JsonNode state = ExpectedState.stateJson(FIXTURE);
         assertThat(result.get("outcome").asText()).isEqualTo("succeeded");
         assertThat(result.get("dataDir").asText()).isEqualTo("/var/etcd/data/new.etcd");
-        assertThat(result.get("finalRevision").asLong()).isEqualTo(state.get("revision").asLong());
+        assertThat(result.get("finalRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
         assertThat(result.get("keys").asLong()).isEqualTo(state.get("keys").asLong());
-        assertThat(result.get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("kvSha256").asText())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .isEqualTo(state.get("meta_sha256").asText());
         Path dataDir = dataClaim.resolve("new.etcd");
-        assertThat(Files.getAttribute(dataDir.resolve("member/snap/db"), "unix:uid")).isEqualTo(65532);
+        assertThat(Files.getAttribute(dataDir.resolve("member/snap/db"), "unix:uid"))
+                .isEqualTo(65532);
         assertThat(dataClaim.resolve("new.etcd.part")).doesNotExist();
         ExpectedState.Served served = ExpectedState.serve(dataDir, dir.resolve("reader"));
         assertThat(served.revision()).isEqualTo(state.get("revision").asLong());

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SizedRestorePodsIT {
     private static final String FIXTURE = Fixtures.V0_41_2;
     private static final Duration POD_TIMEOUT = Duration.ofMinutes(3);
-    private static final Pattern SIZED = Pattern.compile("sized from the backup: .*--memory-limit=(\\d+Mi) --heap-percent=(\\d+)");
+    private static final Pattern SIZED =
+            Pattern.compile("sized from the backup: .*--memory-limit=(\\d+Mi) --heap-percent=(\\d+)");
 
     @TempDir
     Path dir;
@@ -51,20 +52,41 @@ class SizedRestorePodsIT {
         Fixtures.copyBucket(FIXTURE, "gzip", bucketClaim);
         Path dataClaim = Files.createDirectories(dir.resolve("claims/etcd-main-0"));
         try (ApiServer api = ApiServer.start()) {
-            LauncherJar.Running launcher = LauncherJar.against(api, dir).start("restore", "-n", "demo", "--etcd",
-                    "etcd-main", "--image", podman.image(), "--storage-provider", "Local", "--store-container", "gzip",
-                    "--store-claim", "backup-bucket", "--target-claim", "etcd-main-etcd-main-0", "--memory-limit",
-                    "auto", "--wait", "--timeout", "8m");
+            LauncherJar.Running launcher = LauncherJar.against(api, dir)
+                    .start(
+                            "restore",
+                            "-n",
+                            "demo",
+                            "--etcd",
+                            "etcd-main",
+                            "--image",
+                            podman.image(),
+                            "--storage-provider",
+                            "Local",
+                            "--store-container",
+                            "gzip",
+                            "--store-claim",
+                            "backup-bucket",
+                            "--target-claim",
+                            "etcd-main-etcd-main-0",
+                            "--memory-limit",
+                            "auto",
+                            "--wait",
+                            "--timeout",
+                            "8m");
 
             Job sizing = ApiPods.awaitJob(api, "demo", "sizing", List.of(), Duration.ofMinutes(2));
             PodTemplate sizingTemplate = ApiPods.template(sizing);
             assertThat(sizingTemplate.memoryLimit()).isEqualTo("512Mi");
-            PodRun sizingPod = PodRun.of(sizingTemplate).claim("backup-bucket", bucketClaim).workDir(dir.resolve("pods"));
+            PodRun sizingPod = PodRun.of(sizingTemplate)
+                    .claim("backup-bucket", bucketClaim)
+                    .workDir(dir.resolve("pods"));
             PodExit sized = sizingPod.run(POD_TIMEOUT);
             assertThat(sized.exitCode()).as(sized.describe()).isZero();
             JsonNode estimate = sized.result().get("sizeEstimate");
-            assertThat(estimate.get("keysAtMost").asLong()).isGreaterThanOrEqualTo(
-                    ExpectedState.stateJson(FIXTURE).get("keys").asLong());
+            assertThat(estimate.get("keysAtMost").asLong())
+                    .isGreaterThanOrEqualTo(
+                            ExpectedState.stateJson(FIXTURE).get("keys").asLong());
             ApiPods.report(api, sizing, sizingPod.podName(), sized);
 
             Job restore = ApiPods.awaitJob(api, "demo", "restore", List.of(), Duration.ofMinutes(2));
@@ -74,10 +96,15 @@ class SizedRestorePodsIT {
             // the rule's share, or more where that would leave less than the 128Mi heap every Job gets
             long floorPercent = ((128L << 20) * 100 + (limitMi << 20) - 1) / (limitMi << 20);
             long heapPercent = Math.max(estimate.get("heapPercent").asInt(), floorPercent);
-            assertThat(restoreTemplate.template().at("/spec/containers/0/env/0/value").asText())
+            assertThat(restoreTemplate
+                            .template()
+                            .at("/spec/containers/0/env/0/value")
+                            .asText())
                     .contains("-XX:MaxRAMPercentage=" + heapPercent + ".0");
-            PodRun restorePod = PodRun.of(restoreTemplate).claim("backup-bucket", bucketClaim)
-                    .claim("etcd-main-etcd-main-0", dataClaim).workDir(dir.resolve("pods"));
+            PodRun restorePod = PodRun.of(restoreTemplate)
+                    .claim("backup-bucket", bucketClaim)
+                    .claim("etcd-main-etcd-main-0", dataClaim)
+                    .workDir(dir.resolve("pods"));
             PodExit placed = restorePod.run(POD_TIMEOUT);
             assertThat(placed.exitCode()).as(placed.describe()).isZero();
             ApiPods.report(api, restore, restorePod.podName(), placed);
@@ -90,7 +117,8 @@ class SizedRestorePodsIT {
             assertThat(said.group(2)).isEqualTo(Long.toString(heapPercent));
             assertThat(done.stdout()).contains("SUCCEEDED");
             JsonNode state = ExpectedState.stateJson(FIXTURE);
-            assertThat(placed.result().get("kvSha256").asText()).isEqualTo(state.get("kv_sha256").asText());
+            assertThat(placed.result().get("kvSha256").asText())
+                    .isEqualTo(state.get("kv_sha256").asText());
             ExpectedState.Served served = ExpectedState.serve(dataClaim.resolve("new.etcd"), dir.resolve("reader"));
             assertThat(served.keys()).containsExactlyElementsOf(ExpectedState.keys(FIXTURE));
         }

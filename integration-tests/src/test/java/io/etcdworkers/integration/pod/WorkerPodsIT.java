@@ -65,7 +65,8 @@ class WorkerPodsIT {
         PodExit exit = run(PodTemplate.single(render("verify")));
 
         assertThat(exit.exitCode()).as(exit.describe()).isZero();
-        assertThat(exit.result().get("restorable").get("toRevision").asLong()).isEqualTo(state.get("revision").asLong());
+        assertThat(exit.result().get("restorable").get("toRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
     }
 
     @Test
@@ -80,7 +81,9 @@ class WorkerPodsIT {
         String prefix = "/registry/secrets/";
         Path output = Files.createDirectories(dir.resolve("claims/rescue"));
         PodExit exit = PodRun.of(PodTemplate.single(render("extract", "--prefix", prefix, "--output-claim", "rescue")))
-                .claim(BUCKET_CLAIM, bucketClaim).claim("rescue", output).workDir(dir.resolve("pods"))
+                .claim(BUCKET_CLAIM, bucketClaim)
+                .claim("rescue", output)
+                .workDir(dir.resolve("pods"))
                 .run(POD_TIMEOUT);
 
         assertThat(exit.exitCode()).as(exit.describe()).isZero();
@@ -88,16 +91,23 @@ class WorkerPodsIT {
                 .filter(k -> new String(Base64.getDecoder().decode(k.key()), StandardCharsets.UTF_8).startsWith(prefix))
                 .toList();
         assertThat(expected).hasSizeGreaterThan(20);
-        assertThat(exit.result().get("finalRevision").asLong()).isEqualTo(state.get("revision").asLong());
+        assertThat(exit.result().get("finalRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
         assertThat(exit.result().get("extractedKeys").asLong()).isEqualTo(expected.size());
         List<String> written = new ArrayList<>();
         for (String line : Files.readAllLines(output.resolve("extract/index.jsonl"))) {
-            String path = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line).get("path").asText();
-            written.add(Base64.getEncoder().encodeToString(
-                    Files.readAllBytes(output.resolve("extract").resolve(path + ".value"))));
+            String path = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(line)
+                    .get("path")
+                    .asText();
+            written.add(Base64.getEncoder()
+                    .encodeToString(Files.readAllBytes(output.resolve("extract").resolve(path + ".value"))));
         }
-        assertThat(written).containsExactlyInAnyOrderElementsOf(expected.stream().map(ExpectedState.Key::value).toList());
-        assertThat(Files.getAttribute(output.resolve("extract/index.jsonl"), "unix:uid")).isEqualTo(65532);
+        assertThat(written)
+                .containsExactlyInAnyOrderElementsOf(
+                        expected.stream().map(ExpectedState.Key::value).toList());
+        assertThat(Files.getAttribute(output.resolve("extract/index.jsonl"), "unix:uid"))
+                .isEqualTo(65532);
     }
 
     @Test
@@ -105,7 +115,8 @@ class WorkerPodsIT {
     void verificationAndDrillCronJobsJobsRun() throws IOException {
         PodExit check = run(PodTemplate.single(render("verify", "--schedule", "13 3 * * *")));
         assertThat(check.exitCode()).as(check.describe()).isZero();
-        assertThat(check.result().get("restorable").get("toRevision").asLong()).isEqualTo(state.get("revision").asLong());
+        assertThat(check.result().get("restorable").get("toRevision").asLong())
+                .isEqualTo(state.get("revision").asLong());
 
         assertDrill(PodTemplate.single(render("verify", "--drill", "--schedule", "43 3 * * *")), "drill CronJob");
     }
@@ -114,27 +125,58 @@ class WorkerPodsIT {
     @Order(5)
     void compactionCronJobsJobCompactsTheBucketAndRenewsTheLeaseThroughTheApiServer() throws IOException {
         try (ApiServer api = ApiServer.start()) {
-            api.client().leases().inNamespace("demo").resource(new LeaseBuilder().withNewMetadata()
-                    .withName("etcd-main-full-snap").withNamespace("demo").endMetadata().withNewSpec()
-                    .withHolderIdentity("1").endSpec().build()).create();
-            PodTemplate template = PodTemplate.single(render("cronjob", "--schedule", "17 */6 * * *",
-                    "--min-delta-revisions", "0", "--enable-snapshot-lease-renewal", "--full-snapshot-lease-name",
-                    "etcd-main-full-snap", "--service-account", "etcd-backup"));
+            api.client()
+                    .leases()
+                    .inNamespace("demo")
+                    .resource(new LeaseBuilder()
+                            .withNewMetadata()
+                            .withName("etcd-main-full-snap")
+                            .withNamespace("demo")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withHolderIdentity("1")
+                            .endSpec()
+                            .build())
+                    .create();
+            PodTemplate template = PodTemplate.single(render(
+                    "cronjob",
+                    "--schedule",
+                    "17 */6 * * *",
+                    "--min-delta-revisions",
+                    "0",
+                    "--enable-snapshot-lease-renewal",
+                    "--full-snapshot-lease-name",
+                    "etcd-main-full-snap",
+                    "--service-account",
+                    "etcd-backup"));
 
             // the pod reaches the API server as a kubelet sets it up: service variables and the token's volume
-            PodExit exit = PodRun.of(template).claim(BUCKET_CLAIM, bucketClaim).cluster(api.access())
-                    .workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+            PodExit exit = PodRun.of(template)
+                    .claim(BUCKET_CLAIM, bucketClaim)
+                    .cluster(api.access())
+                    .workDir(dir.resolve("pods"))
+                    .run(POD_TIMEOUT);
 
             assertThat(exit.exitCode()).as(exit.describe()).isZero();
             JsonNode result = exit.result();
             assertThat(result.get("outcome").asText()).isEqualTo("succeeded");
             String uploaded = result.get("uploaded").get("name").asText();
             String revision = Long.toString(state.get("revision").asLong());
-            assertThat(uploaded).startsWith(String.format("v2/Full-00000000-%08d-", state.get("revision").asLong()));
+            assertThat(uploaded)
+                    .startsWith(String.format(
+                            "v2/Full-00000000-%08d-", state.get("revision").asLong()));
             assertThat(bucketClaim.resolve(CONTAINER).resolve(uploaded)).isRegularFile();
-            assertThat(result.get("snapshotLease").get("updated").asBoolean()).as(exit.describe()).isTrue();
-            assertThat(api.client().leases().inNamespace("demo").withName("etcd-main-full-snap").get().getSpec()
-                    .getHolderIdentity()).isEqualTo(revision);
+            assertThat(result.get("snapshotLease").get("updated").asBoolean())
+                    .as(exit.describe())
+                    .isTrue();
+            assertThat(api.client()
+                            .leases()
+                            .inNamespace("demo")
+                            .withName("etcd-main-full-snap")
+                            .get()
+                            .getSpec()
+                            .getHolderIdentity())
+                    .isEqualTo(revision);
         }
     }
 
@@ -157,9 +199,15 @@ class WorkerPodsIT {
 
         assertThat(exit.exitCode()).as(what + ": " + exit.describe()).isZero();
         JsonNode result = exit.result();
-        assertThat(result.get("finalRevision").asLong()).as(what).isEqualTo(state.get("revision").asLong());
-        assertThat(result.get("kvSha256").asText()).as(what).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.get("metaSha256").asText()).as(what).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.get("finalRevision").asLong())
+                .as(what)
+                .isEqualTo(state.get("revision").asLong());
+        assertThat(result.get("kvSha256").asText())
+                .as(what)
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.get("metaSha256").asText())
+                .as(what)
+                .isEqualTo(state.get("meta_sha256").asText());
         // the scratch emptyDir is a host directory: the drill's data dir, as etcd serves it
         Path restored = dir.resolve("pods").resolve(pod.podName()).resolve("volumes/scratch/drill/new.etcd");
         ExpectedState.Served served = ExpectedState.serve(restored, dir.resolve("reader-" + pod.podName()));
@@ -168,13 +216,31 @@ class WorkerPodsIT {
     }
 
     private static PodExit run(PodTemplate template) {
-        return PodRun.of(template).claim(BUCKET_CLAIM, bucketClaim).workDir(dir.resolve("pods")).run(POD_TIMEOUT);
+        return PodRun.of(template)
+                .claim(BUCKET_CLAIM, bucketClaim)
+                .workDir(dir.resolve("pods"))
+                .run(POD_TIMEOUT);
     }
 
     private static String render(String command, String... extra) {
-        List<String> args = new ArrayList<>(List.of(command, "-n", "demo", "--etcd", "etcd-main", "--image",
-                podman.image(), "--storage-provider", "Local", "--store-container", CONTAINER, "--store-claim",
-                BUCKET_CLAIM, "--memory-limit", "512Mi", "--memory-request", "512Mi"));
+        List<String> args = new ArrayList<>(List.of(
+                command,
+                "-n",
+                "demo",
+                "--etcd",
+                "etcd-main",
+                "--image",
+                podman.image(),
+                "--storage-provider",
+                "Local",
+                "--store-container",
+                CONTAINER,
+                "--store-claim",
+                BUCKET_CLAIM,
+                "--memory-limit",
+                "512Mi",
+                "--memory-request",
+                "512Mi"));
         args.addAll(List.of(extra));
         return LauncherJar.withoutCluster(dir).render(args.toArray(String[]::new));
     }

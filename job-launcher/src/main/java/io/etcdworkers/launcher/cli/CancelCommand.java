@@ -9,10 +9,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code cancel}: delete a Job and its pods. */
-@Command(name = "cancel", mixinStandardHelpOptions = true,
+@Command(
+        name = "cancel",
+        mixinStandardHelpOptions = true,
         description = "Delete a Job and its pods (foreground propagation); the worker gets SIGTERM and cleans up.")
 final class CancelCommand implements Callable<Integer> {
-    @Mixin ClusterOptions cluster;
+    @Mixin
+    ClusterOptions cluster;
 
     @Parameters(paramLabel = "JOB", description = "The Job to cancel.")
     String job;

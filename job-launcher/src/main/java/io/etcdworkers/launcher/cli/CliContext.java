@@ -28,8 +28,12 @@ public record CliContext(
         Function<String, String> contextNamespaces) {
 
     /** A context whose kubeconfig sets no namespace (tests that give {@code -n}). */
-    public CliContext(Map<String, String> env, Clock clock, Function<String, KubernetesClient> clients,
-            PrintWriter out, PrintWriter err) {
+    public CliContext(
+            Map<String, String> env,
+            Clock clock,
+            Function<String, KubernetesClient> clients,
+            PrintWriter out,
+            PrintWriter err) {
         this(env, clock, clients, out, err, context -> null);
     }
 

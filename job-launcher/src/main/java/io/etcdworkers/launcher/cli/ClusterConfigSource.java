@@ -68,8 +68,11 @@ record ClusterConfigSource(Map<String, String> env, Path home, Path serviceAccou
         String kubeconfig = notBlank(env.get("KUBECONFIG"))
                 ? "KUBECONFIG=" + env.get("KUBECONFIG") + " names no existing file"
                 : "KUBECONFIG is unset and " + home.resolve(".kube/config") + " does not exist";
-        throw new LauncherException(LauncherError.NO_CLUSTER, "no Kubernetes cluster configured: " + kubeconfig
-                + ", and this is not a pod (KUBERNETES_SERVICE_HOST is unset)", null,
+        throw new LauncherException(
+                LauncherError.NO_CLUSTER,
+                "no Kubernetes cluster configured: " + kubeconfig
+                        + ", and this is not a pod (KUBERNETES_SERVICE_HOST is unset)",
+                null,
                 "Point KUBECONFIG at a kubeconfig, or use --dry-run to print the YAML without a cluster.");
     }
 
@@ -78,7 +81,8 @@ record ClusterConfigSource(Map<String, String> env, Path home, Path serviceAccou
      * the context sets none; in a pod without a kubeconfig, the service account's namespace.
      */
     String contextNamespace(String context) {
-        List<Config> configs = kubeconfigs().stream().map(ClusterConfigSource::read).toList();
+        List<Config> configs =
+                kubeconfigs().stream().map(ClusterConfigSource::read).toList();
         if (configs.isEmpty()) {
             return inCluster() ? inClusterNamespace().orElse(null) : null;
         }
@@ -109,7 +113,8 @@ record ClusterConfigSource(Map<String, String> env, Path home, Path serviceAccou
     private Optional<String> inClusterNamespace() {
         Path file = serviceAccountDir.resolve("namespace");
         try {
-            return Files.isRegularFile(file) ? Optional.of(Files.readString(file).strip()).filter(s -> !s.isEmpty())
+            return Files.isRegularFile(file)
+                    ? Optional.of(Files.readString(file).strip()).filter(s -> !s.isEmpty())
                     : Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);
@@ -121,9 +126,11 @@ record ClusterConfigSource(Map<String, String> env, Path home, Path serviceAccou
             Config config = SERIALIZATION.unmarshal(Files.readString(file), Config.class);
             return config == null ? new Config() : config;
         } catch (IOException e) {
-            throw new LauncherException(LauncherError.USAGE, "cannot read kubeconfig " + file + ": " + e.getMessage(), e);
+            throw new LauncherException(
+                    LauncherError.USAGE, "cannot read kubeconfig " + file + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new LauncherException(LauncherError.USAGE, "kubeconfig " + file + " is not valid YAML: " + e.getMessage(), e);
+            throw new LauncherException(
+                    LauncherError.USAGE, "kubeconfig " + file + " is not valid YAML: " + e.getMessage(), e);
         }
     }
 

@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 final class ClusterOptions {
     static final String DEFAULT_NAMESPACE = "default";
 
-    @Option(names = {"-n", "--namespace"}, description = "Namespace of the Jobs (default: the context's, else default).")
+    @Option(
+            names = {"-n", "--namespace"},
+            description = "Namespace of the Jobs (default: the context's, else default).")
     String namespace;
 
     @Option(names = "--context", description = "kubeconfig context (default: the current one, or in-cluster).")
@@ -45,7 +47,8 @@ final class ClusterOptions {
         if (namespace != null && !namespace.isBlank()) {
             return namespace;
         }
-        String fromConfig = offline ? ctx.contextNamespaces().apply(context) : client(ctx).getNamespace();
+        String fromConfig =
+                offline ? ctx.contextNamespaces().apply(context) : client(ctx).getNamespace();
         return fromConfig == null || fromConfig.isBlank() ? DEFAULT_NAMESPACE : fromConfig;
     }
 }

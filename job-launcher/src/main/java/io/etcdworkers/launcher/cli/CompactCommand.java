@@ -1,24 +1,41 @@
 package io.etcdworkers.launcher.cli;
 
-import java.util.OptionalInt;
-
 import io.etcdworkers.launcher.job.JobRequest;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** {@code compact}: a Job that compacts the bucket into a new full snapshot. */
-@Command(name = "compact", mixinStandardHelpOptions = true,
-        description = "Create (or print with --dry-run) a Job that compacts an etcd's backups into a new full snapshot.")
+@Command(
+        name = "compact",
+        mixinStandardHelpOptions = true,
+        description =
+                "Create (or print with --dry-run) a Job that compacts an etcd's backups into a new full snapshot.")
 final class CompactCommand implements Callable<Integer> {
-    @Mixin ClusterOptions cluster;
-    @Mixin PodOptions pod;
-    @Mixin StoreOptions store;
-    @Mixin DefragOptions defrag;
-    @Mixin CompactOptions compact;
-    @Mixin RunOptions run;
-    @Mixin StuckOptions stuck;
-    @Mixin FromEtcdOptions from;
+    @Mixin
+    ClusterOptions cluster;
+
+    @Mixin
+    PodOptions pod;
+
+    @Mixin
+    StoreOptions store;
+
+    @Mixin
+    DefragOptions defrag;
+
+    @Mixin
+    CompactOptions compact;
+
+    @Mixin
+    RunOptions run;
+
+    @Mixin
+    StuckOptions stuck;
+
+    @Mixin
+    FromEtcdOptions from;
 
     private final CliContext ctx;
 
@@ -38,16 +55,16 @@ final class CompactCommand implements Callable<Integer> {
     }
 
     /** The store and the full-snapshot Lease, as the Etcd resource gives them, where no flag did. */
-    static void takeFrom(io.etcdworkers.launcher.kube.DruidEtcd etcd, PodOptions pod, StoreOptions store,
-            CompactOptions compact) {
+    static void takeFrom(
+            io.etcdworkers.launcher.kube.DruidEtcd etcd, PodOptions pod, StoreOptions store, CompactOptions compact) {
         FromEtcdOptions.applyCommon(etcd, pod, store);
         if (compact.fullSnapshotLeaseName == null) {
             compact.fullSnapshotLeaseName = etcd.fullSnapshotLeaseName();
         }
     }
 
-    static JobRequest request(String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag,
-            CompactOptions compact) {
+    static JobRequest request(
+            String namespace, PodOptions pod, StoreOptions store, DefragOptions defrag, CompactOptions compact) {
         return pod.request(namespace, store, defrag, compact.toFlags()).build();
     }
 }

@@ -18,20 +18,33 @@ final class CompactOptions {
     @Option(names = "--compression-policy", description = "gzip, zlib, lzw or none.")
     String compressionPolicy;
 
-    @Option(names = "--defragment", arity = "0..1", fallbackValue = "true", description = "Defragment before the snapshot.")
+    @Option(
+            names = "--defragment",
+            arity = "0..1",
+            fallbackValue = "true",
+            description = "Defragment before the snapshot.")
     Boolean defragment;
 
     @Option(names = "--etcd-defrag-timeout", converter = DurationConverter.class, description = "e.g. 8m.")
     Duration etcdDefragTimeout;
 
-    @Option(names = "--enable-snapshot-lease-renewal", description = "Renew the full-snapshot lease (mounts a service account token).")
+    @Option(
+            names = "--enable-snapshot-lease-renewal",
+            description = "Renew the full-snapshot lease (mounts a service account token).")
     boolean enableSnapshotLeaseRenewal;
 
     @Option(names = "--full-snapshot-lease-name", description = "The lease to renew.")
     String fullSnapshotLeaseName;
 
     CompactFlags toFlags() {
-        return new CompactFlags(minDeltaRevisions, minDeltaSnapshots, minDeltaBytes, compressionPolicy, defragment,
-                etcdDefragTimeout, enableSnapshotLeaseRenewal, fullSnapshotLeaseName);
+        return new CompactFlags(
+                minDeltaRevisions,
+                minDeltaSnapshots,
+                minDeltaBytes,
+                compressionPolicy,
+                defragment,
+                etcdDefragTimeout,
+                enableSnapshotLeaseRenewal,
+                fullSnapshotLeaseName);
     }
 }

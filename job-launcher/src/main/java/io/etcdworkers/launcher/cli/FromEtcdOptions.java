@@ -14,12 +14,15 @@ import picocli.CommandLine.Option;
  * still wins over what the resource says.
  */
 final class FromEtcdOptions {
-    @Option(names = "--from-etcd", paramLabel = "NAME",
-            description = "Read etcd-druid's Etcd resource NAME (druid.gardener.cloud/v1alpha1) in the namespace and take "
-                    + "from it what is not given: --etcd, the store (provider, container, prefix, Secret, endpoint), "
-                    + "and for a restore every member's name, peer URL and PVC (--member-claims, --initial-cluster, "
-                    + "token), for a compaction the full-snapshot Lease; Gardener's network labels when its pods have "
-                    + "them. Contacts the cluster even with --dry-run.")
+    @Option(
+            names = "--from-etcd",
+            paramLabel = "NAME",
+            description =
+                    "Read etcd-druid's Etcd resource NAME (druid.gardener.cloud/v1alpha1) in the namespace and take "
+                            + "from it what is not given: --etcd, the store (provider, container, prefix, Secret, endpoint), "
+                            + "and for a restore every member's name, peer URL and PVC (--member-claims, --initial-cluster, "
+                            + "token), for a compaction the full-snapshot Lease; Gardener's network labels when its pods have "
+                            + "them. Contacts the cluster even with --dry-run.")
     String fromEtcd;
 
     /** The resource, when {@code --from-etcd} was given; a missing one is a usage error naming it. */
@@ -27,8 +30,11 @@ final class FromEtcdOptions {
         if (fromEtcd == null) {
             return Optional.empty();
         }
-        GenericKubernetesResource etcd = client(ctx, cluster).genericKubernetesResources(DruidEtcd.RESOURCE)
-                .inNamespace(namespace).withName(fromEtcd).get();
+        GenericKubernetesResource etcd = client(ctx, cluster)
+                .genericKubernetesResources(DruidEtcd.RESOURCE)
+                .inNamespace(namespace)
+                .withName(fromEtcd)
+                .get();
         if (etcd == null) {
             throw new IllegalArgumentException("no Etcd " + namespace + "/" + fromEtcd + " (" + DruidEtcd.API_VERSION
                     + "): check --from-etcd and -n");

@@ -1,25 +1,23 @@
 package io.etcdworkers.launcher.cli;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.etcdworkers.launcher.job.JobFactory;
+import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.kube.JobOutcome;
-import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.kube.WatchLimits;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The shared tail of {@code restore} and {@code compact}: print, or create and maybe wait. */
 final class JobRun {
     static final Duration WAIT_MARGIN = Duration.ofMinutes(5);
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
-    private JobRun() {
-    }
+    private JobRun() {}
 
     /** Builds the Job, named by {@code --job-name} when given, then prints it or creates it. */
     static int run(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, JobRequest request) {
@@ -37,7 +35,8 @@ final class JobRun {
         if (!run.await) {
             return 0;
         }
-        Duration timeout = run.timeout != null ? run.timeout
+        Duration timeout = run.timeout != null
+                ? run.timeout
                 : Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
         return awaitAndRecord(ctx, launcher, created, stuck.limits(timeout));
     }
@@ -47,8 +46,7 @@ final class JobRun {
      * first and then, with {@code --wait}, watched one after the other; the exit code is the first
      * non-zero one, so a member that failed is never hidden behind one that succeeded.
      */
-    static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck,
-            List<Job> jobs) {
+    static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, List<Job> jobs) {
         run.check();
         if (run.dryRun) {
             jobs.forEach(job -> print(ctx, job));
@@ -59,7 +57,9 @@ final class JobRun {
         for (Job job : jobs) {
             Job c = launcher.create(job);
             created.add(c);
-            ctx.out().println("job " + c.getMetadata().getNamespace() + "/" + c.getMetadata().getName() + " created");
+            ctx.out()
+                    .println("job " + c.getMetadata().getNamespace() + "/"
+                            + c.getMetadata().getName() + " created");
         }
         ctx.out().flush();
         if (!run.await) {
@@ -67,7 +67,8 @@ final class JobRun {
         }
         int code = 0;
         for (Job c : created) {
-            Duration timeout = run.timeout != null ? run.timeout
+            Duration timeout = run.timeout != null
+                    ? run.timeout
                     : Duration.ofSeconds(c.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
             int exit = awaitAndRecord(ctx, launcher, c, stuck.limits(timeout));
             code = code == 0 ? exit : code;
@@ -90,16 +91,20 @@ final class JobRun {
 
     /** Watches a Job this run created and records its outcome as an Event on it. */
     static int awaitAndRecord(CliContext ctx, JobLauncher launcher, Job created, WatchLimits limits) {
-        JobOutcome outcome = launcher.watch(created.getMetadata().getNamespace(), created.getMetadata().getName(),
-                limits, OutcomePrinter.progress(ctx.err()), OutcomePrinter.diagnostics(ctx.err()));
+        JobOutcome outcome = launcher.watch(
+                created.getMetadata().getNamespace(),
+                created.getMetadata().getName(),
+                limits,
+                OutcomePrinter.progress(ctx.err()),
+                OutcomePrinter.diagnostics(ctx.err()));
         OutcomePrinter.print(ctx.out(), outcome);
         launcher.recordOutcome(created, outcome, ctx.clock().instant());
         return outcome.exitCode();
     }
 
     static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, WatchLimits limits) {
-        JobOutcome outcome = launcher.watch(namespace, name, limits, OutcomePrinter.progress(ctx.err()),
-                OutcomePrinter.diagnostics(ctx.err()));
+        JobOutcome outcome = launcher.watch(
+                namespace, name, limits, OutcomePrinter.progress(ctx.err()), OutcomePrinter.diagnostics(ctx.err()));
         OutcomePrinter.print(ctx.out(), outcome);
         return outcome.exitCode();
     }

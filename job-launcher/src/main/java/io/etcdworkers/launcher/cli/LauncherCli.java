@@ -25,15 +25,18 @@ public final class LauncherCli {
     /** Retries of a failed API request (100 ms, then 200 ms apart). */
     static final int API_RETRIES = 2;
 
-    private LauncherCli() {
-    }
+    private LauncherCli() {}
 
     /** The process entry: real environment, clock, stdout/stderr and kubeconfig. */
     public static int main(String[] args, Map<String, String> env) {
-        ClusterConfigSource source = new ClusterConfigSource(env, Path.of(System.getProperty("user.home")),
-                ClusterConfigSource.IN_CLUSTER_DIR);
-        return run(source, Clock.systemUTC(), new PrintWriter(System.out, true, StandardCharsets.UTF_8),
-                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args);
+        ClusterConfigSource source = new ClusterConfigSource(
+                env, Path.of(System.getProperty("user.home")), ClusterConfigSource.IN_CLUSTER_DIR);
+        return run(
+                source,
+                Clock.systemUTC(),
+                new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8),
+                args);
     }
 
     /** {@link #main} with the configuration's origin, clock and streams given. */
@@ -47,7 +50,8 @@ public final class LauncherCli {
             // fabric8 retries a refused connection ten times with a doubling backoff (25 s) before it
             // says anything; two quick retries ride out a blip and an unreachable server is said at once
             config.setRequestRetryBackoffLimit(Math.min(config.getRequestRetryBackoffLimit(), API_RETRIES));
-            KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+            KubernetesClient client =
+                    new KubernetesClientBuilder().withConfig(config).build();
             opened.add(client);
             return client;
         };
@@ -70,14 +74,15 @@ public final class LauncherCli {
                 .setOut(ctx.out())
                 .setErr(ctx.err())
                 .setCaseInsensitiveEnumValuesAllowed(true)
-                .setParameterExceptionHandler((e, args) -> report(ctx, e.getMessage(), helpLine(e.getCommandLine()),
-                        LauncherError.USAGE.exitCode()))
+                .setParameterExceptionHandler((e, args) ->
+                        report(ctx, e.getMessage(), helpLine(e.getCommandLine()), LauncherError.USAGE.exitCode()))
                 .setExecutionExceptionHandler((e, commandLine, parsed) -> failure(ctx, e, commandLine));
     }
 
     private static int failure(CliContext ctx, Exception e, CommandLine commandLine) {
         if (e instanceof LauncherException le) {
-            return report(ctx, e.getMessage(), le.help().orElse(null), le.error().exitCode());
+            return report(
+                    ctx, e.getMessage(), le.help().orElse(null), le.error().exitCode());
         }
         if (e instanceof IllegalArgumentException) {
             return report(ctx, e.getMessage(), helpLine(commandLine), LauncherError.USAGE.exitCode());

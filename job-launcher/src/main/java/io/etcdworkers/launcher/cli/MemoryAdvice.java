@@ -1,9 +1,8 @@
 package io.etcdworkers.launcher.cli;
 
-import java.math.RoundingMode;
-
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /** What to tell someone whose worker ran out of memory. */
 final class MemoryAdvice {
@@ -16,7 +15,8 @@ final class MemoryAdvice {
             return "Rerun with a larger --memory-limit (" + rule + ").";
         }
         BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(limit));
-        long mib = bytes.multiply(BigDecimal.valueOf(2)).divide(BigDecimal.valueOf(1 << 20), RoundingMode.UP)
+        long mib = bytes.multiply(BigDecimal.valueOf(2))
+                .divide(BigDecimal.valueOf(1 << 20), RoundingMode.UP)
                 .longValue();
         return "Rerun with --memory-limit=" + mib + "Mi (twice " + limit + "; " + rule + ").";
     }

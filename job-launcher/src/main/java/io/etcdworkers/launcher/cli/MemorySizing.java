@@ -3,11 +3,11 @@ package io.etcdworkers.launcher.cli;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.launcher.job.JobFactory;
-import io.etcdworkers.launcher.kube.JobLauncher;
-import io.etcdworkers.launcher.kube.JobOutcome;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.JobResources;
 import io.etcdworkers.launcher.job.JobWork;
+import io.etcdworkers.launcher.kube.JobLauncher;
+import io.etcdworkers.launcher.kube.JobOutcome;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.math.BigDecimal;
@@ -28,6 +28,7 @@ final class MemorySizing {
     static final String AUTO = "auto";
     /** What the sizing Job itself gets: it streams the objects and counts the base's keys from the scratch volume. */
     static final String SIZING_MEMORY = "512Mi";
+
     static final int SIZING_HEAP_PERCENT = 50;
     private static final long MIB = 1024 * 1024;
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -51,8 +52,14 @@ final class MemorySizing {
      * @return an exit code to end the run with (the sizing Job failed, or the given limit is too
      *     small), or empty to go on with {@code pod}'s memory set
      */
-    static OptionalInt apply(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, PodOptions pod,
-            StoreOptions store, String namespace) {
+    static OptionalInt apply(
+            CliContext ctx,
+            ClusterOptions cluster,
+            RunOptions run,
+            StuckOptions stuck,
+            PodOptions pod,
+            StoreOptions store,
+            String namespace) {
         if (!wanted(pod)) {
             return OptionalInt.empty();
         }
@@ -61,29 +68,52 @@ final class MemorySizing {
                     + "first; with --dry-run give a size (verify-backup --estimate-memory prints one)");
         }
         JobRequest request = JobRequest.builder(pod.etcd, namespace, pod.image, store.toStoreRef(), JobWork.SIZING)
-                .resources(new JobResources(pod.cpuRequest, pod.cpuLimit, SIZING_MEMORY, SIZING_MEMORY, pod.scratchSize,
-                        pod.tmpSize, SIZING_HEAP_PERCENT))
-                .activeDeadline(pod.deadline).backoffLimit(0).ttlAfterFinished(pod.ttlAfterFinished).owner(pod.owner())
-                .serviceAccountName(pod.serviceAccount).placement(pod.placement()).output(pod.output()).build();
+                .resources(new JobResources(
+                        pod.cpuRequest,
+                        pod.cpuLimit,
+                        SIZING_MEMORY,
+                        SIZING_MEMORY,
+                        pod.scratchSize,
+                        pod.tmpSize,
+                        SIZING_HEAP_PERCENT))
+                .activeDeadline(pod.deadline)
+                .backoffLimit(0)
+                .ttlAfterFinished(pod.ttlAfterFinished)
+                .owner(pod.owner())
+                .serviceAccountName(pod.serviceAccount)
+                .placement(pod.placement())
+                .output(pod.output())
+                .build();
         Job job = new JobFactory(ctx.clock()).build(request);
         JobLauncher launcher = JobRun.launcher(ctx, cluster);
         Job created = launcher.create(job);
-        ctx.err().println("job " + created.getMetadata().getNamespace() + "/" + created.getMetadata().getName()
-                + " created: sizing the Job from the backup");
+        ctx.err()
+                .println("job " + created.getMetadata().getNamespace() + "/"
+                        + created.getMetadata().getName() + " created: sizing the Job from the backup");
         ctx.err().flush();
-        Duration timeout = run.timeout != null ? run.timeout
+        Duration timeout = run.timeout != null
+                ? run.timeout
                 : Duration.ofSeconds(job.getSpec().getActiveDeadlineSeconds()).plus(JobRun.WAIT_MARGIN);
-        JobOutcome outcome = launcher.watch(created.getMetadata().getNamespace(), created.getMetadata().getName(),
-                stuck.limits(timeout), OutcomePrinter.progress(ctx.err()), OutcomePrinter.diagnostics(ctx.err()));
+        JobOutcome outcome = launcher.watch(
+                created.getMetadata().getNamespace(),
+                created.getMetadata().getName(),
+                stuck.limits(timeout),
+                OutcomePrinter.progress(ctx.err()),
+                OutcomePrinter.diagnostics(ctx.err()));
         if (outcome.exitCode() != 0) {
             ctx.out().println("sizing failed: no restore or compaction Job was created");
             OutcomePrinter.print(ctx.out(), outcome);
             return OptionalInt.of(outcome.exitCode());
         }
         Estimate estimate = estimate(outcome);
-        ctx.err().println(String.format("sized from the backup: at most %d keys, a database of at most %d MiB: "
-                + "--memory-limit=%s --heap-percent=%d", estimate.keysAtMost(), estimate.databaseBytesAtMost() / MIB,
-                estimate.limit(), estimate.heapPercent()));
+        ctx.err()
+                .println(String.format(
+                        "sized from the backup: at most %d keys, a database of at most %d MiB: "
+                                + "--memory-limit=%s --heap-percent=%d",
+                        estimate.keysAtMost(),
+                        estimate.databaseBytesAtMost() / MIB,
+                        estimate.limit(),
+                        estimate.heapPercent()));
         ctx.err().flush();
         if (AUTO.equals(pod.memoryLimit)) {
             pod.memoryLimit = estimate.limit();
@@ -93,9 +123,10 @@ final class MemorySizing {
         }
         BigDecimal given = Quantity.getAmountInBytes(new Quantity(pod.memoryLimit));
         if (given.compareTo(BigDecimal.valueOf(estimate.memoryLimitBytes())) < 0) {
-            ctx.err().println("error: --memory-limit=" + pod.memoryLimit + " cannot hold this backup: it needs "
-                    + estimate.limit() + " with --heap-percent=" + estimate.heapPercent()
-                    + " (docs/tuning.md has the rule); or run with --memory-limit=auto");
+            ctx.err()
+                    .println("error: --memory-limit=" + pod.memoryLimit + " cannot hold this backup: it needs "
+                            + estimate.limit() + " with --heap-percent=" + estimate.heapPercent()
+                            + " (docs/tuning.md has the rule); or run with --memory-limit=auto");
             return OptionalInt.of(ErrorCode.USAGE.exitCode());
         }
         return OptionalInt.empty();
@@ -116,8 +147,10 @@ final class MemorySizing {
             throw new IllegalStateException("the sizing Job " + outcome.jobName() + " reported no "
                     + ResultFields.SIZE_ESTIMATE + " (a worker image older than this launcher?)");
         }
-        return atLeastTheSmallestHeap(new Estimate(size.get(ResultFields.MEMORY_LIMIT_BYTES).asLong(),
-                size.get(ResultFields.HEAP_PERCENT).asInt(), size.path("keysAtMost").asLong(),
+        return atLeastTheSmallestHeap(new Estimate(
+                size.get(ResultFields.MEMORY_LIMIT_BYTES).asLong(),
+                size.get(ResultFields.HEAP_PERCENT).asInt(),
+                size.path("keysAtMost").asLong(),
                 size.path("databaseBytesAtMost").asLong()));
     }
 

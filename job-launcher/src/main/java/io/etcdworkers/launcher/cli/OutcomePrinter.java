@@ -10,8 +10,7 @@ import java.util.function.Consumer;
 
 /** Prints progress (stderr, on change only) and outcomes (stdout, last line the raw result). */
 final class OutcomePrinter {
-    private OutcomePrinter() {
-    }
+    private OutcomePrinter() {}
 
     /** A progress sink that prints a line whenever the Job's pod counts change. */
     static Consumer<Job> progress(PrintWriter err) {
@@ -39,8 +38,12 @@ final class OutcomePrinter {
     }
 
     static void print(PrintWriter out, JobOutcome o) {
-        StringBuilder head = new StringBuilder("job ").append(o.namespace()).append('/').append(o.jobName())
-                .append(": ").append(o.state());
+        StringBuilder head = new StringBuilder("job ")
+                .append(o.namespace())
+                .append('/')
+                .append(o.jobName())
+                .append(": ")
+                .append(o.state());
         if (o.reason() != null) {
             head.append(" (").append(o.reason()).append(')');
         }
@@ -58,7 +61,8 @@ final class OutcomePrinter {
         WorkerResult r = o.result();
         if (r != null && !(o.oomKilled() && !r.json())) {
             StringBuilder worker = new StringBuilder("worker:");
-            r.summary().forEach((k, v) -> worker.append(' ').append(k).append('=').append(v));
+            r.summary()
+                    .forEach((k, v) -> worker.append(' ').append(k).append('=').append(v));
             r.exitCodeMeaning().ifPresent(m -> worker.append(" (").append(m).append(')'));
             if (!r.json()) {
                 worker.append(" termination message is not a result JSON");

@@ -1,36 +1,55 @@
 package io.etcdworkers.launcher.cli;
 
-import java.util.Map;
-import java.util.OptionalInt;
-import java.util.Set;
-
 import io.etcdworkers.launcher.job.ClusterRestoreRequest;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.job.JobWork;
 import io.etcdworkers.launcher.job.RestoreFlags;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code restore}: a Job that restores the etcd's data dir on its PVC from the bucket. */
-@Command(name = "restore", mixinStandardHelpOptions = true,
+@Command(
+        name = "restore",
+        mixinStandardHelpOptions = true,
         description = "Create (or print with --dry-run) a Job that restores an etcd data dir from its backups.")
 final class RestoreCommand implements Callable<Integer> {
-    @Mixin ClusterOptions cluster;
-    @Mixin PodOptions pod;
-    @Mixin StoreOptions store;
-    @Mixin DefragOptions defrag;
-    @Mixin RunOptions run;
-    @Mixin StuckOptions stuck;
-    @Mixin FromEtcdOptions from;
+    @Mixin
+    ClusterOptions cluster;
 
-    @Option(names = "--target-claim", description = "PersistentVolumeClaim of the etcd member to restore into (required "
-            + "unless --member-claims).")
+    @Mixin
+    PodOptions pod;
+
+    @Mixin
+    StoreOptions store;
+
+    @Mixin
+    DefragOptions defrag;
+
+    @Mixin
+    RunOptions run;
+
+    @Mixin
+    StuckOptions stuck;
+
+    @Mixin
+    FromEtcdOptions from;
+
+    @Option(
+            names = "--target-claim",
+            description =
+                    "PersistentVolumeClaim of the etcd member to restore into (required " + "unless --member-claims).")
     String targetClaim;
 
-    @Option(names = "--data-dir", defaultValue = RestoreFlags.DEFAULT_DATA_DIR, description = "Under /var/etcd/data/. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--data-dir",
+            defaultValue = RestoreFlags.DEFAULT_DATA_DIR,
+            description = "Under /var/etcd/data/. Default: ${DEFAULT-VALUE}.")
     String dataDir;
 
     @Option(names = "--name", description = "Member name.")
@@ -39,15 +58,22 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--initial-cluster", description = "e.g. m0=https://m0.peer:2380.")
     String initialCluster;
 
-    @Option(names = "--initial-cluster-token",
-            description = "The cluster's --initial-cluster-token, as its members run with (the worker's default if not given).")
+    @Option(
+            names = "--initial-cluster-token",
+            description =
+                    "The cluster's --initial-cluster-token, as its members run with (the worker's default if not given).")
     String initialClusterToken;
 
-    @Option(names = "--initial-advertise-peer-urls",
-            description = "This member's peer URL(s), as etcd's --initial-advertise-peer-urls (the worker's default if not given).")
+    @Option(
+            names = "--initial-advertise-peer-urls",
+            description =
+                    "This member's peer URL(s), as etcd's --initial-advertise-peer-urls (the worker's default if not given).")
     String initialAdvertisePeerUrls;
 
-    @Option(names = "--member-claims", paramLabel = "NAME=CLAIM[,NAME=CLAIM...]", split = ",",
+    @Option(
+            names = "--member-claims",
+            paramLabel = "NAME=CLAIM[,NAME=CLAIM...]",
+            split = ",",
             description = "Restore every member of --initial-cluster: one Job per member, each into its own PVC with "
                     + "its own --name and its --initial-cluster entry as peer URL (instead of --name, --target-claim, "
                     + "--initial-advertise-peer-urls).")
@@ -59,23 +85,30 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--force", description = "Replace a data dir that is not empty.")
     boolean force;
 
-    @Option(names = "--embedded-etcd-quota-bytes",
-            description = "Backend quota of the scratch etcd that rebuilds and verifies the data dir (exit 32 when it runs "
-                    + "out; the worker's default if not given).")
+    @Option(
+            names = "--embedded-etcd-quota-bytes",
+            description =
+                    "Backend quota of the scratch etcd that rebuilds and verifies the data dir (exit 32 when it runs "
+                            + "out; the worker's default if not given).")
     Long embeddedEtcdQuotaBytes;
 
     @Option(names = "--max-fetchers", description = "Deltas fetched in parallel.")
     Integer maxFetchers;
 
-    @Option(names = "--to-revision", paramLabel = "REV",
+    @Option(
+            names = "--to-revision",
+            paramLabel = "REV",
             description = "Restore the state right after this revision instead of the latest.")
     Long toRevision;
 
-    @Option(names = "--to-time", paramLabel = "RFC3339",
+    @Option(
+            names = "--to-time",
+            paramLabel = "RFC3339",
             description = "Restore the state at this time (e.g. 2026-12-01T03:04:05Z) instead of the latest.")
     String toTime;
 
-    @Option(names = "--to-last-good",
+    @Option(
+            names = "--to-last-good",
             description = "On a damaged or missing delta, restore up to the revision before it instead of failing.")
     boolean toLastGood;
 
@@ -111,9 +144,10 @@ final class RestoreCommand implements Callable<Integer> {
         etcd.etcdImage().ifPresent(image -> {
             String minor = etcd.etcdMinorVersion().orElse(null);
             if (minor == null || !Set.of("3.4", "3.5").contains(minor)) {
-                ctx.err().println("note: the members run " + image + (minor == null ? "" : " (etcd " + minor + ")")
-                        + "; the restored data dirs are known to start on etcd 3.4 and 3.5: check that this etcd "
-                        + "accepts them (the worker image's etcd writes them)");
+                ctx.err()
+                        .println("note: the members run " + image + (minor == null ? "" : " (etcd " + minor + ")")
+                                + "; the restored data dirs are known to start on etcd 3.4 and 3.5: check that this etcd "
+                                + "accepts them (the worker image's etcd writes them)");
             }
         });
         if (targetClaim == null && (memberClaims == null || memberClaims.isEmpty())) {
@@ -132,10 +166,19 @@ final class RestoreCommand implements Callable<Integer> {
     }
 
     private RestoreFlags.Builder flags() {
-        return RestoreFlags.builder(targetClaim).dataDir(dataDir).name(name).initialCluster(initialCluster)
-                .initialClusterToken(initialClusterToken).initialAdvertisePeerUrls(initialAdvertisePeerUrls)
-                .skipHashCheck(skipHashCheck).force(force).embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
-                .maxFetchers(maxFetchers).toRevision(toRevision).toTime(toTime).toLastGood(toLastGood);
+        return RestoreFlags.builder(targetClaim)
+                .dataDir(dataDir)
+                .name(name)
+                .initialCluster(initialCluster)
+                .initialClusterToken(initialClusterToken)
+                .initialAdvertisePeerUrls(initialAdvertisePeerUrls)
+                .skipHashCheck(skipHashCheck)
+                .force(force)
+                .embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
+                .maxFetchers(maxFetchers)
+                .toRevision(toRevision)
+                .toTime(toTime)
+                .toLastGood(toLastGood);
     }
 
     private JobRequest.Builder common(JobWork work) {

@@ -1,7 +1,7 @@
 package io.etcdworkers.launcher.cli;
 
-import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.job.JobNames;
+import io.etcdworkers.launcher.kube.JobLauncher;
 import io.etcdworkers.launcher.kube.JobOutcome;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.time.Duration;
@@ -14,11 +14,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code status}: one Job's outcome (or wait for it), or the list of the launcher's Jobs. */
-@Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Print a Job's outcome (--wait: watch it and exit with the worker's exit code), or list the launcher's Jobs.")
+@Command(
+        name = "status",
+        mixinStandardHelpOptions = true,
+        description =
+                "Print a Job's outcome (--wait: watch it and exit with the worker's exit code), or list the launcher's Jobs.")
 final class StatusCommand implements Callable<Integer> {
-    @Mixin ClusterOptions cluster;
-    @Mixin StuckOptions stuck;
+    @Mixin
+    ClusterOptions cluster;
+
+    @Mixin
+    StuckOptions stuck;
 
     @Parameters(arity = "0..1", paramLabel = "JOB", description = "The Job; without it, list the Jobs.")
     String job;
@@ -26,7 +32,11 @@ final class StatusCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "Watch until the Job finishes; exit with the worker's exit code.")
     boolean await;
 
-    @Option(names = "--timeout", converter = DurationConverter.class, defaultValue = "2h5m", description = "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            converter = DurationConverter.class,
+            defaultValue = "2h5m",
+            description = "Default: ${DEFAULT-VALUE}.")
     Duration timeout;
 
     private final CliContext ctx;
@@ -57,8 +67,13 @@ final class StatusCommand implements Callable<Integer> {
         for (Job j : jobs) {
             Map<String, String> labels = j.getMetadata().getLabels();
             String state = JobLauncher.terminalConditionType(j).orElse("Running");
-            ctx.out().printf("%-50s %-11s %-20s %s%n", j.getMetadata().getName(),
-                    labels.getOrDefault(JobNames.LABEL_COMPONENT, "?"), labels.getOrDefault(JobNames.LABEL_ETCD, "?"), state);
+            ctx.out()
+                    .printf(
+                            "%-50s %-11s %-20s %s%n",
+                            j.getMetadata().getName(),
+                            labels.getOrDefault(JobNames.LABEL_COMPONENT, "?"),
+                            labels.getOrDefault(JobNames.LABEL_ETCD, "?"),
+                            state);
         }
         ctx.out().flush();
     }

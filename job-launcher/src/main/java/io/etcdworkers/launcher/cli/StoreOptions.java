@@ -8,15 +8,20 @@ import picocli.CommandLine.TypeConversionException;
 
 /** The workers' store flags, plus the Secret and claim the pod needs to reach the store. */
 final class StoreOptions {
-    @Option(names = "--storage-provider", converter = ProviderConverter.class,
+    @Option(
+            names = "--storage-provider",
+            converter = ProviderConverter.class,
             paramLabel = "S3|ABS|GCS|Swift|OSS|ECS|OCS|Local",
-            description = {"etcdbrctl's name, or etcd-druid's (aws, stackit, azure, gcp, openstack, alicloud, dell, "
-                    + "openshift, or the name in lower case). Every provider is rendered as etcd-druid renders it; "
-                    + "this version's workers read every one of them (S3, ABS, GCS, Swift, OSS, ECS, OCS and Local). "
-                    + "Required unless --from-etcd gives it."})
+            description = {
+                "etcdbrctl's name, or etcd-druid's (aws, stackit, azure, gcp, openstack, alicloud, dell, "
+                        + "openshift, or the name in lower case). Every provider is rendered as etcd-druid renders it; "
+                        + "this version's workers read every one of them (S3, ABS, GCS, Swift, OSS, ECS, OCS and Local). "
+                        + "Required unless --from-etcd gives it."
+            })
     StorageProvider provider;
 
-    @Option(names = "--store-container",
+    @Option(
+            names = "--store-container",
             description = "Bucket (or ABS container), or the directory on --store-claim (Local). Required unless "
                     + "--from-etcd gives it.")
     String container;
@@ -24,12 +29,17 @@ final class StoreOptions {
     @Option(names = "--store-prefix", defaultValue = "", description = "Prefix of the backups in the bucket.")
     String prefix;
 
-    @Option(names = "--store-endpoint-override", description = "Endpoint URL passed to the worker (an S3-compatible "
-            + "store's, Azurite's account URL, ...).")
+    @Option(
+            names = "--store-endpoint-override",
+            description =
+                    "Endpoint URL passed to the worker (an S3-compatible " + "store's, Azurite's account URL, ...).")
     String endpointOverride;
 
-    @Option(names = "--store-secret", description = "Secret with the store credentials, as the etcd's backup sidecar uses "
-            + "it; required but for Local. Mounted at /var/etcd-backup (GCS: /var/.gcp/), ECS: passed as variables.")
+    @Option(
+            names = "--store-secret",
+            description =
+                    "Secret with the store credentials, as the etcd's backup sidecar uses "
+                            + "it; required but for Local. Mounted at /var/etcd-backup (GCS: /var/.gcp/), ECS: passed as variables.")
     String secret;
 
     @Option(names = "--store-claim", description = "Local: PersistentVolumeClaim holding the bucket directory.")

@@ -6,12 +6,18 @@ import picocli.CommandLine.Option;
 
 /** When {@code --wait} gives up on a worker pod that cannot start by itself (exit 55; the Job keeps running). */
 final class StuckOptions {
-    @Option(names = "--image-pull-limit", converter = DurationConverter.class, defaultValue = "5m",
+    @Option(
+            names = "--image-pull-limit",
+            converter = DurationConverter.class,
+            defaultValue = "5m",
             description = "--wait: give up (exit 55) once a worker pod could not pull its image (ImagePullBackOff, "
                     + "ErrImagePull) this long, counted from the pod's start; 0: never. Default: ${DEFAULT-VALUE}.")
     Duration imagePullLimit;
 
-    @Option(names = "--unschedulable-limit", converter = DurationConverter.class, defaultValue = "10m",
+    @Option(
+            names = "--unschedulable-limit",
+            converter = DurationConverter.class,
+            defaultValue = "10m",
             description = "--wait: give up (exit 55) once a worker pod has been unschedulable this long; 0: never. "
                     + "Default: ${DEFAULT-VALUE}.")
     Duration unschedulableLimit;

@@ -16,7 +16,13 @@ final class CronJobs {
     /** Creates the CronJob, or updates the one of the same name. */
     CronJob apply(CronJob cron) {
         String ns = cron.getMetadata().getNamespace();
-        return KubeCall.run(() -> client.batch().v1().cronjobs().inNamespace(ns).resource(cron)
-                .createOr(NonDeletingOperation::update), "apply CronJob " + cron.getMetadata().getName());
+        return KubeCall.run(
+                () -> client.batch()
+                        .v1()
+                        .cronjobs()
+                        .inNamespace(ns)
+                        .resource(cron)
+                        .createOr(NonDeletingOperation::update),
+                "apply CronJob " + cron.getMetadata().getName());
     }
 }

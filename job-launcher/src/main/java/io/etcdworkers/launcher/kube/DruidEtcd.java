@@ -1,8 +1,5 @@
 package io.etcdworkers.launcher.kube;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import io.etcdworkers.launcher.job.StorageProvider;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
@@ -12,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What the launcher takes from an etcd-druid {@code Etcd} resource ({@code druid.gardener.cloud/v1alpha1}),
@@ -35,18 +34,32 @@ import java.util.TreeMap;
  *     (then the worker's pods need them to reach the store from a seed that denies egress)
  * @param etcdImage {@code spec.etcd.image}, the members' etcd image, when set
  */
-public record DruidEtcd(String name, String namespace, Optional<StorageProvider> provider, Optional<String> container,
-        String prefix, Optional<String> secret, Optional<String> endpointOverride, Map<String, String> members,
-        Map<String, String> claims, boolean gardenerNetwork, Optional<String> etcdImage) {
+public record DruidEtcd(
+        String name,
+        String namespace,
+        Optional<StorageProvider> provider,
+        Optional<String> container,
+        String prefix,
+        Optional<String> secret,
+        Optional<String> endpointOverride,
+        Map<String, String> members,
+        Map<String, String> claims,
+        boolean gardenerNetwork,
+        Optional<String> etcdImage) {
 
     public static final String API_VERSION = "druid.gardener.cloud/v1alpha1";
     public static final String KIND = "Etcd";
     /** The resource, named in full so no API discovery is needed to find it. */
     public static final ResourceDefinitionContext RESOURCE = new ResourceDefinitionContext.Builder()
-            .withGroup("druid.gardener.cloud").withVersion("v1alpha1").withKind(KIND).withPlural("etcds")
-            .withNamespaced(true).build();
+            .withGroup("druid.gardener.cloud")
+            .withVersion("v1alpha1")
+            .withKind(KIND)
+            .withPlural("etcds")
+            .withNamespaced(true)
+            .build();
     /** etcd-druid's initial cluster token ({@code defaultInitialClusterToken}). */
     public static final String CLUSTER_TOKEN = "etcd-cluster";
+
     private static final int DEFAULT_PEER_PORT = 2380;
 
     /** Reads the resource; refuses what would need guessing (no replicas, additional peer URLs). */
@@ -56,11 +69,14 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
         Map<String, Object> store = map(etcd.get("spec", "backup", "store"));
         Optional<StorageProvider> provider = string(store.get("provider")).map(StorageProvider::parse);
         Optional<String> secret = string(map(store.get("secretRef")).get("name"));
-        int replicas = ((Number) Optional.ofNullable(etcd.<Object>get("spec", "replicas")).orElse(0)).intValue();
+        int replicas = ((Number) Optional.ofNullable(etcd.<Object>get("spec", "replicas"))
+                        .orElse(0))
+                .intValue();
         Map<String, Object> etcdConfig = map(etcd.get("spec", "etcd"));
         if (etcdConfig.get("additionalAdvertisePeerURLs") instanceof List<?> extra && !extra.isEmpty()) {
-            throw new IllegalArgumentException("Etcd " + namespace + "/" + name + " has additionalAdvertisePeerURLs, which "
-                    + "this launcher does not derive: give --initial-cluster with every member's URLs");
+            throw new IllegalArgumentException(
+                    "Etcd " + namespace + "/" + name + " has additionalAdvertisePeerURLs, which "
+                            + "this launcher does not derive: give --initial-cluster with every member's URLs");
         }
         String scheme = etcdConfig.get("peerUrlTls") != null ? "https" : "http";
         int port = etcdConfig.get("serverPort") instanceof Number n ? n.intValue() : DEFAULT_PEER_PORT;
@@ -76,9 +92,18 @@ public record DruidEtcd(String name, String namespace, Optional<StorageProvider>
         }
         boolean gardener = map(etcd.get("spec", "labels")).keySet().stream()
                 .anyMatch(k -> k.startsWith("networking.gardener.cloud/"));
-        return new DruidEtcd(name, namespace, provider, string(store.get("container")),
-                string(store.get("prefix")).orElse(""), secret, string(store.get("endpointOverride")), members, claims,
-                gardener, string(etcdConfig.get("image")));
+        return new DruidEtcd(
+                name,
+                namespace,
+                provider,
+                string(store.get("container")),
+                string(store.get("prefix")).orElse(""),
+                secret,
+                string(store.get("endpointOverride")),
+                members,
+                claims,
+                gardener,
+                string(etcdConfig.get("image")));
     }
 
     /** {@code --initial-cluster}: every member's {@code NAME=PEER_URL}; empty with 0 replicas. */

@@ -6,8 +6,7 @@ import java.util.Optional;
 
 /** Whether a Job has finished, read from its {@code Complete} and {@code Failed} conditions. */
 final class JobConditions {
-    private JobConditions() {
-    }
+    private JobConditions() {}
 
     static boolean finished(Job job) {
         return terminal(job).isPresent();

@@ -32,25 +32,45 @@ final class JobCreator {
         Map<String, String> labels = job.getMetadata().getLabels();
         String etcd = labels.get(JobNames.LABEL_ETCD);
         String component = labels.get(JobNames.LABEL_COMPONENT);
-        List<Job> active = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(ns)
-                .withLabel(JobNames.LABEL_MANAGED_BY, JobNames.MANAGED_BY_VALUE)
-                .withLabel(JobNames.LABEL_COMPONENT, component)
-                .withLabel(JobNames.LABEL_ETCD, etcd)
-                .list().getItems(), "list Jobs in " + ns)
-                .stream().filter(j -> !JobConditions.finished(j)).filter(j -> sameMember(job, j)).toList();
+        List<Job> active = KubeCall.run(
+                        () -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(ns)
+                                .withLabel(JobNames.LABEL_MANAGED_BY, JobNames.MANAGED_BY_VALUE)
+                                .withLabel(JobNames.LABEL_COMPONENT, component)
+                                .withLabel(JobNames.LABEL_ETCD, etcd)
+                                .list()
+                                .getItems(),
+                        "list Jobs in " + ns)
+                .stream()
+                .filter(j -> !JobConditions.finished(j))
+                .filter(j -> sameMember(job, j))
+                .toList();
         if (!active.isEmpty()) {
-            throw new LauncherException(LauncherError.TARGET_BUSY, "refusing to start " + component + " for etcd "
-                    + etcd + " in " + ns + ": Job " + active.get(0).getMetadata().getName()
-                    + " for the same target is still active (cancel it, or wait for it to finish)");
+            throw new LauncherException(
+                    LauncherError.TARGET_BUSY,
+                    "refusing to start " + component + " for etcd "
+                            + etcd + " in " + ns + ": Job "
+                            + active.get(0).getMetadata().getName()
+                            + " for the same target is still active (cancel it, or wait for it to finish)");
         }
         try {
-            Job created = client.batch().v1().jobs().inNamespace(ns).resource(job).create();
-            LOG.info("created Job job={} namespace={} etcd={} kind={}", created.getMetadata().getName(), ns, etcd, component);
+            Job created =
+                    client.batch().v1().jobs().inNamespace(ns).resource(job).create();
+            LOG.info(
+                    "created Job job={} namespace={} etcd={} kind={}",
+                    created.getMetadata().getName(),
+                    ns,
+                    etcd,
+                    component);
             return created;
         } catch (KubernetesClientException e) {
             if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
-                throw new LauncherException(LauncherError.TARGET_BUSY,
-                        "Job " + job.getMetadata().getName() + " already exists in " + ns, e);
+                throw new LauncherException(
+                        LauncherError.TARGET_BUSY,
+                        "Job " + job.getMetadata().getName() + " already exists in " + ns,
+                        e);
             }
             throw KubeCall.failure("create Job " + job.getMetadata().getName(), e);
         }
@@ -62,7 +82,8 @@ final class JobCreator {
      */
     private static boolean sameMember(Job created, Job active) {
         String member = created.getMetadata().getLabels().get(JobNames.LABEL_MEMBER);
-        String other = active.getMetadata().getLabels() == null ? null
+        String other = active.getMetadata().getLabels() == null
+                ? null
                 : active.getMetadata().getLabels().get(JobNames.LABEL_MEMBER);
         return member == null || other == null || member.equals(other);
     }

@@ -72,7 +72,7 @@ public class JobLauncher {
      * then), calling {@code progress} on every change, and returns the outcome.
      */
     public JobOutcome watch(String namespace, String name, Duration timeout, Consumer<Job> progress) {
-        return watch(namespace, name, WatchLimits.of(timeout), progress, line -> { });
+        return watch(namespace, name, WatchLimits.of(timeout), progress, line -> {});
     }
 
     /**
@@ -82,8 +82,8 @@ public class JobLauncher {
      * {@code diagnostics} with each new line about the pods: a waiting reason, an unschedulable pod,
      * the latest Events of the Job and its pods.
      */
-    public JobOutcome watch(String namespace, String name, WatchLimits limits, Consumer<Job> progress,
-            Consumer<String> diagnostics) {
+    public JobOutcome watch(
+            String namespace, String name, WatchLimits limits, Consumer<Job> progress, Consumer<String> diagnostics) {
         JobWatch.Result r = watch.run(namespace, name, limits, progress, diagnostics);
         if (r.deleted()) {
             throw new LauncherException(LauncherError.NOT_FOUND, "Job " + name + " in " + namespace + " was deleted");
@@ -92,12 +92,26 @@ public class JobLauncher {
             return outcomes.outcome(r.finished());
         }
         if (r.stuck() != null) {
-            return new JobOutcome(namespace, name, JobOutcome.State.POD_STUCK, r.stuck().reason(),
-                    r.stuck().message() + "; the Job was left running (cancel it, fix the cause, start again)", null, null);
+            return new JobOutcome(
+                    namespace,
+                    name,
+                    JobOutcome.State.POD_STUCK,
+                    r.stuck().reason(),
+                    r.stuck().message() + "; the Job was left running (cancel it, fix the cause, start again)",
+                    null,
+                    null);
         }
         JobOutcome now = status(namespace, name);
-        return now.finished() ? now : new JobOutcome(namespace, name, JobOutcome.State.WATCH_TIMED_OUT,
-                null, "still running after " + limits.timeout() + "; the Job was left running", null, null);
+        return now.finished()
+                ? now
+                : new JobOutcome(
+                        namespace,
+                        name,
+                        JobOutcome.State.WATCH_TIMED_OUT,
+                        null,
+                        "still running after " + limits.timeout() + "; the Job was left running",
+                        null,
+                        null);
     }
 
     /** The Job's outcome now, without waiting. */

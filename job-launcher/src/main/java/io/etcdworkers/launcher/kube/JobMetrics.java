@@ -38,7 +38,9 @@ public final class JobMetrics {
 
     public JobMetrics(MeterRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
-        Gauge.builder(BUILD_INFO, () -> 1).description("The launcher's version").tag("version", BuildVersion.current())
+        Gauge.builder(BUILD_INFO, () -> 1)
+                .description("The launcher's version")
+                .tag("version", BuildVersion.current())
                 .register(registry);
     }
 
@@ -46,12 +48,22 @@ public final class JobMetrics {
     public void record(String kind, String etcd, JobOutcome outcome, Duration took) {
         boolean succeeded = outcome.state() == JobOutcome.State.SUCCEEDED && outcome.exitCode() == 0;
         String reason = succeeded ? "none" : failureReason(outcome);
-        Counter.builder(JOBS).description("Jobs the launcher watched to their end")
-                .tag("kind", kind).tag("etcd", etcd).tag("succeeded", Boolean.toString(succeeded))
-                .tag("failureReason", reason).register(registry).increment();
-        Timer.builder(DURATION).description("From the Job's creation to its end")
-                .tag("kind", kind).tag("etcd", etcd).tag("succeeded", Boolean.toString(succeeded))
-                .tag("failureReason", reason).register(registry).record(took.isNegative() ? Duration.ZERO : took);
+        Counter.builder(JOBS)
+                .description("Jobs the launcher watched to their end")
+                .tag("kind", kind)
+                .tag("etcd", etcd)
+                .tag("succeeded", Boolean.toString(succeeded))
+                .tag("failureReason", reason)
+                .register(registry)
+                .increment();
+        Timer.builder(DURATION)
+                .description("From the Job's creation to its end")
+                .tag("kind", kind)
+                .tag("etcd", etcd)
+                .tag("succeeded", Boolean.toString(succeeded))
+                .tag("failureReason", reason)
+                .register(registry)
+                .record(took.isNegative() ? Duration.ZERO : took);
     }
 
     private static String failureReason(JobOutcome outcome) {
@@ -61,7 +73,9 @@ public final class JobMetrics {
         Integer code = outcome.result() != null ? outcome.result().exitCode() : outcome.containerExitCode();
         if (code != null && code != 0) {
             int exit = code;
-            return ErrorCode.of(exit).map(c -> c.name().toLowerCase(Locale.ROOT)).orElse("exit_" + exit);
+            return ErrorCode.of(exit)
+                    .map(c -> c.name().toLowerCase(Locale.ROOT))
+                    .orElse("exit_" + exit);
         }
         if (outcome.reason() != null && !outcome.reason().isBlank()) {
             return outcome.reason().toLowerCase(Locale.ROOT);

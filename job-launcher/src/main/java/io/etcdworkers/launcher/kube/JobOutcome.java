@@ -30,8 +30,14 @@ public record JobOutcome(
     public static final String OOM_KILLED = "OOMKilled";
 
     /** An outcome without the container's end (running, stuck, or a Job without pods). */
-    public JobOutcome(String namespace, String jobName, State state, String reason, String message,
-            WorkerResult result, Integer containerExitCode) {
+    public JobOutcome(
+            String namespace,
+            String jobName,
+            State state,
+            String reason,
+            String message,
+            WorkerResult result,
+            Integer containerExitCode) {
         this(namespace, jobName, state, reason, message, result, containerExitCode, null, null);
     }
 
@@ -42,13 +48,18 @@ public record JobOutcome(
 
     /** The worker ran out of memory: its heap (it said so, exit 35) or the container's limit (OOMKilled). */
     public boolean outOfMemory() {
-        return oomKilled() || (result != null && result.exitCode() != null
-                && result.exitCode() == ErrorCode.OUT_OF_MEMORY.exitCode());
+        return oomKilled()
+                || (result != null
+                        && result.exitCode() != null
+                        && result.exitCode() == ErrorCode.OUT_OF_MEMORY.exitCode());
     }
 
     /** Where the Job is. */
     public enum State {
-        RUNNING, SUCCEEDED, FAILED, WATCH_TIMED_OUT,
+        RUNNING,
+        SUCCEEDED,
+        FAILED,
+        WATCH_TIMED_OUT,
         /** The watch gave up: a worker pod cannot start by itself (the Job keeps running). */
         POD_STUCK
     }

@@ -25,7 +25,13 @@ final class JobOutcomeReader {
 
     /** The named Job's outcome now, without waiting; {@link LauncherError#NOT_FOUND} when there is none. */
     JobOutcome status(String namespace, String name) {
-        Job job = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(),
+        Job job = KubeCall.run(
+                () -> client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .get(),
                 "get Job " + name);
         if (job == null) {
             throw new LauncherException(LauncherError.NOT_FOUND, "no Job " + name + " in " + namespace);
@@ -43,22 +49,32 @@ final class JobOutcomeReader {
         JobCondition c = terminal.get();
         JobOutcome.State state = "Complete".equals(c.getType()) ? JobOutcome.State.SUCCEEDED : JobOutcome.State.FAILED;
         Optional<ContainerStateTerminated> worker = JobPods.latestWorkerTermination(client, ns, name);
-        WorkerResult result = worker.map(t -> WorkerResult.parse(t.getMessage())).orElse(null);
+        WorkerResult result =
+                worker.map(t -> WorkerResult.parse(t.getMessage())).orElse(null);
         Integer exit = worker.map(ContainerStateTerminated::getExitCode).orElse(null);
         // an OOM kill leaves no termination message: only the kubelet's reason says what happened
         String containerReason = worker.map(ContainerStateTerminated::getReason).orElse(null);
-        return new JobOutcome(ns, name, state, c.getReason(), c.getMessage(), result, exit, containerReason,
-                memoryLimit(job));
+        return new JobOutcome(
+                ns, name, state, c.getReason(), c.getMessage(), result, exit, containerReason, memoryLimit(job));
     }
 
     /** The worker container's memory limit in the Job's template, or null. */
     static String memoryLimit(Job job) {
-        return Optional.ofNullable(job.getSpec()).map(JobSpec::getTemplate).map(PodTemplateSpec::getSpec)
-                .map(PodSpec::getContainers).orElse(List.of()).stream()
+        return Optional.ofNullable(job.getSpec())
+                .map(JobSpec::getTemplate)
+                .map(PodTemplateSpec::getSpec)
+                .map(PodSpec::getContainers)
+                .orElse(List.of())
+                .stream()
                 .filter(c -> JobFactory.CONTAINER.equals(c.getName()))
-                .map(Container::getResources).filter(Objects::nonNull)
-                .map(ResourceRequirements::getLimits).filter(Objects::nonNull)
-                .map(limits -> limits.get("memory")).filter(Objects::nonNull)
-                .map(Quantity::toString).findFirst().orElse(null);
+                .map(Container::getResources)
+                .filter(Objects::nonNull)
+                .map(ResourceRequirements::getLimits)
+                .filter(Objects::nonNull)
+                .map(limits -> limits.get("memory"))
+                .filter(Objects::nonNull)
+                .map(Quantity::toString)
+                .findFirst()
+                .orElse(null);
     }
 }

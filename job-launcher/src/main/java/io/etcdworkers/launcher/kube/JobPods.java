@@ -14,25 +14,35 @@ import java.util.Optional;
 final class JobPods {
     /** The label the Job controller puts on its pods (1.27+); {@code job-name} before that. */
     static final String JOB_LABEL = "batch.kubernetes.io/job-name";
+
     static final String LEGACY_JOB_LABEL = "job-name";
 
-    private JobPods() {
-    }
+    private JobPods() {}
 
     /** The Job's pods, by the label the Job controller sets (the legacy one before Kubernetes 1.27). */
     static List<Pod> of(KubernetesClient client, String ns, String jobName) {
-        List<Pod> pods = KubeCall.run(() -> client.pods().inNamespace(ns).withLabel(JOB_LABEL, jobName).list()
-                .getItems(), "list pods of Job " + jobName);
+        List<Pod> pods = KubeCall.run(
+                () -> client.pods()
+                        .inNamespace(ns)
+                        .withLabel(JOB_LABEL, jobName)
+                        .list()
+                        .getItems(),
+                "list pods of Job " + jobName);
         if (pods.isEmpty()) {
-            pods = KubeCall.run(() -> client.pods().inNamespace(ns).withLabel(LEGACY_JOB_LABEL, jobName).list()
-                    .getItems(), "list pods of Job " + jobName);
+            pods = KubeCall.run(
+                    () -> client.pods()
+                            .inNamespace(ns)
+                            .withLabel(LEGACY_JOB_LABEL, jobName)
+                            .list()
+                            .getItems(),
+                    "list pods of Job " + jobName);
         }
         return pods;
     }
 
     /** How the worker container of the Job's latest finished pod ended, if one has. */
-    static Optional<ContainerStateTerminated> latestWorkerTermination(KubernetesClient client, String ns,
-            String jobName) {
+    static Optional<ContainerStateTerminated> latestWorkerTermination(
+            KubernetesClient client, String ns, String jobName) {
         return of(client, ns, jobName).stream()
                 .filter(p -> p.getStatus() != null && p.getStatus().getContainerStatuses() != null)
                 .flatMap(p -> p.getStatus().getContainerStatuses().stream())

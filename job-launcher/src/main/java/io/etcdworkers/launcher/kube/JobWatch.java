@@ -40,26 +40,39 @@ final class JobWatch {
     }
 
     /** The finished Job, or the reason to stop watching it; see {@link JobLauncher#watch}. */
-    Result run(String namespace, String name, WatchLimits limits, Consumer<Job> progress, Consumer<String> diagnostics) {
+    Result run(
+            String namespace, String name, WatchLimits limits, Consumer<Job> progress, Consumer<String> diagnostics) {
         Instant end = clock.instant().plus(limits.timeout());
         PodWatch pods = new PodWatch(limits);
         // one watch for the whole run, only to wake the loop early when the Job changes; the loop reads
         // the Job itself, so a watch that closes (API server timeout) only makes it poll
         BlockingQueue<Watcher.Action> changes = new LinkedBlockingQueue<>();
-        try (Watch ignored = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name)
-                .watch(new Watcher<Job>() {
-                    @Override
-                    public void eventReceived(Action action, Job resource) {
-                        changes.add(action);
-                    }
+        try (Watch ignored = KubeCall.run(
+                () -> client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .watch(new Watcher<Job>() {
+                            @Override
+                            public void eventReceived(Action action, Job resource) {
+                                changes.add(action);
+                            }
 
-                    @Override
-                    public void onClose(WatcherException cause) {
-                        // polling goes on without it
-                    }
-                }), "watch Job " + name)) {
+                            @Override
+                            public void onClose(WatcherException cause) {
+                                // polling goes on without it
+                            }
+                        }),
+                "watch Job " + name)) {
             while (true) {
-                Job job = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name).get(),
+                Job job = KubeCall.run(
+                        () -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withName(name)
+                                .get(),
                         "get Job " + name);
                 if (job == null) {
                     return Result.gone();
@@ -98,11 +111,13 @@ final class JobWatch {
         Set<String> objects = new HashSet<>();
         objects.add("Job/" + job);
         pods.forEach(p -> objects.add("Pod/" + p.getMetadata().getName()));
-        return KubeCall.run(() -> client.v1().events().inNamespace(namespace).list().getItems(),
+        return KubeCall.run(
+                        () -> client.v1().events().inNamespace(namespace).list().getItems(),
                         "list Events in " + namespace)
                 .stream()
                 .filter(e -> e.getInvolvedObject() != null
-                        && objects.contains(e.getInvolvedObject().getKind() + "/" + e.getInvolvedObject().getName()))
+                        && objects.contains(e.getInvolvedObject().getKind() + "/"
+                                + e.getInvolvedObject().getName()))
                 .toList();
     }
 

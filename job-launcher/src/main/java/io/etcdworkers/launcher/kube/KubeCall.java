@@ -6,8 +6,7 @@ import java.util.function.Supplier;
 
 /** One call to the Kubernetes API, its failure turned into a {@link LauncherException} that says why. */
 final class KubeCall {
-    private KubeCall() {
-    }
+    private KubeCall() {}
 
     /** The call's result; a refused or failed call throws, naming {@code what} and the root cause. */
     static <T> T run(Supplier<T> call, String what) {
@@ -23,8 +22,8 @@ final class KubeCall {
         if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
             return new LauncherException(LauncherError.NOT_FOUND, "could not " + what + ": not found", e);
         }
-        return new LauncherException(LauncherError.KUBERNETES_API, "could not " + what + ": " + e.getMessage()
-                + rootCause(e), e);
+        return new LauncherException(
+                LauncherError.KUBERNETES_API, "could not " + what + ": " + e.getMessage() + rootCause(e), e);
     }
 
     /** fabric8's message names the operation; the root cause says what went wrong (refused, TLS, DNS). */

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 public final class KubernetesVersionCheck {
     /** The oldest Kubernetes minor version on which every field the launcher renders is on by default. */
     public static final int MINIMUM_MINOR = 29;
+
     public static final String MINIMUM = "1." + MINIMUM_MINOR;
 
     /** {@code v1.29.3}, {@code v1.30.1-gke.1}, {@code v1.28.9+k3s1}. */
@@ -23,8 +24,7 @@ public final class KubernetesVersionCheck {
     /** Managed services report a minor of {@code 29+}. */
     private static final Pattern LEADING_NUMBER = Pattern.compile("(\\d+).*");
 
-    private KubernetesVersionCheck() {
-    }
+    private KubernetesVersionCheck() {}
 
     /**
      * Reads the server's version ({@code /version}) and throws {@link LauncherError#CLUSTER_TOO_OLD}
@@ -32,14 +32,20 @@ public final class KubernetesVersionCheck {
      */
     public static void requireSupported(KubernetesClient client) {
         VersionInfo info = KubeCall.run(client::getKubernetesVersion, "read the Kubernetes version (/version)");
-        int[] found = majorMinor(info).orElseThrow(() -> new LauncherException(LauncherError.KUBERNETES_API,
-                "could not read the Kubernetes version from /version: major=" + info.getMajor() + " minor="
-                        + info.getMinor() + " gitVersion=" + info.getGitVersion()));
+        int[] found = majorMinor(info)
+                .orElseThrow(() -> new LauncherException(
+                        LauncherError.KUBERNETES_API,
+                        "could not read the Kubernetes version from /version: major=" + info.getMajor() + " minor="
+                                + info.getMinor() + " gitVersion=" + info.getGitVersion()));
         if (found[0] < 1 || (found[0] == 1 && found[1] < MINIMUM_MINOR)) {
-            throw new LauncherException(LauncherError.CLUSTER_TOO_OLD, "the Kubernetes API server is version "
-                    + found[0] + "." + found[1] + (info.getGitVersion() == null ? "" : " (" + info.getGitVersion() + ")")
-                    + ", the Jobs need " + MINIMUM + " or later (podFailurePolicy and podReplacementPolicy on by"
-                    + " default); no Job was created");
+            throw new LauncherException(
+                    LauncherError.CLUSTER_TOO_OLD,
+                    "the Kubernetes API server is version "
+                            + found[0] + "." + found[1]
+                            + (info.getGitVersion() == null ? "" : " (" + info.getGitVersion() + ")")
+                            + ", the Jobs need " + MINIMUM
+                            + " or later (podFailurePolicy and podReplacementPolicy on by"
+                            + " default); no Job was created");
         }
     }
 

@@ -22,10 +22,18 @@ final class LauncherJobs {
 
     /** The Jobs this launcher made in {@code namespace} (also those a CronJob of it made), oldest first. */
     List<Job> list(String namespace) {
-        return KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace)
-                .withLabel(JobNames.LABEL_MANAGED_BY, JobNames.MANAGED_BY_VALUE).list().getItems(), "list Jobs")
+        return KubeCall.run(
+                        () -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(namespace)
+                                .withLabel(JobNames.LABEL_MANAGED_BY, JobNames.MANAGED_BY_VALUE)
+                                .list()
+                                .getItems(),
+                        "list Jobs")
                 .stream()
-                .sorted(Comparator.comparing((Job j) -> Objects.toString(j.getMetadata().getCreationTimestamp(), ""))
+                .sorted(Comparator.comparing(
+                                (Job j) -> Objects.toString(j.getMetadata().getCreationTimestamp(), ""))
                         .thenComparing(j -> j.getMetadata().getName()))
                 .toList();
     }
@@ -36,8 +44,15 @@ final class LauncherJobs {
      * Returns false when there was no such Job.
      */
     boolean cancel(String namespace, String name) {
-        List<?> deleted = KubeCall.run(() -> client.batch().v1().jobs().inNamespace(namespace).withName(name)
-                .withPropagationPolicy(DeletionPropagation.FOREGROUND).delete(), "delete Job " + name);
+        List<?> deleted = KubeCall.run(
+                () -> client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(namespace)
+                        .withName(name)
+                        .withPropagationPolicy(DeletionPropagation.FOREGROUND)
+                        .delete(),
+                "delete Job " + name);
         boolean any = deleted != null && !deleted.isEmpty();
         if (any) {
             LOG.info("cancelled Job job={} namespace={}", name, namespace);

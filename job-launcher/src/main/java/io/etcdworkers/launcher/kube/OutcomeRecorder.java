@@ -36,15 +36,21 @@ final class OutcomeRecorder {
         if (metrics != null) {
             Map<String, String> labels = job.getMetadata().getLabels();
             String created = job.getMetadata().getCreationTimestamp();
-            Duration took = created == null ? Duration.ZERO
+            Duration took = created == null
+                    ? Duration.ZERO
                     : Duration.between(OffsetDateTime.parse(created).toInstant(), now);
             metrics.record(labels.get(JobNames.LABEL_COMPONENT), labels.get(JobNames.LABEL_ETCD), outcome, took);
         }
         try {
-            client.v1().events().inNamespace(job.getMetadata().getNamespace()).resource(OutcomeEvent.of(job, outcome,
-                    now)).create();
+            client.v1()
+                    .events()
+                    .inNamespace(job.getMetadata().getNamespace())
+                    .resource(OutcomeEvent.of(job, outcome, now))
+                    .create();
         } catch (KubernetesClientException e) {
-            LOG.warn("could not record the outcome of Job {} as an Event: {}", job.getMetadata().getName(),
+            LOG.warn(
+                    "could not record the outcome of Job {} as an Event: {}",
+                    job.getMetadata().getName(),
                     e.getMessage());
         }
     }

@@ -1,7 +1,5 @@
 package io.etcdworkers.launcher.kube;
 
-import java.time.format.DateTimeParseException;
-
 import io.etcdworkers.contract.GoDuration;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
@@ -9,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -65,12 +64,27 @@ final class PodWatch {
             Optional<String> pull = imagePullProblem(pod);
             Optional<String> unschedulable = unschedulable(pod);
             if (pull.isPresent()) {
-                stuck = stuck.or(() -> check(name, "image", pull.get(), limits.imagePullLimit(), now, stillTrue,
-                        waitingReason(pod).orElse("ImagePullBackOff"), instant(pod.getStatus().getStartTime())));
+                stuck = stuck.or(() -> check(
+                        name,
+                        "image",
+                        pull.get(),
+                        limits.imagePullLimit(),
+                        now,
+                        stillTrue,
+                        waitingReason(pod).orElse("ImagePullBackOff"),
+                        instant(pod.getStatus().getStartTime())));
             }
             if (unschedulable.isPresent()) {
-                stuck = stuck.or(() -> check(name, "schedule", unschedulable.get(), limits.unschedulableLimit(), now,
-                        stillTrue, "Unschedulable", scheduledCondition(pod).map(PodCondition::getLastTransitionTime)
+                stuck = stuck.or(() -> check(
+                        name,
+                        "schedule",
+                        unschedulable.get(),
+                        limits.unschedulableLimit(),
+                        now,
+                        stillTrue,
+                        "Unschedulable",
+                        scheduledCondition(pod)
+                                .map(PodCondition::getLastTransitionTime)
                                 .flatMap(PodWatch::instant)));
             }
         }
@@ -89,8 +103,15 @@ final class PodWatch {
         return new Observation(fresh, stuck);
     }
 
-    private Optional<Stuck> check(String pod, String kind, String problem, Duration limit, Instant now,
-            Set<String> stillTrue, String reason, Optional<Instant> reported) {
+    private Optional<Stuck> check(
+            String pod,
+            String kind,
+            String problem,
+            Duration limit,
+            Instant now,
+            Set<String> stillTrue,
+            String reason,
+            Optional<Instant> reported) {
         String key = pod + "/" + kind;
         stillTrue.add(key);
         Instant seen = since.computeIfAbsent(key, k -> now);
@@ -100,9 +121,11 @@ final class PodWatch {
             return Optional.empty();
         }
         // the system clock has microseconds, which the format cannot write (and no one wants to read)
-        return Optional.of(new Stuck(reason, "pod " + pod + " " + problem + " for "
-                + GoDuration.format(lasting.truncatedTo(ChronoUnit.SECONDS))
-                + " (limit " + GoDuration.format(limit.truncatedTo(ChronoUnit.MILLIS)) + ")"));
+        return Optional.of(new Stuck(
+                reason,
+                "pod " + pod + " " + problem + " for "
+                        + GoDuration.format(lasting.truncatedTo(ChronoUnit.SECONDS))
+                        + " (limit " + GoDuration.format(limit.truncatedTo(ChronoUnit.MILLIS)) + ")"));
     }
 
     /** The pod's phase and each waiting container's reason and message. */
@@ -121,13 +144,12 @@ final class PodWatch {
     }
 
     static Optional<String> imagePullProblem(Pod pod) {
-        return waitingReason(pod).filter(IMAGE_PULL_REASONS::contains)
-                .map(r -> "cannot pull its image (" + r + ")");
+        return waitingReason(pod).filter(IMAGE_PULL_REASONS::contains).map(r -> "cannot pull its image (" + r + ")");
     }
 
     static Optional<String> unschedulable(Pod pod) {
-        return scheduledCondition(pod).map(c -> "cannot be scheduled"
-                + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")"));
+        return scheduledCondition(pod)
+                .map(c -> "cannot be scheduled" + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")"));
     }
 
     private static Optional<PodCondition> scheduledCondition(Pod pod) {
@@ -135,7 +157,8 @@ final class PodWatch {
             return Optional.empty();
         }
         return pod.getStatus().getConditions().stream()
-                .filter(c -> "PodScheduled".equals(c.getType()) && "False".equals(c.getStatus())
+                .filter(c -> "PodScheduled".equals(c.getType())
+                        && "False".equals(c.getStatus())
                         && "Unschedulable".equals(c.getReason()))
                 .findFirst();
     }
@@ -167,7 +190,8 @@ final class PodWatch {
     }
 
     static String describe(Event e) {
-        String object = e.getInvolvedObject() == null ? "?"
+        String object = e.getInvolvedObject() == null
+                ? "?"
                 : e.getInvolvedObject().getKind() + "/" + e.getInvolvedObject().getName();
         String count = e.getCount() != null && e.getCount() > 1 ? " (x" + e.getCount() + ")" : "";
         return "event " + object + ": " + e.getType() + " " + e.getReason() + count + ": "

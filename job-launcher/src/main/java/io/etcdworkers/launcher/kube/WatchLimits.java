@@ -18,9 +18,10 @@ public record WatchLimits(Duration timeout, Duration imagePullLimit, Duration un
 
     public WatchLimits {
         RequestChecks.positive(timeout, "watch timeout");
-        imagePullLimit = notNegative(imagePullLimit == null ? DEFAULT_IMAGE_PULL_LIMIT : imagePullLimit, "image pull limit");
-        unschedulableLimit = notNegative(unschedulableLimit == null ? DEFAULT_UNSCHEDULABLE_LIMIT : unschedulableLimit,
-                "unschedulable limit");
+        imagePullLimit =
+                notNegative(imagePullLimit == null ? DEFAULT_IMAGE_PULL_LIMIT : imagePullLimit, "image pull limit");
+        unschedulableLimit = notNegative(
+                unschedulableLimit == null ? DEFAULT_UNSCHEDULABLE_LIMIT : unschedulableLimit, "unschedulable limit");
     }
 
     /** The timeout with the default limits. */

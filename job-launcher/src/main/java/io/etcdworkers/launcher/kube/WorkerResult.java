@@ -41,8 +41,13 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
             return new WorkerResult(raw, null, null, null, null, false);
         }
         JsonNode code = node.get(ResultFields.EXIT_CODE);
-        return new WorkerResult(raw, text(node, ResultFields.KIND), text(node, ResultFields.OUTCOME),
-                code != null && code.canConvertToInt() ? code.asInt() : null, text(node, ResultFields.ERROR), true);
+        return new WorkerResult(
+                raw,
+                text(node, ResultFields.KIND),
+                text(node, ResultFields.OUTCOME),
+                code != null && code.canConvertToInt() ? code.asInt() : null,
+                text(node, ResultFields.ERROR),
+                true);
     }
 
     /** What the worker's exit code means, when it reported one the contract knows (or 0). */
@@ -50,7 +55,9 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
         if (exitCode == null) {
             return Optional.empty();
         }
-        return exitCode == 0 ? Optional.of("done, or nothing to do") : ErrorCode.of(exitCode).map(ErrorCode::meaning);
+        return exitCode == 0
+                ? Optional.of("done, or nothing to do")
+                : ErrorCode.of(exitCode).map(ErrorCode::meaning);
     }
 
     /** The parsed fields, for printing. */

@@ -25,12 +25,34 @@ class AffinityFileTest {
     private final StringWriter err = new StringWriter();
 
     private int run(Path affinity) {
-        CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), c -> {
-            throw new AssertionError("a dry run builds no client");
-        }, new PrintWriter(out, true), new PrintWriter(err, true));
-        return LauncherCli.execute(ctx, "compact", "-n", "demo", "--etcd", "etcd-main", "--image", "img:1",
-                "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup", "--dry-run",
-                "--job-name", "etcd-main-compaction-now", "--affinity-file", affinity.toString());
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.systemUTC(),
+                c -> {
+                    throw new AssertionError("a dry run builds no client");
+                },
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        return LauncherCli.execute(
+                ctx,
+                "compact",
+                "-n",
+                "demo",
+                "--etcd",
+                "etcd-main",
+                "--image",
+                "img:1",
+                "--storage-provider",
+                "S3",
+                "--store-container",
+                "bkt",
+                "--store-secret",
+                "etcd-backup",
+                "--dry-run",
+                "--job-name",
+                "etcd-main-compaction-now",
+                "--affinity-file",
+                affinity.toString());
     }
 
     @Test
@@ -44,16 +66,26 @@ class AffinityFileTest {
                 """);
         assertThat(run(file)).as(err.toString()).isZero();
         Job job = new KubernetesSerialization().unmarshal(out.toString(), Job.class);
-        assertThat(job.getSpec().getTemplate().getSpec().getAffinity().getNodeAffinity()
-                .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().get(0).getMatchExpressions()
-                .get(0).getValues()).containsExactly("eu-central-1a");
+        assertThat(job.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getAffinity()
+                        .getNodeAffinity()
+                        .getRequiredDuringSchedulingIgnoredDuringExecution()
+                        .getNodeSelectorTerms()
+                        .get(0)
+                        .getMatchExpressions()
+                        .get(0)
+                        .getValues())
+                .containsExactly("eu-central-1a");
     }
 
     @Test
     void aFileThatIsNotAnAffinityIsAUsageError() throws IOException {
         Path file = Files.writeString(dir.resolve("typo.yaml"), "nodeAfinity: {}\n");
         assertThat(run(file)).isEqualTo(2);
-        assertThat(err.toString()).contains("affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: [nodeAfinity]");
+        assertThat(err.toString())
+                .contains("affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: [nodeAfinity]");
         assertThat(run(dir.resolve("missing.yaml"))).isEqualTo(2);
         assertThat(err.toString()).contains("cannot read --affinity-file");
         assertThat(out.toString()).isEmpty();

@@ -24,8 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** No cluster configured fails at once; --dry-run takes the context's namespace from the files alone. */
 @Timeout(30)
 class ClusterConfigSourceTest {
-    private static final String[] COMPACT = {"compact", "--etcd", "etcd-main", "--image", "img:1",
-        "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup"};
+    private static final String[] COMPACT = {
+        "compact",
+        "--etcd",
+        "etcd-main",
+        "--image",
+        "img:1",
+        "--storage-provider",
+        "S3",
+        "--store-container",
+        "bkt",
+        "--store-secret",
+        "etcd-backup"
+    };
 
     @TempDir
     Path home;
@@ -35,8 +46,12 @@ class ClusterConfigSourceTest {
 
     private int run(Map<String, String> env, String... args) {
         ClusterConfigSource source = new ClusterConfigSource(env, home, home.resolve("no-service-account"));
-        return LauncherCli.run(source, Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
-                new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return LauncherCli.run(
+                source,
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                args);
     }
 
     private Path kubeconfig(String name, String currentContext, String contextNamespace) throws IOException {
@@ -60,13 +75,22 @@ class ClusterConfigSourceTest {
 
     @Test
     void withNoKubeconfigAndNoServiceAccountEveryClusterCommandFailsAtOnceWithItsOwnCode() {
-        for (String[] args : new String[][] {{"status"}, {"status", "some-job"}, {"cancel", "-n", "x", "some-job"},
-            {"status", "--wait", "some-job"}, COMPACT}) {
+        for (String[] args : new String[][] {
+            {"status"},
+            {"status", "some-job"},
+            {"cancel", "-n", "x", "some-job"},
+            {"status", "--wait", "some-job"},
+            COMPACT
+        }) {
             assertThat(run(Map.of(), args)).as(String.join(" ", args)).isEqualTo(LauncherError.NO_CLUSTER.exitCode());
         }
-        assertThat(err.toString()).contains("no Kubernetes cluster configured: KUBECONFIG is unset and "
-                + home.resolve(".kube/config") + " does not exist").contains("KUBERNETES_SERVICE_HOST is unset")
-                .contains("--dry-run").doesNotContain("kubernetes.default.svc").doesNotContain("Exception");
+        assertThat(err.toString())
+                .contains("no Kubernetes cluster configured: KUBECONFIG is unset and " + home.resolve(".kube/config")
+                        + " does not exist")
+                .contains("KUBERNETES_SERVICE_HOST is unset")
+                .contains("--dry-run")
+                .doesNotContain("kubernetes.default.svc")
+                .doesNotContain("Exception");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -123,8 +147,10 @@ class ClusterConfigSourceTest {
     void aBrokenKubeconfigIsAUsageError() throws IOException {
         Path bad = Files.writeString(home.resolve("bad"), "contexts: [unclosed");
         ClusterConfigSource source = new ClusterConfigSource(Map.of("KUBECONFIG", bad.toString()), home, home);
-        assertThatThrownBy(() -> source.contextNamespace(null)).isInstanceOfSatisfying(LauncherException.class,
-                e -> assertThat(e.error()).isEqualTo(LauncherError.USAGE)).hasMessageContaining(bad.toString());
+        assertThatThrownBy(() -> source.contextNamespace(null))
+                .isInstanceOfSatisfying(
+                        LauncherException.class, e -> assertThat(e.error()).isEqualTo(LauncherError.USAGE))
+                .hasMessageContaining(bad.toString());
     }
 
     private String[] withDryRun(String... more) {
@@ -136,6 +162,9 @@ class ClusterConfigSourceTest {
     }
 
     private String namespaceOfPrintedJob() {
-        return new KubernetesSerialization().unmarshal(out.toString(), Job.class).getMetadata().getNamespace();
+        return new KubernetesSerialization()
+                .unmarshal(out.toString(), Job.class)
+                .getMetadata()
+                .getNamespace();
     }
 }

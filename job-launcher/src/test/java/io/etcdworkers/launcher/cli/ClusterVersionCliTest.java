@@ -34,15 +34,31 @@ class ClusterVersionCliTest {
     private final StringWriter err = new StringWriter();
 
     private static List<String> compact(String etcd) {
-        return List.of("compact", "-n", NS, "--etcd", etcd, "--image", "img:1", "--storage-provider", "S3",
-                "--store-container", "bkt", "--store-secret", "etcd-backup");
+        return List.of(
+                "compact",
+                "-n",
+                NS,
+                "--etcd",
+                etcd,
+                "--image",
+                "img:1",
+                "--storage-provider",
+                "S3",
+                "--store-container",
+                "bkt",
+                "--store-secret",
+                "etcd-backup");
     }
 
     private int run(List<String> args, String... more) {
         List<String> all = new ArrayList<>(args);
         all.addAll(List.of(more));
-        CliContext ctx = new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
-                context -> client, new PrintWriter(out, true), new PrintWriter(err, true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                context -> client,
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         return LauncherCli.execute(ctx, all.toArray(String[]::new));
     }
 
@@ -50,7 +66,9 @@ class ClusterVersionCliTest {
     void aClusterOlderThanTheJobsNeedGetsNoJobAndTheRunSaysWhichVersionsItFoundAndNeeds() {
         ClusterVersions.report(server, "1", "28");
 
-        assertThat(run(COMPACT)).isEqualTo(LauncherError.CLUSTER_TOO_OLD.exitCode()).isEqualTo(57);
+        assertThat(run(COMPACT))
+                .isEqualTo(LauncherError.CLUSTER_TOO_OLD.exitCode())
+                .isEqualTo(57);
 
         assertThat(err.toString()).contains("version 1.28 (v1.28.0)").contains("need 1.29 or later");
         assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).isEmpty();
@@ -64,7 +82,8 @@ class ClusterVersionCliTest {
         cron.set(0, "cronjob");
         assertThat(run(cron, "--schedule", "17 */6 * * *")).isEqualTo(57);
         assertThat(err.toString()).contains("version 1.25");
-        assertThat(client.batch().v1().cronjobs().inNamespace(NS).list().getItems()).isEmpty();
+        assertThat(client.batch().v1().cronjobs().inNamespace(NS).list().getItems())
+                .isEmpty();
     }
 
     @Test

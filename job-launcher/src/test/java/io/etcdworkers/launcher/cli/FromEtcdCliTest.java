@@ -57,7 +57,10 @@ class FromEtcdCliTest {
 
     @BeforeEach
     void createTheEtcd() throws IOException {
-        client.genericKubernetesResources(DruidEtcd.RESOURCE).inNamespace(NS).resource(etcdFixture()).create();
+        client.genericKubernetesResources(DruidEtcd.RESOURCE)
+                .inNamespace(NS)
+                .resource(etcdFixture())
+                .create();
     }
 
     @Test
@@ -70,13 +73,16 @@ class FromEtcdCliTest {
 
         ((ObjectNode) etcd.get("spec")).put("replicas", "three");
         ((ObjectNode) etcd.get("spec")).remove("backup");
-        assertThat(schema.validate(etcd).isSuccess()).as("a wrong type and a missing required field").isFalse();
+        assertThat(schema.validate(etcd).isSuccess())
+                .as("a wrong type and a missing required field")
+                .isFalse();
     }
 
     @Test
     void aRestoreFromTheEtcdRestoresEveryMemberWithDruidsNames() {
         assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run"))
-                .as(err.toString()).isZero();
+                .as(err.toString())
+                .isZero();
 
         List<Job> jobs = jobs();
         assertThat(jobs).hasSize(3);
@@ -85,75 +91,149 @@ class FromEtcdCliTest {
                 + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380";
         for (int i = 0; i < 3; i++) {
             var pod = jobs.get(i).getSpec().getTemplate();
-            assertThat(pod.getSpec().getContainers().get(0).getArgs()).contains("--storage-provider=S3",
-                    "--store-container=shoot--prod--main--3f7a1c",
-                    "--store-prefix=shoot--prod--main--3f7a1c/etcd-main", "--name=etcd-main-" + i,
-                    "--initial-cluster=" + cluster, "--initial-cluster-token=etcd-cluster",
-                    "--initial-advertise-peer-urls=https://etcd-main-" + i + ".etcd-main-peer.shoot--prod--main.svc:2380");
-            assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getSecret() == null ? null
-                    : v.getSecret().getSecretName()).isEqualTo("etcd-backup"));
+            assertThat(pod.getSpec().getContainers().get(0).getArgs())
+                    .contains(
+                            "--storage-provider=S3",
+                            "--store-container=shoot--prod--main--3f7a1c",
+                            "--store-prefix=shoot--prod--main--3f7a1c/etcd-main",
+                            "--name=etcd-main-" + i,
+                            "--initial-cluster=" + cluster,
+                            "--initial-cluster-token=etcd-cluster",
+                            "--initial-advertise-peer-urls=https://etcd-main-" + i
+                                    + ".etcd-main-peer.shoot--prod--main.svc:2380");
+            assertThat(pod.getSpec().getVolumes())
+                    .anySatisfy(v -> assertThat(
+                                    v.getSecret() == null ? null : v.getSecret().getSecretName())
+                            .isEqualTo("etcd-backup"));
             String claim = "etcd-main-etcd-main-" + i;
-            assertThat(pod.getSpec().getVolumes()).anySatisfy(v -> assertThat(v.getPersistentVolumeClaim() == null
-                    ? null : v.getPersistentVolumeClaim().getClaimName()).isEqualTo(claim));
-            assertThat(pod.getMetadata().getLabels()).containsEntry("networking.gardener.cloud/to-dns", "allowed")
-                    .doesNotContainKey("role").doesNotContainKey("instance");
+            assertThat(pod.getSpec().getVolumes())
+                    .anySatisfy(v -> assertThat(
+                                    v.getPersistentVolumeClaim() == null
+                                            ? null
+                                            : v.getPersistentVolumeClaim().getClaimName())
+                            .isEqualTo(claim));
+            assertThat(pod.getMetadata().getLabels())
+                    .containsEntry("networking.gardener.cloud/to-dns", "allowed")
+                    .doesNotContainKey("role")
+                    .doesNotContainKey("instance");
             assertThat(jobs.get(i).getMetadata().getLabels()).containsEntry("etcd-workers.io/etcd", "etcd-main");
         }
     }
 
     @Test
     void fromTheEtcdRendersTheSameJobsAsTheExplicitFlags() {
-        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run")).isZero();
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run"))
+                .isZero();
         String derived = out.toString();
         out.getBuffer().setLength(0);
-        assertThat(run("restore", "-n", NS, "--etcd", "etcd-main", "--image", "img:1", "--dry-run",
-                "--storage-provider", "aws", "--store-container", "shoot--prod--main--3f7a1c",
-                "--store-prefix", "shoot--prod--main--3f7a1c/etcd-main", "--store-secret", "etcd-backup",
-                "--gardener-network-labels", "--initial-cluster-token", "etcd-cluster", "--initial-cluster",
-                "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--prod--main.svc:2380,"
-                        + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--prod--main.svc:2380,"
-                        + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380",
-                "--member-claims", "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,"
-                        + "etcd-main-2=etcd-main-etcd-main-2")).as(err.toString()).isZero();
+        assertThat(run(
+                        "restore",
+                        "-n",
+                        NS,
+                        "--etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--dry-run",
+                        "--storage-provider",
+                        "aws",
+                        "--store-container",
+                        "shoot--prod--main--3f7a1c",
+                        "--store-prefix",
+                        "shoot--prod--main--3f7a1c/etcd-main",
+                        "--store-secret",
+                        "etcd-backup",
+                        "--gardener-network-labels",
+                        "--initial-cluster-token",
+                        "etcd-cluster",
+                        "--initial-cluster",
+                        "etcd-main-0=https://etcd-main-0.etcd-main-peer.shoot--prod--main.svc:2380,"
+                                + "etcd-main-1=https://etcd-main-1.etcd-main-peer.shoot--prod--main.svc:2380,"
+                                + "etcd-main-2=https://etcd-main-2.etcd-main-peer.shoot--prod--main.svc:2380",
+                        "--member-claims",
+                        "etcd-main-0=etcd-main-etcd-main-0,etcd-main-1=etcd-main-etcd-main-1,"
+                                + "etcd-main-2=etcd-main-etcd-main-2"))
+                .as(err.toString())
+                .isZero();
 
         assertThat(derived).isEqualTo(out.toString());
     }
 
     @Test
     void aCompactionFromTheEtcdRenewsItsFullSnapshotLeaseAndFlagsStillWin() {
-        assertThat(run("compact", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--dry-run",
-                "--store-prefix", "elsewhere")).as(err.toString()).isZero();
+        assertThat(run(
+                        "compact",
+                        "-n",
+                        NS,
+                        "--from-etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--dry-run",
+                        "--store-prefix",
+                        "elsewhere"))
+                .as(err.toString())
+                .isZero();
 
-        List<String> args = jobs().get(0).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
-        assertThat(args).contains("--full-snapshot-lease-name=etcd-main-full-snap", "--store-prefix=elsewhere",
-                "--store-container=shoot--prod--main--3f7a1c");
+        List<String> args = jobs().get(0)
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs();
+        assertThat(args)
+                .contains(
+                        "--full-snapshot-lease-name=etcd-main-full-snap",
+                        "--store-prefix=elsewhere",
+                        "--store-container=shoot--prod--main--3f7a1c");
     }
 
     @Test
     void theMembersJobsAreCreatedSideBySideButASecondRunOfAMemberIsRefused() {
-        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1")).as(err.toString()).isZero();
-        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems()).hasSize(3)
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1"))
+                .as(err.toString())
+                .isZero();
+        assertThat(client.batch().v1().jobs().inNamespace(NS).list().getItems())
+                .hasSize(3)
                 .allSatisfy(j -> assertThat(j.getMetadata().getLabels()).containsKey("etcd-workers.io/member"));
 
-        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1", "--target-claim",
-                "etcd-main-etcd-main-0")).as("a whole restore while the members' run is active").isEqualTo(50);
+        assertThat(run(
+                        "restore",
+                        "-n",
+                        NS,
+                        "--from-etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--target-claim",
+                        "etcd-main-etcd-main-0"))
+                .as("a whole restore while the members' run is active")
+                .isEqualTo(50);
     }
 
     @Test
     void anEtcdThatIsNotThereIsAUsageErrorNamingIt() {
-        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-nope", "--image", "img:1", "--dry-run")).isEqualTo(2);
+        assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-nope", "--image", "img:1", "--dry-run"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("no Etcd shoot--prod--main/etcd-nope");
         assertThat(out.toString()).isEmpty();
     }
 
     private List<Job> jobs() {
-        return Arrays.stream(out.toString().split("(?m)^---\\s*$")).filter(d -> !d.isBlank())
-                .map(d -> K8S.unmarshal(d, Job.class)).toList();
+        return Arrays.stream(out.toString().split("(?m)^---\\s*$"))
+                .filter(d -> !d.isBlank())
+                .map(d -> K8S.unmarshal(d, Job.class))
+                .toList();
     }
 
     private int run(String... args) {
-        CliContext ctx = new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
-                context -> client, new PrintWriter(out, true), new PrintWriter(err, true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                context -> client,
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         return LauncherCli.execute(ctx, new ArrayList<>(List.of(args)).toArray(String[]::new));
     }
 
@@ -163,12 +243,15 @@ class FromEtcdCliTest {
 
     /** The v1alpha1 schema, read as the YAML says (not through a model class that could reshape it). */
     private static JsonSchema crdSchema() throws Exception {
-        String json = tools.jackson.dataformat.yaml.YAMLMapper.builder().build()
-                .readTree(FIXTURES.resolve("druid.gardener.cloud_etcds.yaml").toFile()).toString();
+        String json = tools.jackson.dataformat.yaml.YAMLMapper.builder()
+                .build()
+                .readTree(FIXTURES.resolve("druid.gardener.cloud_etcds.yaml").toFile())
+                .toString();
         JsonNode crd = new ObjectMapper().readTree(json);
         for (JsonNode version : crd.get("spec").get("versions")) {
             if (version.get("name").asText().equals("v1alpha1")) {
-                return JsonSchemaFactory.byDefault().getJsonSchema(version.get("schema").get("openAPIV3Schema"));
+                return JsonSchemaFactory.byDefault()
+                        .getJsonSchema(version.get("schema").get("openAPIV3Schema"));
             }
         }
         throw new AssertionError("no v1alpha1 in the CRD");

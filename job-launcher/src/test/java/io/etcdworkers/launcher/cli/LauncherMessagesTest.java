@@ -1,8 +1,5 @@
 package io.etcdworkers.launcher.cli;
 
-import java.net.InetAddress;
-import java.util.Arrays;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.BuildVersion;
@@ -10,6 +7,7 @@ import io.etcdworkers.launcher.kube.LauncherError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +15,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,8 +27,21 @@ import picocli.CommandLine.Model.OptionSpec;
 /** What the launcher answers a mistake with: the error on one line, what to do on the next. */
 @Timeout(60)
 class LauncherMessagesTest {
-    private static final String[] COMPACT = {"compact", "-n", "demo", "--etcd", "etcd-main", "--image", "img:1",
-        "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup"};
+    private static final String[] COMPACT = {
+        "compact",
+        "-n",
+        "demo",
+        "--etcd",
+        "etcd-main",
+        "--image",
+        "img:1",
+        "--storage-provider",
+        "S3",
+        "--store-container",
+        "bkt",
+        "--store-secret",
+        "etcd-backup"
+    };
 
     @TempDir
     Path home;
@@ -40,8 +52,12 @@ class LauncherMessagesTest {
     /** The entry as a user runs it, with {@code env} as the environment and an empty home. */
     private int run(Map<String, String> env, String... args) {
         ClusterConfigSource source = new ClusterConfigSource(env, home, home.resolve("no-service-account"));
-        return LauncherCli.run(source, Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
-                new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return LauncherCli.run(
+                source,
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                args);
     }
 
     private String[] errLines() {
@@ -50,11 +66,24 @@ class LauncherMessagesTest {
 
     @Test
     void aMissingRequiredOptionIsTheErrorAndOneLineOfHelpNotTheWholeUsage() {
-        assertThat(run(Map.of(), "compact", "--etcd", "etcd-main", "--storage-provider", "S3", "--store-container",
-                "bkt", "--store-secret", "etcd-backup", "--dry-run")).isEqualTo(2);
+        assertThat(run(
+                        Map.of(),
+                        "compact",
+                        "--etcd",
+                        "etcd-main",
+                        "--storage-provider",
+                        "S3",
+                        "--store-container",
+                        "bkt",
+                        "--store-secret",
+                        "etcd-backup",
+                        "--dry-run"))
+                .isEqualTo(2);
 
-        assertThat(errLines()).containsExactly("job-launcher: Missing required option: '--image=<image>'",
-                "Run 'job-launcher compact --help' for its options.");
+        assertThat(errLines())
+                .containsExactly(
+                        "job-launcher: Missing required option: '--image=<image>'",
+                        "Run 'job-launcher compact --help' for its options.");
         assertThat(out.toString()).isEmpty();
     }
 
@@ -64,9 +93,10 @@ class LauncherMessagesTest {
 
         assertThat(run(Map.of(), args)).isEqualTo(2);
 
-        assertThat(errLines()).containsExactly(
-                "job-launcher: --wait watches the Job a run creates and --dry-run creates none: give one of them",
-                "Run 'job-launcher compact --help' for its options.");
+        assertThat(errLines())
+                .containsExactly(
+                        "job-launcher: --wait watches the Job a run creates and --dry-run creates none: give one of them",
+                        "Run 'job-launcher compact --help' for its options.");
         assertThat(out.toString()).as("no YAML printed").isEmpty();
     }
 
@@ -78,7 +108,8 @@ class LauncherMessagesTest {
         String[] lines = errLines();
         assertThat(lines).hasSize(2);
         assertThat(lines[0]).startsWith("job-launcher: no Kubernetes cluster configured");
-        assertThat(lines[1]).startsWith("--from-etcd reads the Etcd resource from the cluster, also with --dry-run")
+        assertThat(lines[1])
+                .startsWith("--from-etcd reads the Etcd resource from the cluster, also with --dry-run")
                 .doesNotContain("use --dry-run");
     }
 
@@ -127,14 +158,21 @@ class LauncherMessagesTest {
         System.out.printf("unreachable API server: exit after %d ms%n", (System.nanoTime() - start) / 1_000_000);
 
         assertThat(errLines()).hasSize(1);
-        assertThat(errLines()[0]).startsWith("job-launcher: could not list Jobs").contains("Connection refused");
+        assertThat(errLines()[0])
+                .startsWith("job-launcher: could not list Jobs")
+                .contains("Connection refused");
     }
 
     @Test
     void everyOptionOfEveryCommandSaysWhatItIsFor() {
-        CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), name -> {
-            throw new AssertionError("no cluster");
-        }, new PrintWriter(out, true), new PrintWriter(err, true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.systemUTC(),
+                name -> {
+                    throw new AssertionError("no cluster");
+                },
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         Deque<CommandLine> commands = new ArrayDeque<>();
         commands.add(LauncherCli.commandLine(ctx));
         while (!commands.isEmpty()) {
@@ -142,16 +180,22 @@ class LauncherMessagesTest {
             commands.addAll(command.getSubcommands().values());
             for (OptionSpec option : command.getCommandSpec().options()) {
                 assertThat(String.join(" ", option.description()).strip())
-                        .as("%s %s", command.getCommandSpec().qualifiedName(), option.longestName()).isNotEmpty();
+                        .as("%s %s", command.getCommandSpec().qualifiedName(), option.longestName())
+                        .isNotEmpty();
             }
         }
     }
 
     @Test
     void theVersionIsTheBuildsAsTheWorkersReportIt() {
-        CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), name -> {
-            throw new AssertionError("no cluster");
-        }, new PrintWriter(out, true), new PrintWriter(err, true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.systemUTC(),
+                name -> {
+                    throw new AssertionError("no cluster");
+                },
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
 
         assertThat(LauncherCli.execute(ctx, "--version")).isZero();
 

@@ -19,26 +19,47 @@ class OutOfMemoryOutcomeTest {
 
     @Test
     void anOomKillIsPrintedWithItsLimitAndTheSizeToRerunWith() {
-        JobOutcome o = new JobOutcome("ns", "etcd-main-restore-1", JobOutcome.State.FAILED, "PodFailurePolicy", null,
-                WorkerResult.parse(""), 137, JobOutcome.OOM_KILLED, "400Mi");
+        JobOutcome o = new JobOutcome(
+                "ns",
+                "etcd-main-restore-1",
+                JobOutcome.State.FAILED,
+                "PodFailurePolicy",
+                null,
+                WorkerResult.parse(""),
+                137,
+                JobOutcome.OOM_KILLED,
+                "400Mi");
 
         String printed = print(o);
 
-        assertThat(printed).contains("killed by the kernel's OOM killer (OOMKilled)", "memory limit of 400Mi",
-                "--memory-limit=800Mi", "exit code: 35");
+        assertThat(printed)
+                .contains(
+                        "killed by the kernel's OOM killer (OOMKilled)",
+                        "memory limit of 400Mi",
+                        "--memory-limit=800Mi",
+                        "exit code: 35");
         assertThat(printed).doesNotContain("termination message is not a result JSON");
     }
 
     @Test
     void aHeapThatRanOutIsPrintedWithTheWorkersResult() {
-        JobOutcome o = new JobOutcome("ns", "etcd-main-restore-1", JobOutcome.State.FAILED, "PodFailurePolicy", null,
+        JobOutcome o = new JobOutcome(
+                "ns",
+                "etcd-main-restore-1",
+                JobOutcome.State.FAILED,
+                "PodFailurePolicy",
+                null,
                 WorkerResult.parse("{\"kind\":\"restore\",\"outcome\":\"failed\",\"exitCode\":35,"
-                        + "\"error\":\"the Java heap (at most 100 MiB) ran out\"}"), 35, "Error", "1Gi");
+                        + "\"error\":\"the Java heap (at most 100 MiB) ran out\"}"),
+                35,
+                "Error",
+                "1Gi");
 
         String printed = print(o);
 
-        assertThat(printed).contains("its Java heap ran out (exit 35)", "--memory-limit=2048Mi", "at most 100 MiB",
-                "exit code: 35");
+        assertThat(printed)
+                .contains(
+                        "its Java heap ran out (exit 35)", "--memory-limit=2048Mi", "at most 100 MiB", "exit code: 35");
     }
 
     private static String print(JobOutcome o) {

@@ -40,8 +40,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(120)
 class ProviderDryRunTest {
-    private static final List<String> POD = List.of("-n", "demo", "--etcd", "etcd-main", "--image", "img:1",
-            "--store-container", "bkt", "--store-prefix", "etcd-main");
+    private static final List<String> POD = List.of(
+            "-n",
+            "demo",
+            "--etcd",
+            "etcd-main",
+            "--image",
+            "img:1",
+            "--store-container",
+            "bkt",
+            "--store-prefix",
+            "etcd-main");
     private static final String SECRET = "etcd-backup";
     private static Validator validator;
 
@@ -54,43 +63,63 @@ class ProviderDryRunTest {
         return Stream.of(
                 Arguments.of("S3", "/var/etcd-backup", Map.of("AWS_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
                 Arguments.of("ABS", "/var/etcd-backup", Map.of("AZURE_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
-                Arguments.of("GCS", "/var/.gcp/",
-                        Map.of("GOOGLE_APPLICATION_CREDENTIALS", "/var/.gcp/serviceaccount.json")),
-                Arguments.of("Swift", "/var/etcd-backup",
-                        Map.of("OPENSTACK_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
+                Arguments.of(
+                        "GCS", "/var/.gcp/", Map.of("GOOGLE_APPLICATION_CREDENTIALS", "/var/.gcp/serviceaccount.json")),
+                Arguments.of(
+                        "Swift", "/var/etcd-backup", Map.of("OPENSTACK_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
                 Arguments.of("OSS", "/var/etcd-backup", Map.of("ALICLOUD_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
-                Arguments.of("OCS", "/var/etcd-backup",
-                        Map.of("OPENSHIFT_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
-                Arguments.of("ECS", null, Map.of("ECS_ENDPOINT", "secret etcd-backup key endpoint",
-                        "ECS_ACCESS_KEY_ID", "secret etcd-backup key accessKeyID",
-                        "ECS_SECRET_ACCESS_KEY", "secret etcd-backup key secretAccessKey")),
+                Arguments.of(
+                        "OCS", "/var/etcd-backup", Map.of("OPENSHIFT_APPLICATION_CREDENTIALS", "/var/etcd-backup")),
+                Arguments.of(
+                        "ECS",
+                        null,
+                        Map.of(
+                                "ECS_ENDPOINT",
+                                "secret etcd-backup key endpoint",
+                                "ECS_ACCESS_KEY_ID",
+                                "secret etcd-backup key accessKeyID",
+                                "ECS_SECRET_ACCESS_KEY",
+                                "secret etcd-backup key secretAccessKey")),
                 Arguments.of("Local", null, Map.of()));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("providers")
-    void everyDryRunValidatesAndGivesTheSecretAsEtcdDruidDoes(String provider, String mountPath,
-            Map<String, String> credentialsEnv) throws IOException {
+    void everyDryRunValidatesAndGivesTheSecretAsEtcdDruidDoes(
+            String provider, String mountPath, Map<String, String> credentialsEnv) throws IOException {
         List<String> store = provider.equals("Local")
                 ? List.of("--storage-provider", provider, "--store-claim", "bucket-pvc")
                 : List.of("--storage-provider", provider, "--store-secret", SECRET);
         // a compaction Job is the CronJob's job template; the restore adds the target volume
-        for (List<String> command : List.of(List.of("restore", "--target-claim", "etcd-main-etcd-main-0"),
+        for (List<String> command : List.of(
+                List.of("restore", "--target-claim", "etcd-main-etcd-main-0"),
                 List.of("cronjob", "--schedule", "17 */6 * * *"))) {
             String yaml = dryRun(concat(command, POD, store));
 
             assertThat(schemaErrors(yaml)).as("%s %s", provider, command.get(0)).isEmpty();
             PodSpec pod = command.get(0).equals("cronjob")
-                    ? new KubernetesSerialization().unmarshal(yaml, CronJob.class).getSpec().getJobTemplate().getSpec()
-                            .getTemplate().getSpec()
-                    : new KubernetesSerialization().unmarshal(yaml, Job.class).getSpec().getTemplate().getSpec();
+                    ? new KubernetesSerialization()
+                            .unmarshal(yaml, CronJob.class)
+                            .getSpec()
+                            .getJobTemplate()
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                    : new KubernetesSerialization()
+                            .unmarshal(yaml, Job.class)
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec();
             Container worker = pod.getContainers().get(0);
             assertThat(worker.getArgs()).contains("--storage-provider=" + provider);
-            assertThat(credentials(worker)).as("%s %s", provider, command.get(0))
+            assertThat(credentials(worker))
+                    .as("%s %s", provider, command.get(0))
                     .containsExactlyInAnyOrderEntriesOf(credentialsEnv);
             List<VolumeMount> secretMounts = worker.getVolumeMounts().stream()
-                    .filter(m -> m.getName().equals("etcd-backup-secret")).toList();
-            List<Volume> secretVolumes = pod.getVolumes().stream().filter(v -> v.getSecret() != null).toList();
+                    .filter(m -> m.getName().equals("etcd-backup-secret"))
+                    .toList();
+            List<Volume> secretVolumes =
+                    pod.getVolumes().stream().filter(v -> v.getSecret() != null).toList();
             if (mountPath == null) {
                 assertThat(secretMounts).isEmpty();
                 assertThat(secretVolumes).isEmpty();
@@ -99,8 +128,10 @@ class ProviderDryRunTest {
                     assertThat(m.getMountPath()).isEqualTo(mountPath);
                     assertThat(m.getReadOnly()).isTrue();
                 });
-                assertThat(secretVolumes).singleElement()
-                        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo(SECRET));
+                assertThat(secretVolumes)
+                        .singleElement()
+                        .satisfies(
+                                v -> assertThat(v.getSecret().getSecretName()).isEqualTo(SECRET));
             }
         }
     }
@@ -108,22 +139,32 @@ class ProviderDryRunTest {
     @ParameterizedTest
     @CsvSource({"aws, S3", "gcp, GCS", "alicloud, OSS", "ocs, OCS", "dell, ECS", "local, Local"})
     void etcdDruidsSpellingsReachTheWorkerAsEtcdbrctlsNames(String flag, String name) {
-        List<String> store = name.equals("Local") ? List.of("--store-claim", "bucket-pvc")
-                : List.of("--store-secret", SECRET);
+        List<String> store =
+                name.equals("Local") ? List.of("--store-claim", "bucket-pvc") : List.of("--store-secret", SECRET);
         String yaml = dryRun(concat(List.of("compact", "--storage-provider", flag), POD, store));
 
-        assertThat(new KubernetesSerialization().unmarshal(yaml, Job.class).getSpec().getTemplate().getSpec()
-                .getContainers().get(0).getArgs()).contains("--storage-provider=" + name);
+        assertThat(new KubernetesSerialization()
+                        .unmarshal(yaml, Job.class)
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs())
+                .contains("--storage-provider=" + name);
     }
 
     @ParameterizedTest
-    @CsvSource({"Azure, unknown storage provider \"Azure\"; expected one of S3 (aws, stackit), ABS (azure)",
+    @CsvSource({
+        "Azure, unknown storage provider \"Azure\"; expected one of S3 (aws, stackit), ABS (azure)",
         "OSS, the OSS provider needs a credentials Secret (--store-secret)",
-        "dell, the ECS provider needs a credentials Secret (--store-secret)"})
+        "dell, the ECS provider needs a credentials Secret (--store-secret)"
+    })
     void aProviderEtcdDruidRefusesOrOneWithoutItsSecretIsAUsageError(String flag, String message) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = LauncherCli.execute(context(out, err),
+        int code = LauncherCli.execute(
+                context(out, err),
                 concat(List.of("compact", "--dry-run", "--storage-provider", flag), POD, List.of())
                         .toArray(String[]::new));
 
@@ -143,10 +184,14 @@ class ProviderDryRunTest {
     }
 
     private static CliContext context(StringWriter out, StringWriter err) {
-        return new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+        return new CliContext(
+                Map.of(),
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
                 context -> {
                     throw new AssertionError("a dry run needs no cluster");
-                }, new PrintWriter(out, true), new PrintWriter(err, true));
+                },
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
     }
 
     /** The container's variables other than the ones every Job has, a secretKeyRef as "secret S key K". */
@@ -154,9 +199,12 @@ class ProviderDryRunTest {
         return worker.getEnv().stream()
                 .filter(e -> !List.of("JAVA_TOOL_OPTIONS", "POD_NAME", "POD_NAMESPACE", "STORAGE_CONTAINER")
                         .contains(e.getName()))
-                .collect(Collectors.toMap(EnvVar::getName, e -> e.getValue() != null ? e.getValue()
-                        : "secret " + e.getValueFrom().getSecretKeyRef().getName() + " key "
-                                + e.getValueFrom().getSecretKeyRef().getKey()));
+                .collect(Collectors.toMap(
+                        EnvVar::getName,
+                        e -> e.getValue() != null
+                                ? e.getValue()
+                                : "secret " + e.getValueFrom().getSecretKeyRef().getName() + " key "
+                                        + e.getValueFrom().getSecretKeyRef().getKey()));
     }
 
     private static String schemaErrors(String yaml) throws IOException {

@@ -1,7 +1,5 @@
 package io.etcdworkers.launcher.cli;
 
-import java.io.UncheckedIOException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,6 +12,7 @@ import io.etcdworkers.testsupport.pod.PodTranslation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -42,9 +41,18 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RenderedPodTranslationTest {
     private static final Path GOLDEN = Path.of("src", "test", "resources", "JobFactoryTest");
     private static final Map<String, byte[]> BACKUP_SECRET = Map.of(
-            "accessKeyID", bytes("AKIA-test"), "secretAccessKey", bytes("s3cr3t"), "endpoint", bytes("http://127.0.0.1:9"),
-            "region", bytes("eu-1"), "bucketName", bytes("bkt"));
-    private static final ClusterAccess CLUSTER = new ClusterAccess("localhost", 6443, "token-1", "-----BEGIN CERTIFICATE-----\n");
+            "accessKeyID",
+            bytes("AKIA-test"),
+            "secretAccessKey",
+            bytes("s3cr3t"),
+            "endpoint",
+            bytes("http://127.0.0.1:9"),
+            "region",
+            bytes("eu-1"),
+            "bucketName",
+            bytes("bkt"));
+    private static final ClusterAccess CLUSTER =
+            new ClusterAccess("localhost", 6443, "token-1", "-----BEGIN CERTIFICATE-----\n");
 
     @TempDir
     Path dir;
@@ -58,12 +66,22 @@ class RenderedPodTranslationTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("goldenCases")
     void everyGoldenPodTemplateTranslatesWithNoFieldLeftOver(String name) throws IOException {
-        for (JsonNode object : PodTemplate.parseYaml(Files.readString(GOLDEN.resolve(name).resolve("out.yaml")))) {
+        for (JsonNode object :
+                PodTemplate.parseYaml(Files.readString(GOLDEN.resolve(name).resolve("out.yaml")))) {
             PodTranslation run = node(PodTemplate.of(object)).translate();
 
-            assertThat(run.argv()).contains("--user=65532:65532", "--group-add=65532", "--read-only",
-                    "--read-only-tmpfs=false", "--cap-drop=ALL", "--security-opt=no-new-privileges", "--network=host");
-            assertThat(run.argv()).anyMatch(a -> a.startsWith("--memory=")).anyMatch(a -> a.startsWith("--memory-swap="));
+            assertThat(run.argv())
+                    .contains(
+                            "--user=65532:65532",
+                            "--group-add=65532",
+                            "--read-only",
+                            "--read-only-tmpfs=false",
+                            "--cap-drop=ALL",
+                            "--security-opt=no-new-privileges",
+                            "--network=host");
+            assertThat(run.argv())
+                    .anyMatch(a -> a.startsWith("--memory="))
+                    .anyMatch(a -> a.startsWith("--memory-swap="));
             assertThat(run.argv()).contains("--volume=" + run.terminationFile() + ":/dev/termination-log");
             assertThat(run.argv()).contains("--stop-timeout=" + run.graceSeconds());
         }
@@ -77,7 +95,9 @@ class RenderedPodTranslationTest {
         PodTranslation run = pod.translate();
 
         List<String> argv = run.argv();
-        String limit = template.template().at("/spec/containers/0/resources/limits/memory").asText();
+        String limit = template.template()
+                .at("/spec/containers/0/resources/limits/memory")
+                .asText();
         assertThat(limit).isEqualTo("3Gi");
         assertThat(argv).contains("--memory=3221225472", "--memory-swap=3221225472");
         assertThat(argv).contains("--env=POD_NAME=etcd-main-restore-x7k2p", "--env=POD_NAMESPACE=shoot--prod--main");
@@ -90,16 +110,21 @@ class RenderedPodTranslationTest {
         assertThat(argv.subList(image + 1, argv.size())).contains("--storage-provider=S3");
 
         // the Secret as its files, with the defaultMode, owned by the fsGroup
-        String secretMount = argv.stream().filter(a -> a.endsWith(":/var/etcd-backup:ro")).findFirst().orElseThrow();
+        String secretMount = argv.stream()
+                .filter(a -> a.endsWith(":/var/etcd-backup:ro"))
+                .findFirst()
+                .orElseThrow();
         Path secretDir = Path.of(secretMount.substring("--volume=".length(), secretMount.indexOf(':')));
         Path key = secretDir.resolve("secretAccessKey");
         assertThat(Files.readString(key)).isEqualTo("s3cr3t");
         assertThat(mode(key.toRealPath())).isEqualTo(0440);
         assertThat(Files.getAttribute(key.toRealPath(), "unix:gid")).isEqualTo(65532);
-        assertThat(Files.readSymbolicLink(secretDir.resolve("..data")).toString()).startsWith("..");
+        assertThat(Files.readSymbolicLink(secretDir.resolve("..data")).toString())
+                .startsWith("..");
 
         // a disk emptyDir: a host directory (never a tmpfs), the fsGroup's, set-group-ID
-        String scratch = argv.stream().filter(a -> a.endsWith(":/scratch")).findFirst().orElseThrow();
+        String scratch =
+                argv.stream().filter(a -> a.endsWith(":/scratch")).findFirst().orElseThrow();
         Path scratchDir = Path.of(scratch.substring("--volume=".length(), scratch.lastIndexOf(':')));
         assertThat(scratchDir).isDirectory().startsWith(dir);
         assertThat(Files.getAttribute(scratchDir, "unix:gid")).isEqualTo(65532);
@@ -112,28 +137,53 @@ class RenderedPodTranslationTest {
     void placementFieldsAreDeclaredWithoutMeaningAndListed() {
         PodTranslation run = node(golden("restore-placement")).translate();
 
-        assertThat(run.withoutMeaning()).containsKeys("spec.nodeSelector", "spec.affinity", "spec.tolerations",
-                "spec.priorityClassName", "spec.imagePullSecrets");
+        assertThat(run.withoutMeaning())
+                .containsKeys(
+                        "spec.nodeSelector",
+                        "spec.affinity",
+                        "spec.tolerations",
+                        "spec.priorityClassName",
+                        "spec.imagePullSecrets");
         assertThat(PodRun.fieldsWithoutMeaning()).anyMatch(f -> f.startsWith("spec.tolerations: "));
     }
 
     @Test
     void secretKeyRefAndFieldRefValuesAreFilledAsTheKubeletFillsThem() {
-        String yaml = dryRun("restore", "-n", "demo", "--etcd", "etcd-main", "--image", "img:1", "--storage-provider",
-                "ECS", "--store-container", "bkt", "--store-secret", "etcd-backup", "--target-claim",
+        String yaml = dryRun(
+                "restore",
+                "-n",
+                "demo",
+                "--etcd",
+                "etcd-main",
+                "--image",
+                "img:1",
+                "--storage-provider",
+                "ECS",
+                "--store-container",
+                "bkt",
+                "--store-secret",
+                "etcd-backup",
+                "--target-claim",
                 "etcd-main-etcd-main-0");
 
-        PodTranslation run = node(PodTemplate.single(yaml)).name("etcd-main-restore-abcde").uid("0d3c5b7e-aaaa-bbbb")
+        PodTranslation run = node(PodTemplate.single(yaml))
+                .name("etcd-main-restore-abcde")
+                .uid("0d3c5b7e-aaaa-bbbb")
                 .translate();
 
-        assertThat(run.argv()).contains("--env=ECS_ACCESS_KEY_ID=AKIA-test", "--env=ECS_SECRET_ACCESS_KEY=s3cr3t",
-                "--env=ECS_ENDPOINT=http://127.0.0.1:9", "--env=POD_NAME=etcd-main-restore-abcde",
-                "--env=POD_NAMESPACE=demo");
+        assertThat(run.argv())
+                .contains(
+                        "--env=ECS_ACCESS_KEY_ID=AKIA-test",
+                        "--env=ECS_SECRET_ACCESS_KEY=s3cr3t",
+                        "--env=ECS_ENDPOINT=http://127.0.0.1:9",
+                        "--env=POD_NAME=etcd-main-restore-abcde",
+                        "--env=POD_NAMESPACE=demo");
     }
 
     @Test
     void aSecretTheTestDidNotCreateKeepsThePodFromStarting() {
-        PodRun pod = PodRun.of(golden("restore-s3")).claim("etcd-main-etcd-main-0", claim("etcd-main-etcd-main-0"))
+        PodRun pod = PodRun.of(golden("restore-s3"))
+                .claim("etcd-main-etcd-main-0", claim("etcd-main-etcd-main-0"))
                 .workDir(dir.resolve("pods"));
 
         assertThatThrownBy(pod::translate).hasMessageContaining("Secret etcd-backup");
@@ -153,12 +203,25 @@ class RenderedPodTranslationTest {
 
     @Test
     void verifyAndDrillCronJobsTranslate() {
-        for (List<String> extra : List.<List<String>>of(List.of(), List.of("--drill", "--schedule", "43 3 * * *"),
-                List.of("--schedule", "13 3 * * *"))) {
-            List<String> args = new ArrayList<>(List.of("verify", "-n", "demo", "--etcd", "etcd-main", "--image",
-                    "img:1", "--storage-provider", "Local", "--store-container", "bkt", "--store-claim", "backup-bucket"));
+        for (List<String> extra : List.<List<String>>of(
+                List.of(), List.of("--drill", "--schedule", "43 3 * * *"), List.of("--schedule", "13 3 * * *"))) {
+            List<String> args = new ArrayList<>(List.of(
+                    "verify",
+                    "-n",
+                    "demo",
+                    "--etcd",
+                    "etcd-main",
+                    "--image",
+                    "img:1",
+                    "--storage-provider",
+                    "Local",
+                    "--store-container",
+                    "bkt",
+                    "--store-claim",
+                    "backup-bucket"));
             args.addAll(extra);
-            PodTranslation run = node(PodTemplate.single(dryRun(args.toArray(String[]::new)))).translate();
+            PodTranslation run = node(PodTemplate.single(dryRun(args.toArray(String[]::new))))
+                    .translate();
 
             assertThat(run.argv()).as("%s", extra).contains("--read-only", "--cap-drop=ALL");
         }
@@ -166,12 +229,15 @@ class RenderedPodTranslationTest {
 
     /** A node holding every claim and Secret the goldens name, and the API server a lease renewal reaches. */
     private PodRun node(PodTemplate template) {
-        PodRun pod = PodRun.of(template).workDir(dir.resolve("pods")).secret("etcd-backup", BACKUP_SECRET)
-                .secret("kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
+        PodRun pod = PodRun.of(template)
+                .workDir(dir.resolve("pods"))
+                .secret("etcd-backup", BACKUP_SECRET)
+                .secret(
+                        "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
                         Map.of("encryption-configuration.yaml", bytes("kind: EncryptionConfiguration\n")))
                 .cluster(CLUSTER);
-        for (String claim : List.of("backup-bucket", "etcd-events-etcd-events-0", "etcd-main-etcd-main-0",
-                "team-a-rescue")) {
+        for (String claim :
+                List.of("backup-bucket", "etcd-events-etcd-events-0", "etcd-main-etcd-main-0", "team-a-rescue")) {
             pod.claim(claim, claim(claim));
         }
         return pod;
@@ -198,10 +264,16 @@ class RenderedPodTranslationTest {
         StringWriter err = new StringWriter();
         List<String> all = new ArrayList<>(List.of(args));
         all.add("--dry-run");
-        int code = LauncherCli.execute(new CliContext(Map.of(),
-                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC), context -> {
-                    throw new AssertionError("a dry run needs no cluster");
-                }, new PrintWriter(out, true), new PrintWriter(err, true)), all.toArray(String[]::new));
+        int code = LauncherCli.execute(
+                new CliContext(
+                        Map.of(),
+                        Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                        context -> {
+                            throw new AssertionError("a dry run needs no cluster");
+                        },
+                        new PrintWriter(out, true),
+                        new PrintWriter(err, true)),
+                all.toArray(String[]::new));
         assertThat(code).as("%s: %s", all, err).isZero();
         return out.toString();
     }

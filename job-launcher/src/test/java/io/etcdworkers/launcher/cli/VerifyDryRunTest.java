@@ -22,22 +22,51 @@ import org.junit.jupiter.api.Timeout;
 /** {@code verify}: the check and the drill as a Job and as a CronJob, each valid against the Kubernetes schema. */
 @Timeout(120)
 class VerifyDryRunTest {
-    private static final List<String> BASE = List.of("verify", "-n", "demo", "--etcd", "etcd-main", "--image", "img:1",
-            "--storage-provider", "S3", "--store-container", "bkt", "--store-secret", "etcd-backup", "--dry-run");
+    private static final List<String> BASE = List.of(
+            "verify",
+            "-n",
+            "demo",
+            "--etcd",
+            "etcd-main",
+            "--image",
+            "img:1",
+            "--storage-provider",
+            "S3",
+            "--store-container",
+            "bkt",
+            "--store-secret",
+            "etcd-backup",
+            "--dry-run");
 
     @Test
     void theCheckReadsTheBucketWithNoScratchDirAndTheDrillRestoresIntoTheScratchVolume() throws IOException {
         Job check = new KubernetesSerialization().unmarshal(dryRun(), Job.class);
-        List<String> checkCommand = check.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
+        List<String> checkCommand =
+                check.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand();
         assertThat(checkCommand).endsWith("/app/restore-worker.jar", "verify-backup");
-        assertThat(check.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        assertThat(check.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs())
                 .containsExactly("--storage-provider=S3", "--store-container=bkt");
         assertThat(check.getMetadata().getName()).startsWith("etcd-main-verify-");
 
         Job drill = new KubernetesSerialization().unmarshal(dryRun("--drill"), Job.class);
-        assertThat(drill.getSpec().getTemplate().getSpec().getContainers().get(0).getCommand())
+        assertThat(drill.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getCommand())
                 .endsWith("/app/restore-worker.jar", "restore");
-        assertThat(drill.getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
+        assertThat(drill.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs())
                 .contains("--scratch-dir=/scratch", "--data-dir=/scratch/drill/new.etcd");
         assertThat(drill.getSpec().getTemplate().getSpec().getVolumes())
                 .noneMatch(v -> v.getPersistentVolumeClaim() != null);
@@ -50,8 +79,16 @@ class VerifyDryRunTest {
 
         assertThat(cron.getMetadata().getName()).isEqualTo("etcd-main-drill");
         assertThat(cron.getSpec().getSchedule()).isEqualTo("43 3 * * *");
-        assertThat(cron.getSpec().getJobTemplate().getSpec().getTemplate().getSpec().getContainers().get(0).getArgs())
-                .contains("--data-dir=/scratch/drill/new.etcd").noneMatch(a -> a.startsWith("--min-delta"));
+        assertThat(cron.getSpec()
+                        .getJobTemplate()
+                        .getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getArgs())
+                .contains("--data-dir=/scratch/drill/new.etcd")
+                .noneMatch(a -> a.startsWith("--min-delta"));
     }
 
     private static String dryRun(String... extra) throws IOException {
@@ -59,10 +96,16 @@ class VerifyDryRunTest {
         args.addAll(List.of(extra));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = LauncherCli.execute(new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"),
-                ZoneOffset.UTC), c -> {
-                    throw new AssertionError("a dry run needs no cluster");
-                }, new PrintWriter(out, true), new PrintWriter(err, true)), args.toArray(String[]::new));
+        int code = LauncherCli.execute(
+                new CliContext(
+                        Map.of(),
+                        Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                        c -> {
+                            throw new AssertionError("a dry run needs no cluster");
+                        },
+                        new PrintWriter(out, true),
+                        new PrintWriter(err, true)),
+                args.toArray(String[]::new));
         assertThat(code).as(err.toString()).isZero();
         assertThat(Validator.newInstance().validate(out.toString()).getMessages())
                 .noneMatch(m -> m.getLevel() == ValidationMessage.Level.ERROR);

@@ -25,17 +25,22 @@ import org.junit.jupiter.api.Test;
 class LauncherDocTest {
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s+(?:-\\w, )?(--[a-z][a-z0-9-]*)");
     private static final Pattern FLAG = Pattern.compile("--[a-z][a-z0-9-]*");
-    private static final List<String> COMMANDS = List.of("restore", "extract", "compact", "verify", "cronjob", "status",
-            "cancel", "lease-role");
+    private static final List<String> COMMANDS =
+            List.of("restore", "extract", "compact", "verify", "cronjob", "status", "cancel", "lease-role");
 
     @Test
     void flagTableMatchesEverySubcommandsHelp() throws IOException {
         Set<String> fromHelp = new TreeSet<>();
         for (String command : COMMANDS) {
             StringWriter out = new StringWriter();
-            CliContext ctx = new CliContext(Map.of(), Clock.systemUTC(), name -> {
-                throw new IllegalStateException("--help must not contact a cluster");
-            }, new PrintWriter(out, true), new PrintWriter(new StringWriter(), true));
+            CliContext ctx = new CliContext(
+                    Map.of(),
+                    Clock.systemUTC(),
+                    name -> {
+                        throw new IllegalStateException("--help must not contact a cluster");
+                    },
+                    new PrintWriter(out, true),
+                    new PrintWriter(new StringWriter(), true));
             assertThat(LauncherCli.execute(ctx, command, "--help")).isZero();
             for (String line : out.toString().split("\n")) {
                 Matcher m = OPTION_LINE.matcher(line);
@@ -46,7 +51,8 @@ class LauncherDocTest {
         }
         fromHelp.removeAll(Set.of("--help", "--version"));
 
-        assertThat(documented()).as("flags in docs/launcher.md '## Flags' vs the subcommands' --help")
+        assertThat(documented())
+                .as("flags in docs/launcher.md '## Flags' vs the subcommands' --help")
                 .containsExactlyInAnyOrderElementsOf(fromHelp);
     }
 

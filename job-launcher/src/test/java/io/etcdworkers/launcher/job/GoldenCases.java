@@ -35,8 +35,7 @@ final class GoldenCases {
             .build();
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-    private GoldenCases() {
-    }
+    private GoldenCases() {}
 
     static Stream<String> names() {
         try (Stream<Path> dirs = Files.list(ROOT)) {
@@ -55,13 +54,16 @@ final class GoldenCases {
         JobFactory jobs = new JobFactory(Clock.fixed(NOW, ZoneOffset.UTC));
         try {
             if (name.startsWith("cronjob-")) {
-                return List.of(new CronJobFactory(jobs).build(YAML.readValue(in.toFile(), GoldenRequest.Cron.class)
-                        .toRequest()));
+                return List.of(new CronJobFactory(jobs)
+                        .build(YAML.readValue(in.toFile(), GoldenRequest.Cron.class)
+                                .toRequest()));
             }
             if (name.startsWith("members-")) {
-                return List.copyOf(jobs.build(YAML.readValue(in.toFile(), GoldenRequest.Members.class).toRequest()));
+                return List.copyOf(jobs.build(
+                        YAML.readValue(in.toFile(), GoldenRequest.Members.class).toRequest()));
             }
-            return List.of(jobs.build(YAML.readValue(in.toFile(), GoldenRequest.class).toRequest()));
+            return List.of(
+                    jobs.build(YAML.readValue(in.toFile(), GoldenRequest.class).toRequest()));
         } catch (tools.jackson.core.JacksonException e) {
             throw new IllegalStateException("cannot read " + in + ": " + e.getMessage(), e);
         }

@@ -34,9 +34,16 @@ record GoldenRequest(
 
     /** Everything but the work, which a cluster restore sets per member. */
     JobRequest.Builder common() {
-        return JobRequest.builder(etcdName, namespace, image, store, null).resources(resources).defrag(defrag)
-                .activeDeadline(activeDeadline).backoffLimit(backoffLimit).ttlAfterFinished(ttlAfterFinished)
-                .owner(owner).serviceAccountName(serviceAccountName).placement(placement).output(output);
+        return JobRequest.builder(etcdName, namespace, image, store, null)
+                .resources(resources)
+                .defrag(defrag)
+                .activeDeadline(activeDeadline)
+                .backoffLimit(backoffLimit)
+                .ttlAfterFinished(ttlAfterFinished)
+                .owner(owner)
+                .serviceAccountName(serviceAccountName)
+                .placement(placement)
+                .output(output);
     }
 
     private JobWork work() {
@@ -60,21 +67,46 @@ record GoldenRequest(
     }
 
     /** The restore flags of a cluster restore: no claim, name or peer URL (each member has its own). */
-    record GoldenRestoreFlags(String dataDir, String initialCluster, String initialClusterToken, boolean skipHashCheck,
-            boolean force, Long embeddedEtcdQuotaBytes, Integer maxFetchers, Long toRevision, String toTime,
+    record GoldenRestoreFlags(
+            String dataDir,
+            String initialCluster,
+            String initialClusterToken,
+            boolean skipHashCheck,
+            boolean force,
+            Long embeddedEtcdQuotaBytes,
+            Integer maxFetchers,
+            Long toRevision,
+            String toTime,
             boolean toLastGood) {
         RestoreFlags.Builder toBuilder() {
-            return RestoreFlags.builder(null).dataDir(dataDir).initialClusterToken(initialClusterToken)
-                    .skipHashCheck(skipHashCheck).force(force).embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
-                    .maxFetchers(maxFetchers).toRevision(toRevision).toTime(toTime).toLastGood(toLastGood);
+            return RestoreFlags.builder(null)
+                    .dataDir(dataDir)
+                    .initialClusterToken(initialClusterToken)
+                    .skipHashCheck(skipHashCheck)
+                    .force(force)
+                    .embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
+                    .maxFetchers(maxFetchers)
+                    .toRevision(toRevision)
+                    .toTime(toTime)
+                    .toLastGood(toLastGood);
         }
     }
 
     /** A scheduled run: the request every run uses and the schedule around it. */
-    record Cron(GoldenRequest job, String schedule, String timeZone, Duration startingDeadline,
-            int successfulJobsHistoryLimit, int failedJobsHistoryLimit) {
+    record Cron(
+            GoldenRequest job,
+            String schedule,
+            String timeZone,
+            Duration startingDeadline,
+            int successfulJobsHistoryLimit,
+            int failedJobsHistoryLimit) {
         CronJobRequest toRequest() {
-            return new CronJobRequest(job.toRequest(), schedule, timeZone, startingDeadline, successfulJobsHistoryLimit,
+            return new CronJobRequest(
+                    job.toRequest(),
+                    schedule,
+                    timeZone,
+                    startingDeadline,
+                    successfulJobsHistoryLimit,
                     failedJobsHistoryLimit);
         }
     }

@@ -35,15 +35,25 @@ public class JobFactoryTest {
         if (GoldenCases.UPDATE) {
             Files.writeString(expected, actual, StandardCharsets.UTF_8);
         }
-        assertThat(expected).as("golden file (regenerate with -Dgolden.update=true)").exists();
+        assertThat(expected)
+                .as("golden file (regenerate with -Dgolden.update=true)")
+                .exists();
         assertThat(actual).isEqualTo(Files.readString(expected, StandardCharsets.UTF_8));
     }
 
     @Test
     void theGoldenCasesCoverEveryKindProviderAndOwnership() {
-        assertThat(cases().toList()).contains("restore-s3", "restore-local-owner", "compact-s3-owner",
-                "compact-local", "cronjob-s3", "cronjob-local-owner", "restore-placement", "cronjob-gardener",
-                "members-gardener");
+        assertThat(cases().toList())
+                .contains(
+                        "restore-s3",
+                        "restore-local-owner",
+                        "compact-s3-owner",
+                        "compact-local",
+                        "cronjob-s3",
+                        "cronjob-local-owner",
+                        "restore-placement",
+                        "cronjob-gardener",
+                        "members-gardener");
     }
 
     @Test
@@ -61,8 +71,10 @@ public class JobFactoryTest {
                 .build(sampleRestore());
         assertThat(a.getMetadata().getName()).isEqualTo("etcd-main-restore-20261129-220000");
         assertThat(b.getMetadata().getName()).isNotEqualTo(a.getMetadata().getName());
-        assertThat(b.getMetadata().getLabels()).containsAllEntriesOf(JobNames.targetSelector("etcd-main", WorkerKind.RESTORE));
-        assertThat(a.getMetadata().getLabels()).containsAllEntriesOf(JobNames.targetSelector("etcd-main", WorkerKind.RESTORE));
+        assertThat(b.getMetadata().getLabels())
+                .containsAllEntriesOf(JobNames.targetSelector("etcd-main", WorkerKind.RESTORE));
+        assertThat(a.getMetadata().getLabels())
+                .containsAllEntriesOf(JobNames.targetSelector("etcd-main", WorkerKind.RESTORE));
     }
 
     @Test
@@ -77,17 +89,29 @@ public class JobFactoryTest {
     @Test
     void aCronJobIsOnlyForCompaction() {
         assertThatThrownBy(() -> new CronJobRequest(sampleRestore(), "0 * * * *", null, null, 1, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only compaction");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("only compaction");
     }
 
     public static JobRequest sampleRestore() {
-        return JobRequest.builder("etcd-main", "default", "img:1",
-                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null),
-                RestoreFlags.builder("data-claim").build()).backoffLimit(1).build();
+        return JobRequest.builder(
+                        "etcd-main",
+                        "default",
+                        "img:1",
+                        new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null),
+                        RestoreFlags.builder("data-claim").build())
+                .backoffLimit(1)
+                .build();
     }
 
     public static JobRequest sampleCompact(CompactFlags flags) {
-        return JobRequest.builder("etcd-main", "default", "img:1",
-                new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null), flags).backoffLimit(1).build();
+        return JobRequest.builder(
+                        "etcd-main",
+                        "default",
+                        "img:1",
+                        new StoreRef(StorageProvider.S3, "bucket", "p", null, "etcd-backup", null),
+                        flags)
+                .backoffLimit(1)
+                .build();
     }
 }

@@ -48,7 +48,8 @@ class KubernetesSchemaTest {
     @MethodSource("cases")
     void theGoldenFileIsValid(String name) throws IOException {
         // one document at a time: a members-* case holds one Job per member
-        for (String doc : Files.readString(GoldenCases.expected(name), StandardCharsets.UTF_8).split("(?m)^---\\s*$")) {
+        for (String doc : Files.readString(GoldenCases.expected(name), StandardCharsets.UTF_8)
+                .split("(?m)^---\\s*$")) {
             if (!doc.isBlank()) {
                 assertValid(doc);
             }
@@ -78,8 +79,7 @@ class KubernetesSchemaTest {
 
     @Test
     void aMissingRequiredFieldIsAnError() throws IOException {
-        String yaml = GoldenCases.yaml(GoldenCases.render("restore-s3"))
-                .replace("        name: \"worker\"\n", "");
+        String yaml = GoldenCases.yaml(GoldenCases.render("restore-s3")).replace("        name: \"worker\"\n", "");
         assertThat(errors(yaml)).contains("name");
     }
 

@@ -35,7 +35,8 @@ class SafeDefaultsTest {
     }
 
     private static void isSafeByDefault(HasMetadata object) {
-        JobSpec spec = object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
+        JobSpec spec =
+                object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
         PodSpec pod = spec.getTemplate().getSpec();
         Container c = pod.getContainers().get(0);
 
@@ -49,14 +50,19 @@ class SafeDefaultsTest {
         assertThat(rules.get(0).getOnPodConditions()).anyMatch(p -> p.getType().equals("DisruptionTarget"));
         assertThat(rules.get(1).getAction()).isEqualTo("FailJob");
         assertThat(rules.get(1).getOnExitCodes().getContainerName()).isEqualTo(c.getName());
-        assertThat(rules.get(1).getOnExitCodes().getValues()).containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 36, 137);
+        assertThat(rules.get(1).getOnExitCodes().getValues())
+                .containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 36, 137);
 
         assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
         assertThat(c.getResources().getLimits()).containsKeys("cpu", "memory");
-        assertThat(pod.getVolumes()).filteredOn(v -> v.getEmptyDir() != null)
-                .isNotEmpty().allMatch(v -> v.getEmptyDir().getSizeLimit() != null);
+        assertThat(pod.getVolumes())
+                .filteredOn(v -> v.getEmptyDir() != null)
+                .isNotEmpty()
+                .allMatch(v -> v.getEmptyDir().getSizeLimit() != null);
         assertThat(c.getArgs()).contains("--scratch-dir=/scratch");
-        assertThat(env(c, "JAVA_TOOL_OPTIONS")).contains("-XX:MaxRAMPercentage=").contains("-Djava.io.tmpdir=/tmp")
+        assertThat(env(c, "JAVA_TOOL_OPTIONS"))
+                .contains("-XX:MaxRAMPercentage=")
+                .contains("-Djava.io.tmpdir=/tmp")
                 .contains(io.etcdworkers.contract.WorkerJvm.JIT);
 
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
@@ -76,19 +82,27 @@ class SafeDefaultsTest {
     }
 
     private static void takesCredentialsOnlyFromTheMountedSecret(HasMetadata object) {
-        JobSpec spec = object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
+        JobSpec spec =
+                object instanceof CronJob cron ? cron.getSpec().getJobTemplate().getSpec() : ((Job) object).getSpec();
         PodSpec pod = spec.getTemplate().getSpec();
         Container c = pod.getContainers().get(0);
 
-        assertThat(c.getEnv()).noneMatch(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null);
+        assertThat(c.getEnv())
+                .noneMatch(e -> e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null);
         assertThat(c.getEnvFrom()).isNullOrEmpty();
-        assertThat(c.getArgs()).noneMatch(a -> a.matches("(?i)--[a-z-]*(password|secret|access-key|credential)[a-z-]*=.*"));
+        assertThat(c.getArgs())
+                .noneMatch(a -> a.matches("(?i)--[a-z-]*(password|secret|access-key|credential)[a-z-]*=.*"));
         boolean s3 = c.getArgs().contains("--storage-provider=S3");
         if (s3) {
-            Volume secret = pod.getVolumes().stream().filter(v -> v.getSecret() != null).findFirst().orElseThrow();
+            Volume secret = pod.getVolumes().stream()
+                    .filter(v -> v.getSecret() != null)
+                    .findFirst()
+                    .orElseThrow();
             assertThat(secret.getName()).isEqualTo("etcd-backup-secret");
-            assertThat(c.getVolumeMounts()).anyMatch(m -> m.getName().equals("etcd-backup-secret")
-                    && m.getMountPath().equals("/var/etcd-backup") && Boolean.TRUE.equals(m.getReadOnly()));
+            assertThat(c.getVolumeMounts())
+                    .anyMatch(m -> m.getName().equals("etcd-backup-secret")
+                            && m.getMountPath().equals("/var/etcd-backup")
+                            && Boolean.TRUE.equals(m.getReadOnly()));
             assertThat(env(c, "AWS_APPLICATION_CREDENTIALS")).isEqualTo("/var/etcd-backup");
         } else {
             assertThat(env(c, "AWS_APPLICATION_CREDENTIALS")).isNull();
@@ -96,6 +110,10 @@ class SafeDefaultsTest {
     }
 
     private static String env(Container c, String name) {
-        return c.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst().orElse(null);
+        return c.getEnv().stream()
+                .filter(e -> e.getName().equals(name))
+                .map(EnvVar::getValue)
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -1,7 +1,5 @@
 package io.etcdworkers.launcher.job;
 
-import java.util.regex.Pattern;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.contract.WorkerJvm;
@@ -12,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,9 +25,12 @@ class WorkerJvmOptionsTest {
     @Test
     void theImagesDefaultIsWhatADefaultJobSets() throws IOException {
         String toolOptions = Files.readAllLines(ROOT.resolve("Dockerfile"), StandardCharsets.UTF_8).stream()
-                .filter(l -> l.startsWith("ENV JAVA_TOOL_OPTIONS=")).findFirst().orElseThrow();
-        assertThat(toolOptions).isEqualTo("ENV JAVA_TOOL_OPTIONS=\"" + JobFactory.javaOptions(JobResources.defaults())
-                + "\"").contains(WorkerJvm.JIT);
+                .filter(l -> l.startsWith("ENV JAVA_TOOL_OPTIONS="))
+                .findFirst()
+                .orElseThrow();
+        assertThat(toolOptions)
+                .isEqualTo("ENV JAVA_TOOL_OPTIONS=\"" + JobFactory.javaOptions(JobResources.defaults()) + "\"")
+                .contains(WorkerJvm.JIT);
     }
 
     @Test
@@ -38,24 +40,31 @@ class WorkerJvmOptionsTest {
             String jar = kind.command().get(kind.command().indexOf("-jar") + 1);
             assertThat(kind.command()).as(kind.name()).contains(WorkerJvm.classArchiveOption(jar));
             // a training run of that jar that writes the archive the command names
-            assertThat(dockerfile).as(kind.name()).containsPattern("-XX:ArchiveClassesAtExit="
-                    + Pattern.quote(WorkerJvm.classArchiveFor(jar)) + " -jar "
-                    + Pattern.quote(jar) + " ");
+            assertThat(dockerfile)
+                    .as(kind.name())
+                    .containsPattern("-XX:ArchiveClassesAtExit="
+                            + Pattern.quote(WorkerJvm.classArchiveFor(jar)) + " -jar "
+                            + Pattern.quote(jar) + " ");
         }
     }
 
     @Test
     void theArgumentFileTheReadmeUsesSetsThemForTheJvm() throws IOException, InterruptedException {
         Path file = ROOT.resolve("worker-jvm.options");
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "@" + file, "-XX:+PrintFlagsFinal", "-version"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "@" + file,
+                "-XX:+PrintFlagsFinal",
+                "-version"));
         Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
         String flags = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(java.exitValue()).as(flags).isZero();
         for (String option : WorkerJvm.JIT) {
             String[] nameValue = option.substring("-XX:".length()).split("=");
-            assertThat(flags).containsPattern("\\s" + nameValue[0] + "\\s+= " + nameValue[1] + "\\s+\\{[^}]*\\} \\{command line\\}");
+            assertThat(flags)
+                    .containsPattern(
+                            "\\s" + nameValue[0] + "\\s+= " + nameValue[1] + "\\s+\\{[^}]*\\} \\{command line\\}");
         }
         assertThat(flags).containsPattern("\\sUseSerialGC\\s+= true\\s+\\{[^}]*\\} \\{command line\\}");
         assertThat(flags).containsPattern("\\sMaxHeapSize\\s+= 268435456\\s");

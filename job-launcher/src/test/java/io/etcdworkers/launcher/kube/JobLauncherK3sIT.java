@@ -40,8 +40,15 @@ class JobLauncherK3sIT {
     static void startK3s() {
         k3s = new K3sContainer(DockerImageName.parse(K3S_IMAGE));
         k3s.start();
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml())).build();
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("default").endMetadata().build())
+        client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(k3s.getKubeConfigYaml()))
+                .build();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("default")
+                        .endMetadata()
+                        .build())
                 .createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
     }
 
@@ -62,11 +69,17 @@ class JobLauncherK3sIT {
                 .build(JobFactoryTest.sampleRestore());
         Job created = launcher.create(job);
         assertThat(created.getSpec().getPodFailurePolicy().getRules()).hasSize(2);
-        assertThat(created.getSpec().getTemplate().getSpec().getSecurityContext().getRunAsNonRoot()).isTrue();
+        assertThat(created.getSpec()
+                        .getTemplate()
+                        .getSpec()
+                        .getSecurityContext()
+                        .getRunAsNonRoot())
+                .isTrue();
 
         Job second = new JobFactory(Clock.fixed(Instant.parse("2026-11-29T23:00:00Z"), ZoneOffset.UTC))
                 .build(JobFactoryTest.sampleRestore());
-        assertThatThrownBy(() -> launcher.create(second)).isInstanceOf(LauncherException.class)
+        assertThatThrownBy(() -> launcher.create(second))
+                .isInstanceOf(LauncherException.class)
                 .hasMessageContaining("still active");
         assertThat(launcher.list("default")).hasSize(1);
         assertThat(launcher.cancel("default", created.getMetadata().getName())).isTrue();
@@ -74,8 +87,9 @@ class JobLauncherK3sIT {
 
     @Test
     void theApiServerAdmitsTheCronJob() {
-        CronJob cron = new CronJobFactory(new JobFactory(Clock.systemUTC())).build(new CronJobRequest(
-                JobFactoryTest.sampleCompact(CompactFlags.none()), "17 */6 * * *", null, null, 3, 3));
+        CronJob cron = new CronJobFactory(new JobFactory(Clock.systemUTC()))
+                .build(new CronJobRequest(
+                        JobFactoryTest.sampleCompact(CompactFlags.none()), "17 */6 * * *", null, null, 3, 3));
         CronJob applied = new JobLauncher(client).applyCronJob(cron);
         assertThat(applied.getSpec().getConcurrencyPolicy()).isEqualTo("Forbid");
     }

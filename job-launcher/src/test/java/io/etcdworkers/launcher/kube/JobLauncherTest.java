@@ -53,7 +53,12 @@ class JobLauncherTest {
     void createsTheJob() {
         Job created = launcher.create(job);
         assertThat(created.getMetadata().getName()).isEqualTo("etcd-main-restore-20261129-220000");
-        assertThat(client.batch().v1().jobs().inNamespace(NS).withName(created.getMetadata().getName()).get())
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NS)
+                        .withName(created.getMetadata().getName())
+                        .get())
                 .isNotNull();
     }
 
@@ -62,11 +67,16 @@ class JobLauncherTest {
         launcher.create(job);
         Job second = laterRun(job, "etcd-main-restore-20261129-230000");
         assertThatThrownBy(() -> launcher.create(second))
-                .isInstanceOfSatisfying(LauncherException.class,
-                        e -> assertThat(e.error()).isEqualTo(LauncherError.TARGET_BUSY))
+                .isInstanceOfSatisfying(
+                        LauncherException.class, e -> assertThat(e.error()).isEqualTo(LauncherError.TARGET_BUSY))
                 .hasMessageContaining("etcd-main-restore-20261129-220000")
                 .hasMessageContaining("still active");
-        assertThat(client.batch().v1().jobs().inNamespace(NS).withName("etcd-main-restore-20261129-230000").get())
+        assertThat(client.batch()
+                        .v1()
+                        .jobs()
+                        .inNamespace(NS)
+                        .withName("etcd-main-restore-20261129-230000")
+                        .get())
                 .isNull();
 
         finish(job.getMetadata().getName(), "Complete", null);
@@ -85,8 +95,8 @@ class JobLauncherTest {
     void watchesToCompletionAndReadsTheWorkersResult() throws Exception {
         String name = launcher.create(job).getMetadata().getName();
         List<Job> seen = new CopyOnWriteArrayList<>();
-        CompletableFuture<JobOutcome> outcome = CompletableFuture.supplyAsync(
-                () -> launcher.watch(NS, name, Duration.ofSeconds(30), seen::add));
+        CompletableFuture<JobOutcome> outcome =
+                CompletableFuture.supplyAsync(() -> launcher.watch(NS, name, Duration.ofSeconds(30), seen::add));
         await().atMost(Duration.ofSeconds(10)).until(() -> !seen.isEmpty());
 
         workerPod(name, "p1", 0, RESULT_OK, "2026-11-29T22:05:00Z");
@@ -103,13 +113,14 @@ class JobLauncherTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-            "DeadlineExceeded, DEADLINE_EXCEEDED, 40",
-            "BackoffLimitExceeded, BACKOFF_LIMIT_EXCEEDED, 20",
-            "PodFailurePolicy, POD_FAILURE_POLICY, 12"})
+        "DeadlineExceeded, DEADLINE_EXCEEDED, 40",
+        "BackoffLimitExceeded, BACKOFF_LIMIT_EXCEEDED, 20",
+        "PodFailurePolicy, POD_FAILURE_POLICY, 12"
+    })
     void watchesToEachFailureReason(String reason, JobOutcome.FailureReason typed, int workerExit) throws Exception {
         String name = launcher.create(job).getMetadata().getName();
-        CompletableFuture<JobOutcome> outcome = CompletableFuture.supplyAsync(
-                () -> launcher.watch(NS, name, Duration.ofSeconds(30), j -> { }));
+        CompletableFuture<JobOutcome> outcome =
+                CompletableFuture.supplyAsync(() -> launcher.watch(NS, name, Duration.ofSeconds(30), j -> {}));
         // an earlier attempt, then the one that decided the outcome
         workerPod(name, "p1", 20, result(20, "store unavailable"), "2026-11-29T22:01:00Z");
         workerPod(name, "p2", workerExit, result(workerExit, "failed for " + reason), "2026-11-29T22:09:00Z");
@@ -127,7 +138,7 @@ class JobLauncherTest {
     void aFailedJobWithoutAPodHasTheLaunchersExitCode() {
         String name = launcher.create(job).getMetadata().getName();
         finish(name, "Failed", "DeadlineExceeded");
-        JobOutcome o = launcher.watch(NS, name, Duration.ofSeconds(10), j -> { });
+        JobOutcome o = launcher.watch(NS, name, Duration.ofSeconds(10), j -> {});
         assertThat(o.result()).isNull();
         assertThat(o.exitCode()).isEqualTo(LauncherError.JOB_FAILED_WITHOUT_RESULT.exitCode());
     }
@@ -147,13 +158,30 @@ class JobLauncherTest {
     void anOomKillIsItsOwnOutcomeWithTheLimitThatWasTooSmall() {
         String name = launcher.create(job).getMetadata().getName();
         Pod pod = new PodBuilder()
-                .withNewMetadata().withName(name + "-p1").withNamespace(NS)
-                .addToLabels(JobLauncher.POD_JOB_LABEL, name).endMetadata()
-                .withNewSpec().addNewContainer().withName(JobFactory.CONTAINER).withImage("img").endContainer().endSpec()
-                .withNewStatus().withPhase("Failed")
-                .addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
-                .withExitCode(137).withReason("OOMKilled").withFinishedAt("2026-11-29T22:02:00Z").endTerminated()
-                .endState().endContainerStatus().endStatus()
+                .withNewMetadata()
+                .withName(name + "-p1")
+                .withNamespace(NS)
+                .addToLabels(JobLauncher.POD_JOB_LABEL, name)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(JobFactory.CONTAINER)
+                .withImage("img")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Failed")
+                .addNewContainerStatus()
+                .withName(JobFactory.CONTAINER)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(137)
+                .withReason("OOMKilled")
+                .withFinishedAt("2026-11-29T22:02:00Z")
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
                 .build();
         client.pods().inNamespace(NS).resource(pod).create();
         finish(name, "Failed", "PodFailurePolicy");
@@ -184,10 +212,11 @@ class JobLauncherTest {
     @Test
     void aWatchThatTimesOutLeavesTheJobRunning() {
         String name = launcher.create(job).getMetadata().getName();
-        JobOutcome o = launcher.watch(NS, name, Duration.ofMillis(300), j -> { });
+        JobOutcome o = launcher.watch(NS, name, Duration.ofMillis(300), j -> {});
         assertThat(o.state()).isEqualTo(JobOutcome.State.WATCH_TIMED_OUT);
         assertThat(o.exitCode()).isEqualTo(LauncherError.WATCH_TIMEOUT.exitCode());
-        assertThat(client.batch().v1().jobs().inNamespace(NS).withName(name).get()).isNotNull();
+        assertThat(client.batch().v1().jobs().inNamespace(NS).withName(name).get())
+                .isNotNull();
     }
 
     @Test
@@ -195,55 +224,112 @@ class JobLauncherTest {
         String name = launcher.create(job).getMetadata().getName();
         assertThat(launcher.cancel(NS, name)).isTrue();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> client.batch().v1().jobs().inNamespace(NS).withName(name).get() == null);
+                .until(() -> client.batch()
+                                .v1()
+                                .jobs()
+                                .inNamespace(NS)
+                                .withName(name)
+                                .get()
+                        == null);
         assertThat(launcher.cancel(NS, name)).isFalse();
     }
 
     @Test
     void statusOfAMissingJobIsNotFound() {
         assertThatThrownBy(() -> launcher.status(NS, "nope"))
-                .isInstanceOfSatisfying(LauncherException.class,
-                        e -> assertThat(e.error()).isEqualTo(LauncherError.NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        LauncherException.class, e -> assertThat(e.error()).isEqualTo(LauncherError.NOT_FOUND));
     }
 
     @Test
     void listsOnlyTheJobsItOwns() {
         launcher.create(job);
-        client.batch().v1().jobs().inNamespace(NS).resource(new JobBuilder()
-                .withNewMetadata().withName("someone-elses").withNamespace(NS).endMetadata()
-                .withNewSpec().withNewTemplate().withNewSpec().addNewContainer().withName("c").withImage("i")
-                .endContainer().withRestartPolicy("Never").endSpec().endTemplate().endSpec().build()).create();
-        assertThat(launcher.list(NS)).extracting(j -> j.getMetadata().getName())
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .resource(new JobBuilder()
+                        .withNewMetadata()
+                        .withName("someone-elses")
+                        .withNamespace(NS)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewTemplate()
+                        .withNewSpec()
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("i")
+                        .endContainer()
+                        .withRestartPolicy("Never")
+                        .endSpec()
+                        .endTemplate()
+                        .endSpec()
+                        .build())
+                .create();
+        assertThat(launcher.list(NS))
+                .extracting(j -> j.getMetadata().getName())
                 .containsExactly("etcd-main-restore-20261129-220000");
     }
 
     private void finish(String name, String type, String reason) {
-        client.batch().v1().jobs().inNamespace(NS).withName(name).editStatus(j -> new JobBuilder(j)
-                .editOrNewStatus()
-                .addToConditions(new JobConditionBuilder().withType(type).withStatus("True").withReason(reason)
-                        .withMessage(reason == null ? null : "Job has reached " + reason).build())
-                .endStatus().build());
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .withName(name)
+                .editStatus(j -> new JobBuilder(j)
+                        .editOrNewStatus()
+                        .addToConditions(new JobConditionBuilder()
+                                .withType(type)
+                                .withStatus("True")
+                                .withReason(reason)
+                                .withMessage(reason == null ? null : "Job has reached " + reason)
+                                .build())
+                        .endStatus()
+                        .build());
     }
 
     private void workerPod(String jobName, String podName, int exitCode, String message, String finishedAt) {
         Pod pod = new PodBuilder()
-                .withNewMetadata().withName(jobName + "-" + podName).withNamespace(NS)
-                .addToLabels(JobLauncher.POD_JOB_LABEL, jobName).endMetadata()
-                .withNewSpec().addNewContainer().withName(JobFactory.CONTAINER).withImage("img").endContainer().endSpec()
-                .withNewStatus().withPhase(exitCode == 0 ? "Succeeded" : "Failed")
-                .addNewContainerStatus().withName(JobFactory.CONTAINER).withNewState().withNewTerminated()
-                .withExitCode(exitCode).withMessage(message).withFinishedAt(finishedAt).endTerminated().endState()
-                .endContainerStatus().endStatus()
+                .withNewMetadata()
+                .withName(jobName + "-" + podName)
+                .withNamespace(NS)
+                .addToLabels(JobLauncher.POD_JOB_LABEL, jobName)
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName(JobFactory.CONTAINER)
+                .withImage("img")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+                .addNewContainerStatus()
+                .withName(JobFactory.CONTAINER)
+                .withNewState()
+                .withNewTerminated()
+                .withExitCode(exitCode)
+                .withMessage(message)
+                .withFinishedAt(finishedAt)
+                .endTerminated()
+                .endState()
+                .endContainerStatus()
+                .endStatus()
                 .build();
         client.pods().inNamespace(NS).resource(pod).create();
     }
 
     private static String result(int exitCode, String error) {
-        return "{\"kind\":\"restore\",\"outcome\":\"failed\",\"exitCode\":" + exitCode + ",\"error\":\"" + error + "\"}";
+        return "{\"kind\":\"restore\",\"outcome\":\"failed\",\"exitCode\":" + exitCode + ",\"error\":\"" + error
+                + "\"}";
     }
 
     private static Job laterRun(Job first, String name) {
-        return new JobBuilder(first).editMetadata().withName(name)
-                .addToLabels(JobNames.LABEL_INSTANCE, name).endMetadata().build();
+        return new JobBuilder(first)
+                .editMetadata()
+                .withName(name)
+                .addToLabels(JobNames.LABEL_INSTANCE, name)
+                .endMetadata()
+                .build();
     }
 }

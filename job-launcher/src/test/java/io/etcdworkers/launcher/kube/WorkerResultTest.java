@@ -30,8 +30,12 @@ class WorkerResultTest {
         assertThat(result.exitCode()).isEqualTo(12);
         assertThat(result.error()).isEqualTo("v2/Incr-00001173-00001750-1795986609: SHA-256 mismatch");
         assertThat(result.exitCodeMeaning()).contains(ErrorCode.HASH_MISMATCH.meaning());
-        assertThat(result.summary()).containsExactly(Map.entry("kind", "restore"), Map.entry("outcome", "failed"),
-                Map.entry("exitCode", 12), Map.entry("error", "v2/Incr-00001173-00001750-1795986609: SHA-256 mismatch"));
+        assertThat(result.summary())
+                .containsExactly(
+                        Map.entry("kind", "restore"),
+                        Map.entry("outcome", "failed"),
+                        Map.entry("exitCode", 12),
+                        Map.entry("error", "v2/Incr-00001173-00001750-1795986609: SHA-256 mismatch"));
     }
 
     @Test
@@ -64,13 +68,15 @@ class WorkerResultTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "2026-12-01T13:32:47.817Z ERROR RestoreCommand - failed code=ETCD_FAILURE exitCode=30: etcd exited",
-        "[{\"outcome\":\"failed\"}]",
-        "\"failed\"",
-        "30",
-        "null",
-        "{\"outcome\":\"failed\"} and then a log line"})
+    @ValueSource(
+            strings = {
+                "2026-12-01T13:32:47.817Z ERROR RestoreCommand - failed code=ETCD_FAILURE exitCode=30: etcd exited",
+                "[{\"outcome\":\"failed\"}]",
+                "\"failed\"",
+                "30",
+                "null",
+                "{\"outcome\":\"failed\"} and then a log line"
+            })
     void whatIsNotOneJsonObjectIsRawTextNotAResult(String message) {
         WorkerResult result = WorkerResult.parse(message);
 
@@ -101,8 +107,8 @@ class WorkerResultTest {
 
     @Test
     void fieldsOfTheWrongTypeAreNotTakenForWhatTheyAreNot() {
-        WorkerResult result = WorkerResult.parse("{\"kind\":null,\"outcome\":7,\"exitCode\":\"12\","
-                + "\"error\":{\"message\":\"boom\"}}");
+        WorkerResult result = WorkerResult.parse(
+                "{\"kind\":null,\"outcome\":7,\"exitCode\":\"12\"," + "\"error\":{\"message\":\"boom\"}}");
 
         assertThat(result.json()).isTrue();
         assertThat(result.kind()).isNull();

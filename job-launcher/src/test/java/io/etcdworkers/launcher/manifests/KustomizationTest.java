@@ -1,7 +1,5 @@
 package io.etcdworkers.launcher.manifests;
 
-import java.util.TreeSet;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -21,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,7 +52,8 @@ class KustomizationTest {
             List<HasMetadata> objects = new ArrayList<>();
             for (Path file : resources) {
                 try {
-                    ManifestFiles.documents(ManifestFiles.read(file)).forEach(d -> objects.add(ManifestFiles.object(d)));
+                    ManifestFiles.documents(ManifestFiles.read(file))
+                            .forEach(d -> objects.add(ManifestFiles.object(d)));
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
@@ -102,7 +102,8 @@ class KustomizationTest {
     @Test
     void componentsAreComponentsAndTheBaseNamesEachOfThem() throws IOException {
         String base = ManifestFiles.read(ManifestFiles.ROOT.resolve("kustomization.yaml"));
-        assertThat(components()).extracting(u -> u.dir().getFileName().toString())
+        assertThat(components())
+                .extracting(u -> u.dir().getFileName().toString())
                 .containsExactly("lease-renewal", "restore-example");
         for (Unit c : components()) {
             assertThat(c.kustomization().path("apiVersion").asString()).isEqualTo("kustomize.config.k8s.io/v1alpha1");
@@ -117,7 +118,8 @@ class KustomizationTest {
         assertThat(named).allSatisfy(p -> assertThat(p).isRegularFile());
         try (Stream<Path> files = Files.walk(ManifestFiles.ROOT)) {
             List<Path> manifests = files.filter(p -> p.toString().endsWith(".yaml"))
-                    .filter(p -> !p.getFileName().toString().equals("kustomization.yaml")).toList();
+                    .filter(p -> !p.getFileName().toString().equals("kustomization.yaml"))
+                    .toList();
             assertThat(named).containsExactlyInAnyOrderElementsOf(manifests);
         }
     }
@@ -127,10 +129,16 @@ class KustomizationTest {
         for (Unit u : all()) {
             for (Path file : u.resources()) {
                 for (String doc : ManifestFiles.documents(ManifestFiles.read(file))) {
-                    assertThat(ManifestFiles.schemaErrors(validator, doc)).as("schema errors in " + file).isEmpty();
+                    assertThat(ManifestFiles.schemaErrors(validator, doc))
+                            .as("schema errors in " + file)
+                            .isEmpty();
                     HasMetadata o = ManifestFiles.object(doc);
-                    assertThat(o.getKind()).as(file.toString()).isIn("ServiceAccount", "Role", "RoleBinding", "Job", "CronJob");
-                    assertThat(o.getMetadata().getNamespace()).as(file + " namespace").isIn(null, NAMESPACE);
+                    assertThat(o.getKind())
+                            .as(file.toString())
+                            .isIn("ServiceAccount", "Role", "RoleBinding", "Job", "CronJob");
+                    assertThat(o.getMetadata().getNamespace())
+                            .as(file + " namespace")
+                            .isIn(null, NAMESPACE);
                 }
             }
         }
@@ -144,7 +152,8 @@ class KustomizationTest {
                 for (String doc : ManifestFiles.documents(ManifestFiles.read(file))) {
                     kinds.add(ManifestFiles.object(doc).getKind());
                     String broken = doc.stripTrailing() + "\nbogusTopLevelField: 1\n";
-                    assertThat(ManifestFiles.schemaErrors(validator, broken)).as(file.toString())
+                    assertThat(ManifestFiles.schemaErrors(validator, broken))
+                            .as(file.toString())
                             .contains("bogusTopLevelField");
                 }
             }
@@ -154,8 +163,13 @@ class KustomizationTest {
 
     @Test
     void theImagesEntryMatchesEveryContainer() throws IOException {
-        List<String> images = all().stream().flatMap(u -> u.objects().stream()).map(KustomizationTest::podSpec)
-                .filter(s -> s != null).flatMap(s -> s.getContainers().stream()).map(Container::getImage).toList();
+        List<String> images = all().stream()
+                .flatMap(u -> u.objects().stream())
+                .map(KustomizationTest::podSpec)
+                .filter(s -> s != null)
+                .flatMap(s -> s.getContainers().stream())
+                .map(Container::getImage)
+                .toList();
         assertThat(images).hasSize(2);
         // kustomize matches the name without tag or digest
         assertThat(images).allSatisfy(i -> assertThat(i.split("[:@]")[0]).isEqualTo(IMAGE));
@@ -188,26 +202,39 @@ class KustomizationTest {
 
     @Test
     void onlyTheLeaseComponentGrantsTheWorkersAnything() throws IOException {
-        Map<String, List<String>> workerGrants = all().stream().collect(Collectors.toMap(
-                u -> u.dir().getFileName().toString(),
-                u -> u.objects().stream().filter(o -> o instanceof RoleBinding).map(o -> (RoleBinding) o)
-                        .filter(b -> b.getSubjects().stream().anyMatch(s -> s.getName().equals("etcd-workers")))
-                        .map(b -> b.getRoleRef().getName()).toList()));
-        assertThat(workerGrants).containsEntry("manifests", List.of()).containsEntry("restore-example", List.of())
+        Map<String, List<String>> workerGrants = all().stream()
+                .collect(Collectors.toMap(
+                        u -> u.dir().getFileName().toString(),
+                        u -> u.objects().stream()
+                                .filter(o -> o instanceof RoleBinding)
+                                .map(o -> (RoleBinding) o)
+                                .filter(b -> b.getSubjects().stream()
+                                        .anyMatch(s -> s.getName().equals("etcd-workers")))
+                                .map(b -> b.getRoleRef().getName())
+                                .toList()));
+        assertThat(workerGrants)
+                .containsEntry("manifests", List.of())
+                .containsEntry("restore-example", List.of())
                 .containsEntry("lease-renewal", List.of("etcd-main-full-snap-renewal"));
         Role lease = (Role) unit(ManifestFiles.ROOT.resolve("components/lease-renewal")).objects().stream()
-                .filter(o -> o instanceof Role).findFirst().orElseThrow();
+                .filter(o -> o instanceof Role)
+                .findFirst()
+                .orElseThrow();
         assertThat(lease.getRules()).singleElement().satisfies(r -> {
             assertThat(r.getApiGroups()).containsExactly("coordination.k8s.io");
             assertThat(r.getResources()).containsExactly("leases");
-            assertThat(r.getResourceNames()).as("only the full-snapshot Lease, never the members'")
+            assertThat(r.getResourceNames())
+                    .as("only the full-snapshot Lease, never the members'")
                     .containsExactly("etcd-main-full-snap");
             assertThat(r.getVerbs()).containsExactly("get", "patch");
         });
     }
 
     private static Set<String> names(List<HasMetadata> objects, Class<? extends HasMetadata> type) {
-        return objects.stream().filter(type::isInstance).map(o -> o.getMetadata().getName()).collect(Collectors.toSet());
+        return objects.stream()
+                .filter(type::isInstance)
+                .map(o -> o.getMetadata().getName())
+                .collect(Collectors.toSet());
     }
 
     private static PodSpec podSpec(HasMetadata o) {

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.etcdworkers.launcher.cli.CliContext;
 import io.etcdworkers.launcher.cli.LauncherCli;
 import io.etcdworkers.launcher.kube.ClusterVersions;
+import io.etcdworkers.launcher.kube.DruidEtcd;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
@@ -16,13 +18,11 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import io.etcdworkers.launcher.kube.DruidEtcd;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,8 +54,19 @@ class LauncherRbacTest {
     private static final String NS = "etcd-workers-demo";
     private static final String AGENT = "launcher-under-rbac-test";
     private static final String JOB = "etcd-main-compaction-20261129-220000";
-    private static final List<String> STORE = List.of("-n", NS, "--etcd", "etcd-main", "--image", "etcd-workers:latest",
-            "--storage-provider", "S3", "--store-container", "etcd-backups", "--store-secret", "etcd-backup");
+    private static final List<String> STORE = List.of(
+            "-n",
+            NS,
+            "--etcd",
+            "etcd-main",
+            "--image",
+            "etcd-workers:latest",
+            "--storage-provider",
+            "S3",
+            "--store-container",
+            "etcd-backups",
+            "--store-secret",
+            "etcd-backup");
 
     KubernetesMockServer server;
     KubernetesClient client;
@@ -75,8 +86,12 @@ class LauncherRbacTest {
     }
 
     private int launcher(KubernetesClient launcherClient, String... args) {
-        CliContext ctx = new CliContext(Map.of(), Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
-                context -> launcherClient, new PrintWriter(new StringWriter(), true), new PrintWriter(new StringWriter(), true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC),
+                context -> launcherClient,
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(new StringWriter(), true));
         return LauncherCli.execute(ctx, args);
     }
 
@@ -92,7 +107,10 @@ class LauncherRbacTest {
         Set<Access> used = new TreeSet<>();
         // a client of its own, told apart by its User-Agent from the test's calls that play the cluster
         try (KubernetesClient launcherClient = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder(client.getConfiguration()).withUserAgent(AGENT).build()).build()) {
+                .withConfig(new ConfigBuilder(client.getConfiguration())
+                        .withUserAgent(AGENT)
+                        .build())
+                .build()) {
             exerciseEverySubcommand(launcherClient);
         }
         RecordedRequest r;
@@ -104,40 +122,88 @@ class LauncherRbacTest {
             }
         }
         assertThat(used).as("calls seen").isNotEmpty();
-        assertThat(granted()).as("the Role's grants (actual) against the launcher's calls (expected)").isEqualTo(used);
+        assertThat(granted())
+                .as("the Role's grants (actual) against the launcher's calls (expected)")
+                .isEqualTo(used);
     }
 
     private void exerciseEverySubcommand(KubernetesClient launcherClient) throws Exception {
-        assertThat(launcher(launcherClient, with("restore", STORE, "--target-claim", "etcd-main-etcd-main-0"))).isZero();
+        assertThat(launcher(launcherClient, with("restore", STORE, "--target-claim", "etcd-main-etcd-main-0")))
+                .isZero();
 
-        GenericKubernetesResource etcd = new KubernetesSerialization().unmarshal(Files.readString(
-                Path.of("src/test/resources/etcd-druid/etcd-main.yaml")), GenericKubernetesResource.class);
+        GenericKubernetesResource etcd = new KubernetesSerialization()
+                .unmarshal(
+                        Files.readString(Path.of("src/test/resources/etcd-druid/etcd-main.yaml")),
+                        GenericKubernetesResource.class);
         etcd.getMetadata().setNamespace(NS);
-        client.genericKubernetesResources(DruidEtcd.RESOURCE).inNamespace(NS).resource(etcd).create();
-        assertThat(launcher(launcherClient, "restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1",
-                "--dry-run")).isZero();
+        client.genericKubernetesResources(DruidEtcd.RESOURCE)
+                .inNamespace(NS)
+                .resource(etcd)
+                .create();
+        assertThat(launcher(
+                        launcherClient,
+                        "restore",
+                        "-n",
+                        NS,
+                        "--from-etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--dry-run"))
+                .isZero();
 
         CompletableFuture<Integer> waited = CompletableFuture.supplyAsync(
                 () -> launcher(launcherClient, with("compact", STORE, "--wait", "--timeout", "30s")));
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> client.batch().v1().jobs().inNamespace(NS).withName(JOB).get() != null);
-        client.pods().inNamespace(NS).resource(new PodBuilder()
-                .withNewMetadata().withName(JOB + "-x").addToLabels("batch.kubernetes.io/job-name", JOB).endMetadata()
-                .withNewStatus().addNewContainerStatus().withName("worker").withNewState().withNewTerminated()
-                .withExitCode(0).withMessage("{\"kind\":\"compact\",\"outcome\":\"done\",\"exitCode\":0}")
-                .withFinishedAt("2026-11-29T22:03:00Z").endTerminated().endState().endContainerStatus().endStatus()
-                .build()).create();
-        client.batch().v1().jobs().inNamespace(NS).withName(JOB).editStatus(j -> new JobBuilder(j).editOrNewStatus()
-                .addToConditions(new JobConditionBuilder().withType("Complete").withStatus("True").build())
-                .endStatus().build());
+                .until(() ->
+                        client.batch().v1().jobs().inNamespace(NS).withName(JOB).get() != null);
+        client.pods()
+                .inNamespace(NS)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(JOB + "-x")
+                        .addToLabels("batch.kubernetes.io/job-name", JOB)
+                        .endMetadata()
+                        .withNewStatus()
+                        .addNewContainerStatus()
+                        .withName("worker")
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(0)
+                        .withMessage("{\"kind\":\"compact\",\"outcome\":\"done\",\"exitCode\":0}")
+                        .withFinishedAt("2026-11-29T22:03:00Z")
+                        .endTerminated()
+                        .endState()
+                        .endContainerStatus()
+                        .endStatus()
+                        .build())
+                .create();
+        client.batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .withName(JOB)
+                .editStatus(j -> new JobBuilder(j)
+                        .editOrNewStatus()
+                        .addToConditions(new JobConditionBuilder()
+                                .withType("Complete")
+                                .withStatus("True")
+                                .build())
+                        .endStatus()
+                        .build());
         assertThat(waited.get(20, TimeUnit.SECONDS)).isZero();
 
-        assertThat(launcher(launcherClient, with("cronjob", STORE, "--schedule", "17 */6 * * *"))).isZero();
-        assertThat(launcher(launcherClient, with("cronjob", STORE, "--schedule", "17 */6 * * *",
-                "--min-delta-snapshots", "4"))).as("second apply updates").isZero();
+        assertThat(launcher(launcherClient, with("cronjob", STORE, "--schedule", "17 */6 * * *")))
+                .isZero();
+        assertThat(launcher(
+                        launcherClient,
+                        with("cronjob", STORE, "--schedule", "17 */6 * * *", "--min-delta-snapshots", "4")))
+                .as("second apply updates")
+                .isZero();
         assertThat(launcher(launcherClient, "status", "-n", NS)).isZero();
         assertThat(launcher(launcherClient, "status", "-n", NS, JOB)).isZero();
-        assertThat(launcher(launcherClient, "status", "-n", NS, "--wait", "--timeout", "10s", JOB)).isZero();
+        assertThat(launcher(launcherClient, "status", "-n", NS, "--wait", "--timeout", "10s", JOB))
+                .isZero();
         assertThat(launcher(launcherClient, "cancel", "-n", NS, JOB)).isZero();
     }
 
@@ -169,10 +235,13 @@ class LauncherRbacTest {
 
     static Set<Access> granted() throws IOException {
         Set<Access> granted = new TreeSet<>();
-        for (String doc : ManifestFiles.documents(ManifestFiles.read(ManifestFiles.ROOT.resolve("rbac/launcher.yaml")))) {
+        for (String doc :
+                ManifestFiles.documents(ManifestFiles.read(ManifestFiles.ROOT.resolve("rbac/launcher.yaml")))) {
             if (ManifestFiles.object(doc) instanceof Role role) {
                 for (PolicyRule rule : role.getRules()) {
-                    assertThat(rule.getResourceNames()).as("no resourceNames: Job names vary").isNullOrEmpty();
+                    assertThat(rule.getResourceNames())
+                            .as("no resourceNames: Job names vary")
+                            .isNullOrEmpty();
                     for (String g : rule.getApiGroups()) {
                         for (String res : rule.getResources()) {
                             for (String v : rule.getVerbs()) {

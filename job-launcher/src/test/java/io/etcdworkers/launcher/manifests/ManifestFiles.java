@@ -36,20 +36,20 @@ final class ManifestFiles {
 
     private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
     /** {@code apiVersion: rbac.authorization.k8s.io/v1} -> group {@code rbac}: see {@link #schemaErrors}. */
-    private static final Pattern SCHEMA_GROUP = Pattern.compile("(?m)^apiVersion: (\"?)([a-z0-9-]+)\\.[a-z0-9.-]*k8s\\.io/");
+    private static final Pattern SCHEMA_GROUP =
+            Pattern.compile("(?m)^apiVersion: (\"?)([a-z0-9-]+)\\.[a-z0-9.-]*k8s\\.io/");
 
-    private ManifestFiles() {
-    }
+    private ManifestFiles() {}
 
     /** What one launcher run printed and returned. */
-    record Run(int exitCode, String out, String err) {
-    }
+    record Run(int exitCode, String out, String err) {}
 
     /** Every {@code <name>.args} under {@code root}, sorted, as render.sh finds them. */
     static List<Path> argsFiles(Path root) {
         try (Stream<Path> files = Files.walk(root)) {
             return files.filter(p -> p.getFileName().toString().endsWith(".args") && Files.isRegularFile(p))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -70,9 +70,15 @@ final class ManifestFiles {
     static Run render(List<String> args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliContext ctx = new CliContext(Map.of(), Clock.fixed(NOW, ZoneOffset.UTC), context -> {
-            throw new IllegalStateException("an example manifest must be rendered with --dry-run, without a cluster");
-        }, new PrintWriter(out, true), new PrintWriter(err, true));
+        CliContext ctx = new CliContext(
+                Map.of(),
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                context -> {
+                    throw new IllegalStateException(
+                            "an example manifest must be rendered with --dry-run, without a cluster");
+                },
+                new PrintWriter(out, true),
+                new PrintWriter(err, true));
         int code = LauncherCli.execute(ctx, args.toArray(String[]::new));
         return new Run(code, out.toString(), err.toString());
     }
@@ -84,7 +90,8 @@ final class ManifestFiles {
     /** The YAML documents of a file (split on {@code ---} lines), empty ones left out. */
     static List<String> documents(String yaml) {
         return Arrays.stream(yaml.split("(?m)^---[ \\t]*$"))
-                .filter(doc -> doc.lines().anyMatch(l -> !l.isBlank() && !l.stripLeading().startsWith("#")))
+                .filter(doc -> doc.lines()
+                        .anyMatch(l -> !l.isBlank() && !l.stripLeading().startsWith("#")))
                 .toList();
     }
 

@@ -53,8 +53,8 @@ class ManifestsDriftTest {
         if (committed.equals(run.out())) {
             return Optional.empty();
         }
-        return Optional.of(manifest + " differs from what job-launcher renders from " + argsFile.getFileName()
-                + "; " + REGENERATE + firstDifference(committed, run.out()));
+        return Optional.of(manifest + " differs from what job-launcher renders from " + argsFile.getFileName() + "; "
+                + REGENERATE + firstDifference(committed, run.out()));
     }
 
     private static String firstDifference(String committed, String rendered) {
@@ -72,9 +72,12 @@ class ManifestsDriftTest {
 
     @Test
     void theExamplesTheIssueAsksForAreRenderedFromArgsFiles() {
-        assertThat(argsFiles()).extracting(p -> ManifestFiles.ROOT.relativize(p).toString()).containsExactly(
-                "components/lease-renewal/lease-role.args", "components/restore-example/restore-job.args",
-                "examples/compaction-cronjob.args");
+        assertThat(argsFiles())
+                .extracting(p -> ManifestFiles.ROOT.relativize(p).toString())
+                .containsExactly(
+                        "components/lease-renewal/lease-role.args",
+                        "components/restore-example/restore-job.args",
+                        "examples/compaction-cronjob.args");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -89,7 +92,9 @@ class ManifestsDriftTest {
         List<String> docs = ManifestFiles.documents(ManifestFiles.read(ManifestFiles.manifestOf(argsFile)));
         assertThat(docs).hasSize(argsFile.getFileName().toString().equals("lease-role.args") ? 2 : 1);
         for (String doc : docs) {
-            assertThat(ManifestFiles.schemaErrors(validator, doc)).as("schema errors").isEmpty();
+            assertThat(ManifestFiles.schemaErrors(validator, doc))
+                    .as("schema errors")
+                    .isEmpty();
         }
     }
 
@@ -109,16 +114,21 @@ class ManifestsDriftTest {
 
     @Test
     void anEditedManifestIsReportedAsDriftWithTheWayToRegenerate(@TempDir Path dir) throws IOException {
-        Path original = argsFiles().stream().filter(p -> p.getFileName().toString().equals("restore-job.args"))
-                .findFirst().orElseThrow();
+        Path original = argsFiles().stream()
+                .filter(p -> p.getFileName().toString().equals("restore-job.args"))
+                .findFirst()
+                .orElseThrow();
         Path args = Files.copy(original, dir.resolve(original.getFileName()));
         Path manifest = ManifestFiles.manifestOf(args);
         String rendered = ManifestFiles.read(ManifestFiles.manifestOf(original));
 
         Files.writeString(manifest, rendered.replace("memory: \"2Gi\"", "memory: \"3Gi\""));
-        assertThat(drift(args)).hasValueSatisfying(d -> assertThat(d)
-                .contains("differs from what job-launcher renders").contains("manifests/render.sh")
-                .contains("committed:").contains("3Gi"));
+        assertThat(drift(args))
+                .hasValueSatisfying(d -> assertThat(d)
+                        .contains("differs from what job-launcher renders")
+                        .contains("manifests/render.sh")
+                        .contains("committed:")
+                        .contains("3Gi"));
 
         Files.writeString(manifest, rendered.stripTrailing());
         assertThat(drift(args)).isPresent();

@@ -22,10 +22,16 @@ public record ChainProblem(SnapshotObject previous, SnapshotObject next) {
     public String describe() {
         long expected = previous.name().lastRevision() + 1;
         if (isGap()) {
-            return String.format("gap: revisions %d..%d are in no snapshot (after %s, next is %s)",
+            return String.format(
+                    "gap: revisions %d..%d are in no snapshot (after %s, next is %s)",
                     expected, next.name().startRevision() - 1, previous.key(), next.key());
         }
-        return String.format("overlap: %s starts at revision %d but %s already ends at %d (expected start %d)",
-                next.key(), next.name().startRevision(), previous.key(), previous.name().lastRevision(), expected);
+        return String.format(
+                "overlap: %s starts at revision %d but %s already ends at %d (expected start %d)",
+                next.key(),
+                next.name().startRevision(),
+                previous.key(),
+                previous.name().lastRevision(),
+                expected);
     }
 }

@@ -120,8 +120,9 @@ public final class DecodedDeltaFile {
                 long revision = in.readLong();
                 if (revision == END) {
                     if (valueOffset != values.size()) {
-                        throw new IOException("decoded delta " + file + " names " + valueOffset + " bytes of values but "
-                                + values.path() + " holds " + values.size() + ": the scratch files were cut");
+                        throw new IOException(
+                                "decoded delta " + file + " names " + valueOffset + " bytes of values but "
+                                        + values.path() + " holds " + values.size() + ": the scratch files were cut");
                     }
                     return null;
                 }
@@ -138,9 +139,12 @@ public final class DecodedDeltaFile {
                     long create = in.readLong();
                     long version = in.readLong();
                     long lease = in.readLong();
-                    events.add(!put ? DeltaEvent.delete(key, revision, time)
-                            : value.length() == 0 ? DeltaEvent.put(key, null, create, revision, version, lease, time)
-                            : DeltaEvent.putStored(key, value, create, revision, version, lease, time));
+                    events.add(
+                            !put
+                                    ? DeltaEvent.delete(key, revision, time)
+                                    : value.length() == 0
+                                            ? DeltaEvent.put(key, null, create, revision, version, lease, time)
+                                            : DeltaEvent.putStored(key, value, create, revision, version, lease, time));
                 }
                 return new RevisionGroup(revision, events);
             } catch (EOFException e) {

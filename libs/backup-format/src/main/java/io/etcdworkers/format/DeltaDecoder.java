@@ -34,7 +34,7 @@ public final class DeltaDecoder {
 
     /** Verifies and counts without keeping anything. */
     public static DeltaSummary verify(String objectName, InputStream decompressed) throws InterruptedException {
-        return decode(objectName, decompressed, group -> { });
+        return decode(objectName, decompressed, group -> {});
     }
 
     /**
@@ -65,11 +65,13 @@ public final class DeltaDecoder {
         } catch (JsonInput.EndOfInputException e) {
             verifyIncompleteArray(objectName, content, e);
         } catch (TruncatedStreamException e) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(),
+                    e);
         } catch (CorruptStreamException e) {
-            throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
-                    objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.CORRUPT_OBJECT, objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
         } catch (JsonInput.SyntaxException e) {
             decodeFailure = reader.corrupt("invalid JSON: " + e.getMessage(), e);
         } catch (WorkerException e) {
@@ -86,11 +88,11 @@ public final class DeltaDecoder {
      * (its last 32 bytes are JSON, not a hash); when it matches, the bytes are what the writer
      * wrote and fetching again cannot help.
      */
-    private static void verifyIncompleteArray(String objectName, HashTrailerInputStream content,
-            JsonInput.EndOfInputException e) {
+    private static void verifyIncompleteArray(
+            String objectName, HashTrailerInputStream content, JsonInput.EndOfInputException e) {
         String what = objectName + ": content ends before the event array does";
-        WorkerException cut = new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                what + " (object cut short?): " + e.getMessage(), e);
+        WorkerException cut =
+                new WorkerException(ErrorCode.TRUNCATED_OBJECT, what + " (object cut short?): " + e.getMessage(), e);
         try {
             content.drain();
         } catch (IOException drainFailure) {
@@ -99,29 +101,41 @@ public final class DeltaDecoder {
         if (content.trailer().isEmpty() || !content.hashMatches()) {
             throw cut;
         }
-        throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
-                what + ", though its SHA-256 trailer matches: the object was written incomplete: " + e.getMessage(), e);
+        throw new WorkerException(
+                ErrorCode.CORRUPT_OBJECT,
+                what + ", though its SHA-256 trailer matches: the object was written incomplete: " + e.getMessage(),
+                e);
     }
 
-    private static void verifyTrailer(String objectName, HashTrailerInputStream content, WorkerException decodeFailure) {
+    private static void verifyTrailer(
+            String objectName, HashTrailerInputStream content, WorkerException decodeFailure) {
         try {
             content.drain();
         } catch (TruncatedStreamException e) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(),
+                    e);
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.CORRUPT_OBJECT, objectName + ": unreadable: " + e, e);
         }
         if (content.trailer().isEmpty()) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                    objectName + ": shorter than its 32-byte SHA-256 trailer", decodeFailure);
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    objectName + ": shorter than its 32-byte SHA-256 trailer",
+                    decodeFailure);
         }
         if (!content.hashMatches()) {
             String detail = decodeFailure == null ? "" : " (decoding also failed: " + decodeFailure.getMessage() + ")";
-            throw new WorkerException(ErrorCode.HASH_MISMATCH, String.format(
-                    "%s: SHA-256 of the content is %s but its trailer says %s: the object is corrupt%s",
-                    objectName, HashTrailerInputStream.hex(content.contentDigest()),
-                    HashTrailerInputStream.hex(content.trailer().get()), detail), decodeFailure);
+            throw new WorkerException(
+                    ErrorCode.HASH_MISMATCH,
+                    String.format(
+                            "%s: SHA-256 of the content is %s but its trailer says %s: the object is corrupt%s",
+                            objectName,
+                            HashTrailerInputStream.hex(content.contentDigest()),
+                            HashTrailerInputStream.hex(content.trailer().get()),
+                            detail),
+                    decodeFailure);
         }
         if (decodeFailure != null) {
             throw decodeFailure;
@@ -150,8 +164,11 @@ public final class DeltaDecoder {
         void add(DeltaEvent event) throws InterruptedException {
             long revision = event.modRevision();
             if (revision < currentRevision) {
-                throw new WorkerException(ErrorCode.CORRUPT_OBJECT, String.format(
-                        "%s: event %d goes back in revision, from %d to %d", objectName, events, currentRevision, revision));
+                throw new WorkerException(
+                        ErrorCode.CORRUPT_OBJECT,
+                        String.format(
+                                "%s: event %d goes back in revision, from %d to %d",
+                                objectName, events, currentRevision, revision));
             }
             if (revision != currentRevision) {
                 flush();
@@ -185,8 +202,16 @@ public final class DeltaDecoder {
         }
 
         DeltaSummary summary(long jsonBytes) {
-            return new DeltaSummary(events, revisions, firstRevision, currentRevision, jsonBytes, largestEvents, largestBytes,
-                    Optional.ofNullable(firstTime), Optional.ofNullable(lastTime));
+            return new DeltaSummary(
+                    events,
+                    revisions,
+                    firstRevision,
+                    currentRevision,
+                    jsonBytes,
+                    largestEvents,
+                    largestBytes,
+                    Optional.ofNullable(firstTime),
+                    Optional.ofNullable(lastTime));
         }
     }
 }

@@ -1,10 +1,9 @@
 package io.etcdworkers.format;
 
-import java.nio.charset.StandardCharsets;
-
 import io.etcdworkers.files.ValueRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.Objects;
@@ -43,19 +42,26 @@ public record DeltaEvent(
     }
 
     /** An event whose value is held ({@code value}, or none). */
-    public DeltaEvent(EventType type, byte[] key, byte[] value, long createRevision, long modRevision, long version,
-            long lease, OffsetDateTime time) {
+    public DeltaEvent(
+            EventType type,
+            byte[] key,
+            byte[] value,
+            long createRevision,
+            long modRevision,
+            long version,
+            long lease,
+            OffsetDateTime time) {
         this(type, key, value, createRevision, modRevision, version, lease, time, null);
     }
 
-    public static DeltaEvent put(byte[] key, byte[] value, long create, long mod, long version, long lease,
-            OffsetDateTime time) {
+    public static DeltaEvent put(
+            byte[] key, byte[] value, long create, long mod, long version, long lease, OffsetDateTime time) {
         return new DeltaEvent(EventType.PUT, key, value, create, mod, version, lease, time);
     }
 
     /** A PUT whose value waits in a value file. */
-    public static DeltaEvent putStored(byte[] key, ValueRef value, long create, long mod, long version, long lease,
-            OffsetDateTime time) {
+    public static DeltaEvent putStored(
+            byte[] key, ValueRef value, long create, long mod, long version, long lease, OffsetDateTime time) {
         return new DeltaEvent(EventType.PUT, key, EMPTY, create, mod, version, lease, time, value);
     }
 
@@ -72,7 +78,10 @@ public record DeltaEvent(
         try {
             return stored.read();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the value of " + this + " from " + stored.file().path(), e);
+            throw new UncheckedIOException(
+                    "cannot read the value of " + this + " from "
+                            + stored.file().path(),
+                    e);
         }
     }
 
@@ -88,9 +97,14 @@ public record DeltaEvent(
     @Override
     public boolean equals(Object o) {
         return o instanceof DeltaEvent e
-                && type == e.type && Arrays.equals(key, e.key) && Arrays.equals(value(), e.value())
-                && createRevision == e.createRevision && modRevision == e.modRevision
-                && version == e.version && lease == e.lease && time.equals(e.time);
+                && type == e.type
+                && Arrays.equals(key, e.key)
+                && Arrays.equals(value(), e.value())
+                && createRevision == e.createRevision
+                && modRevision == e.modRevision
+                && version == e.version
+                && lease == e.lease
+                && time.equals(e.time);
     }
 
     @Override

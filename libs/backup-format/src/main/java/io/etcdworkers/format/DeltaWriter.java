@@ -53,7 +53,8 @@ public final class DeltaWriter implements AutoCloseable {
     /** Appends one event; revisions must not go backwards. */
     public void write(DeltaEvent event) throws IOException {
         if (event.modRevision() < lastRevision) {
-            throw new IllegalArgumentException("revision goes back from " + lastRevision + " to " + event.modRevision());
+            throw new IllegalArgumentException(
+                    "revision goes back from " + lastRevision + " to " + event.modRevision());
         }
         lastRevision = event.modRevision();
         json.writeStartObject();

@@ -82,8 +82,10 @@ final class EventReader {
             if (member.textIs(TYPE)) {
                 int c = member.peek();
                 if (!isNumber(c) || !member.readNumber()) {
-                    throw corrupt("etcdEvent.type must be the number 0 or 1, found "
-                            + (isNumber(c) ? "a fraction" : JsonInput.describe(c)), null);
+                    throw corrupt(
+                            "etcdEvent.type must be the number 0 or 1, found "
+                                    + (isNumber(c) ? "a fraction" : JsonInput.describe(c)),
+                            null);
                 }
                 long number = member.number();
                 if (number != 0 && number != 1) {
@@ -144,8 +146,8 @@ final class EventReader {
     private long number(JsonBytes json, String field) throws IOException {
         int c = json.peek();
         if (!isNumber(c) || !json.readNumber()) {
-            throw corrupt(field + " must be an integer, found " + (isNumber(c) ? "a fraction" : JsonInput.describe(c)),
-                    null);
+            throw corrupt(
+                    field + " must be an integer, found " + (isNumber(c) ? "a fraction" : JsonInput.describe(c)), null);
         }
         return json.number();
     }

@@ -25,8 +25,8 @@ public final class FullSnapshotReader {
      * @param objectName named in error messages
      * @param out receives the decompressed bytes; may be null to only verify
      */
-    public static FullSnapshotSummary copy(String objectName, InputStream decompressed, OutputStream out,
-            boolean skipHashCheck) {
+    public static FullSnapshotSummary copy(
+            String objectName, InputStream decompressed, OutputStream out, boolean skipHashCheck) {
         HashTrailerInputStream in = new HashTrailerInputStream(decompressed);
         byte[] buf = new byte[64 * 1024];
         try {
@@ -36,11 +36,13 @@ public final class FullSnapshotReader {
             }
             in.trailer().ifPresent(t -> write(out, t, t.length));
         } catch (TruncatedStreamException e) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT,
-                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    objectName + ": compressed stream ends early (object cut short?): " + e.getMessage(),
+                    e);
         } catch (CorruptStreamException e) {
-            throw new WorkerException(ErrorCode.CORRUPT_OBJECT,
-                    objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.CORRUPT_OBJECT, objectName + ": compressed stream is corrupt: " + e.getMessage(), e);
         } catch (InterruptedIOException e) {
             // the run is stopping (SIGTERM) while the snapshot was read ahead (ReadAheadInputStream)
             Thread.currentThread().interrupt();
@@ -48,17 +50,22 @@ public final class FullSnapshotReader {
         } catch (IOException e) {
             throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, objectName + ": read failed: " + e.getMessage(), e);
         } catch (UncheckedSink e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, objectName + ": writing the snapshot failed: "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    objectName + ": writing the snapshot failed: "
+                            + e.getCause().getMessage(),
+                    e.getCause());
         }
         long total = in.totalLength();
         boolean hasHash = total % SECTOR == HashTrailerInputStream.TRAILER_LENGTH;
         if (!hasHash) {
             if (!skipHashCheck) {
-                throw new WorkerException(ErrorCode.HASH_MISMATCH, String.format(
-                        "%s: %d bytes is not a database plus a 32-byte SHA-256 trailer (size %% 512 != 32): "
-                                + "cut short, or written without a hash (use --skip-hash-check to accept it)",
-                        objectName, total));
+                throw new WorkerException(
+                        ErrorCode.HASH_MISMATCH,
+                        String.format(
+                                "%s: %d bytes is not a database plus a 32-byte SHA-256 trailer (size %% 512 != 32): "
+                                        + "cut short, or written without a hash (use --skip-hash-check to accept it)",
+                                objectName, total));
             }
             return new FullSnapshotSummary(total, false, wholeDigest(in));
         }
@@ -66,10 +73,13 @@ public final class FullSnapshotReader {
             if (skipHashCheck) {
                 return new FullSnapshotSummary(total, true, HashTrailerInputStream.hex(in.contentDigest()));
             }
-            throw new WorkerException(ErrorCode.HASH_MISMATCH, String.format(
-                    "%s: SHA-256 of the database is %s but its trailer says %s: the snapshot is corrupt",
-                    objectName, HashTrailerInputStream.hex(in.contentDigest()),
-                    HashTrailerInputStream.hex(in.trailer().orElseThrow())));
+            throw new WorkerException(
+                    ErrorCode.HASH_MISMATCH,
+                    String.format(
+                            "%s: SHA-256 of the database is %s but its trailer says %s: the snapshot is corrupt",
+                            objectName,
+                            HashTrailerInputStream.hex(in.contentDigest()),
+                            HashTrailerInputStream.hex(in.trailer().orElseThrow())));
         }
         return new FullSnapshotSummary(total, true, HashTrailerInputStream.hex(in.contentDigest()));
     }

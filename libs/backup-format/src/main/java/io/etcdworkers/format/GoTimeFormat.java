@@ -30,8 +30,12 @@ final class GoTimeFormat {
     /** @return the time, or null when {@code text} is not exactly Go's form with valid fields */
     static OffsetDateTime parseGoForm(String text) {
         int n = text.length();
-        if (n < SECONDS_END + 1 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
-                || text.charAt(13) != ':' || text.charAt(16) != ':') {
+        if (n < SECONDS_END + 1
+                || text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != 'T'
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':') {
             return null;
         }
         int year = digits(text, 0, 4);

@@ -18,6 +18,7 @@ import java.util.Optional;
 public final class HashTrailerInputStream extends InputStream {
     /** Length of a raw SHA-256. */
     public static final int TRAILER_LENGTH = 32;
+
     private static final int BUFFER = 64 * 1024;
 
     private final InputStream in;

@@ -23,6 +23,7 @@ final class JsonBytes extends JsonInput {
     static final int MAX_DEPTH = 16;
     /** A string buffer grown past this is dropped after use, not kept for the next string. */
     private static final int KEPT_TEXT_BYTES = 1 << 20;
+
     private static final Base64.Decoder BASE64 = Base64.getDecoder();
 
     /** Reads one member's value, its name being {@link #textIs the text} when it is called. */
@@ -233,7 +234,8 @@ final class JsonBytes extends JsonInput {
             appendByte(c);
             pos++;
         }
-        if (codePoint < min || codePoint > Character.MAX_CODE_POINT
+        if (codePoint < min
+                || codePoint > Character.MAX_CODE_POINT
                 || (codePoint >= Character.MIN_SURROGATE && codePoint <= Character.MAX_SURROGATE)) {
             throw syntax("invalid UTF-8 sequence");
         }

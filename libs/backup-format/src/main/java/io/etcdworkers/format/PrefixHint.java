@@ -25,7 +25,8 @@ final class PrefixHint {
      * @return the advice (prefixes in name order), empty when no snapshot is anywhere in the container
      */
     static Optional<String> find(ObjectStore store, String base, Collection<String> listed) {
-        if (listed.stream().anyMatch(k -> SnapshotName.parse(k.substring(base.length())).isPresent())) {
+        if (listed.stream()
+                .anyMatch(k -> SnapshotName.parse(k.substring(base.length())).isPresent())) {
             return Optional.of(insideVersionFolder(base));
         }
         Set<String> prefixes = prefixesOf(listed);
@@ -60,8 +61,13 @@ final class PrefixHint {
         }
         List<String> shown = prefixes.subList(0, Math.min(SHOWN, prefixes.size()));
         String more = prefixes.size() > SHOWN ? " and " + (prefixes.size() - SHOWN) + " more" : "";
-        return "found snapshots under " + String.join(", ", shown.stream().map(p -> p.isEmpty() ? "(no prefix)" : p + "/")
-                .toList()) + more + ": " + verb + " --store-prefix with the one to restore (e.g. --store-prefix "
+        return "found snapshots under "
+                + String.join(
+                        ", ",
+                        shown.stream()
+                                .map(p -> p.isEmpty() ? "(no prefix)" : p + "/")
+                                .toList()) + more + ": " + verb
+                + " --store-prefix with the one to restore (e.g. --store-prefix "
                 + shown.get(0) + ")";
     }
 

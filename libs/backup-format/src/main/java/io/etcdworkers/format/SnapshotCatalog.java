@@ -4,8 +4,8 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.store.ObjectInfo;
 import io.etcdworkers.store.ObjectStore;
-import java.util.ArrayList;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -28,8 +28,8 @@ public final class SnapshotCatalog {
      * same last revision and time (so the full one becomes the base); then by key, so the order
      * never depends on the listing.
      */
-    static final Comparator<SnapshotObject> ORDER = Comparator
-            .comparingLong((SnapshotObject s) -> s.name().lastRevision())
+    static final Comparator<SnapshotObject> ORDER = Comparator.comparingLong(
+                    (SnapshotObject s) -> s.name().lastRevision())
             .thenComparing(s -> s.name().createdAt())
             .thenComparing(s -> s.isFull() ? 1 : 0)
             .thenComparing(SnapshotObject::key);
@@ -43,8 +43,8 @@ public final class SnapshotCatalog {
         this(describe, snapshots, skipped, "");
     }
 
-    private SnapshotCatalog(String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped,
-            String hint) {
+    private SnapshotCatalog(
+            String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped, String hint) {
         this.describe = describe;
         this.snapshots = snapshots.stream().sorted(ORDER).toList();
         this.skipped = List.copyOf(skipped);
@@ -64,7 +64,10 @@ public final class SnapshotCatalog {
                 found.add(new SnapshotObject(info, snapshot.name()));
             } else if (parsed instanceof SnapshotKey.Invalid invalid) {
                 if (relative.startsWith("v1/") || relative.startsWith("v2/")) {
-                    LOG.warn("skipping object that is not a snapshot: key={} reason={}", invalid.key(), invalid.reason());
+                    LOG.warn(
+                            "skipping object that is not a snapshot: key={} reason={}",
+                            invalid.key(),
+                            invalid.reason());
                 } else {
                     outside.add(invalid.key()); // a whole other tree can lie here: one line for all of it
                 }
@@ -72,11 +75,15 @@ public final class SnapshotCatalog {
             }
         }
         if (!outside.isEmpty()) {
-            LOG.warn("skipping {} object(s) not under a v1/ or v2/ folder of prefix \"{}\", e.g. key={}", outside.size(),
-                    base, outside.get(0));
+            LOG.warn(
+                    "skipping {} object(s) not under a v1/ or v2/ folder of prefix \"{}\", e.g. key={}",
+                    outside.size(),
+                    base,
+                    outside.get(0));
         }
         String where = store.describe() + " under prefix \"" + base + "\"";
-        String hint = found.stream().anyMatch(SnapshotObject::isFull) ? ""
+        String hint = found.stream().anyMatch(SnapshotObject::isFull)
+                ? ""
                 : PrefixHint.find(store, base, outside).orElse("");
         return new SnapshotCatalog(where, found, skipped, hint);
     }
@@ -176,12 +183,23 @@ public final class SnapshotCatalog {
         SnapshotSelection selection = new SnapshotSelection(snapshots.get(baseIndex), deltas, point, List.of());
         if (stopAt instanceof StopAt.AtRevision r && selection.lastRevision() < r.revision()) {
             // the revision fell between the end of this chain and the next snapshot: no object holds it
-            SnapshotObject next = snapshots.stream().filter(o -> o.name().lastRevision() > r.revision()).findFirst()
+            SnapshotObject next = snapshots.stream()
+                    .filter(o -> o.name().lastRevision() > r.revision())
+                    .findFirst()
                     .orElseThrow();
-            throw new WorkerException(ErrorCode.USAGE, String.format("revision %d is in no snapshot: the chain from %s "
-                    + "ends at revision %d and the next snapshot, %s, holds revisions %d..%d", r.revision(),
-                    selection.base().key(), selection.lastRevision(), next.key(),
-                    next.isFull() ? next.name().lastRevision() : next.name().startRevision(), next.name().lastRevision()));
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    String.format(
+                            "revision %d is in no snapshot: the chain from %s "
+                                    + "ends at revision %d and the next snapshot, %s, holds revisions %d..%d",
+                            r.revision(),
+                            selection.base().key(),
+                            selection.lastRevision(),
+                            next.key(),
+                            next.isFull()
+                                    ? next.name().lastRevision()
+                                    : next.name().startRevision(),
+                            next.name().lastRevision()));
         }
         return selection;
     }
@@ -198,34 +216,52 @@ public final class SnapshotCatalog {
 
     private WorkerException noBase(StopAt stopAt) {
         if (snapshots.stream().noneMatch(SnapshotObject::isFull)) {
-            String what = snapshots.isEmpty() ? "no snapshots" : "no full snapshot (only " + snapshots.size() + " deltas)";
-            return new WorkerException(ErrorCode.NO_SNAPSHOTS, "nothing to restore from: " + what + " in " + describe
-                    + (hint.isEmpty() ? "" : "; " + hint));
+            String what =
+                    snapshots.isEmpty() ? "no snapshots" : "no full snapshot (only " + snapshots.size() + " deltas)";
+            return new WorkerException(
+                    ErrorCode.NO_SNAPSHOTS,
+                    "nothing to restore from: " + what + " in " + describe + (hint.isEmpty() ? "" : "; " + hint));
         }
-        return new WorkerException(ErrorCode.USAGE, stopAt.describe() + " is before the oldest full snapshot: "
-                + coverage());
+        return new WorkerException(
+                ErrorCode.USAGE, stopAt.describe() + " is before the oldest full snapshot: " + coverage());
     }
 
     /** A point after the last snapshot is not in the backup: nothing says what happened after it. */
     private void requireCovered(StopAt stopAt) {
         SnapshotObject last = snapshots.get(snapshots.size() - 1);
-        Instant newest = snapshots.stream().map(s -> s.name().createdAt()).max(Instant::compareTo).orElseThrow();
-        boolean after = stopAt instanceof StopAt.AtRevision r && r.revision() > last.name().lastRevision()
+        Instant newest = snapshots.stream()
+                .map(s -> s.name().createdAt())
+                .max(Instant::compareTo)
+                .orElseThrow();
+        boolean after = stopAt instanceof StopAt.AtRevision r
+                        && r.revision() > last.name().lastRevision()
                 || stopAt instanceof StopAt.AtTime t && t.time().isAfter(newest);
         if (after) {
-            throw new WorkerException(ErrorCode.USAGE, stopAt.describe() + " is after the last snapshot, so the "
-                    + "backup cannot say what the state was then: " + coverage()
-                    + "; restore without --to-revision/--to-time for the latest state");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    stopAt.describe() + " is after the last snapshot, so the "
+                            + "backup cannot say what the state was then: " + coverage()
+                            + "; restore without --to-revision/--to-time for the latest state");
         }
     }
 
     /** What the snapshots span, for messages: the oldest full snapshot to the newest revision and time. */
     public String coverage() {
-        SnapshotObject oldestFull = snapshots.stream().filter(SnapshotObject::isFull).findFirst().orElseThrow();
+        SnapshotObject oldestFull =
+                snapshots.stream().filter(SnapshotObject::isFull).findFirst().orElseThrow();
         SnapshotObject last = snapshots.get(snapshots.size() - 1);
-        Instant newest = snapshots.stream().map(s -> s.name().createdAt()).max(Instant::compareTo).orElseThrow();
-        return String.format("the snapshots in %s cover revisions %d..%d, made %s..%s (from %s to %s)",
-                describe, oldestFull.name().lastRevision(), last.name().lastRevision(), oldestFull.name().createdAt(),
-                newest, oldestFull.key(), last.key());
+        Instant newest = snapshots.stream()
+                .map(s -> s.name().createdAt())
+                .max(Instant::compareTo)
+                .orElseThrow();
+        return String.format(
+                "the snapshots in %s cover revisions %d..%d, made %s..%s (from %s to %s)",
+                describe,
+                oldestFull.name().lastRevision(),
+                last.name().lastRevision(),
+                oldestFull.name().createdAt(),
+                newest,
+                oldestFull.key(),
+                last.key());
     }
 }

@@ -39,8 +39,7 @@ public record SnapshotName(
             throw new IllegalArgumentException("negative revision");
         }
         if (startRevision > lastRevision) {
-            throw new IllegalArgumentException(
-                    "start revision " + startRevision + " > last revision " + lastRevision);
+            throw new IllegalArgumentException("start revision " + startRevision + " > last revision " + lastRevision);
         }
         if (createdAt.getNano() != 0) {
             throw new IllegalArgumentException("creation time must be whole seconds: " + createdAt);
@@ -60,9 +59,15 @@ public record SnapshotName(
 
     /** The object name exactly as etcd-backup-restore writes it. */
     public String format() {
-        return String.format(Locale.ROOT, "%s-%08d-%08d-%d%s%s",
-                kind.token(), startRevision, lastRevision, createdAt.getEpochSecond(),
-                compressionSuffix, isFinal ? FINAL_SUFFIX : "");
+        return String.format(
+                Locale.ROOT,
+                "%s-%08d-%08d-%d%s%s",
+                kind.token(),
+                startRevision,
+                lastRevision,
+                createdAt.getEpochSecond(),
+                compressionSuffix,
+                isFinal ? FINAL_SUFFIX : "");
     }
 
     /**
@@ -98,8 +103,8 @@ public record SnapshotName(
         if (!rest.isEmpty() && (rest.charAt(0) != '.' || rest.length() == 1)) {
             return Optional.empty();
         }
-        return Optional.of(new SnapshotName(
-                kind.get(), start.get(), last.get(), Instant.ofEpochSecond(seconds), rest, isFinal));
+        return Optional.of(
+                new SnapshotName(kind.get(), start.get(), last.get(), Instant.ofEpochSecond(seconds), rest, isFinal));
     }
 
     private static Optional<Long> parseRevision(String token) {

@@ -20,8 +20,8 @@ import java.util.stream.Collectors;
  * @param point where the rebuild ends
  * @param omitted what a {@code --to-last-good} selection left out before anything was read
  */
-public record SnapshotSelection(SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point,
-        List<Omission> omitted) {
+public record SnapshotSelection(
+        SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
 
     public SnapshotSelection {
         Objects.requireNonNull(base, "base");
@@ -69,7 +69,8 @@ public record SnapshotSelection(SnapshotObject base, List<SnapshotObject> deltas
             return this;
         }
         if (!point.lastGood()) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT,
+            throw new WorkerException(
+                    ErrorCode.BACKUP_INCONSISTENT,
                     problems.size() + " break(s) in the snapshot chain from " + base.key() + ": "
                             + problems.stream().map(ChainProblem::describe).collect(Collectors.joining("; ")));
         }
@@ -90,7 +91,9 @@ public record SnapshotSelection(SnapshotObject base, List<SnapshotObject> deltas
 
     /** The revision the chain ends at: the last delta's, or the base's when there is none. */
     public long lastRevision() {
-        return deltas.isEmpty() ? base.name().lastRevision() : deltas.get(deltas.size() - 1).name().lastRevision();
+        return deltas.isEmpty()
+                ? base.name().lastRevision()
+                : deltas.get(deltas.size() - 1).name().lastRevision();
     }
 
     /** The revision the rebuild aims at, for progress: the one asked for, else the chain's last. */

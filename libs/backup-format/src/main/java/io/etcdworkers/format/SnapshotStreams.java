@@ -19,9 +19,12 @@ public final class SnapshotStreams {
 
     /** The codec for the object's suffix, or {@link ErrorCode#UNSUPPORTED_OBJECT}. */
     public static Compression codecOf(SnapshotObject object) {
-        return object.name().compression().orElseThrow(() -> new WorkerException(ErrorCode.UNSUPPORTED_OBJECT,
-                object.key() + ": unknown compression suffix \"" + object.name().compressionSuffix()
-                        + "\" (known: .gz, .zlib, .Z, or none)"));
+        return object.name()
+                .compression()
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.UNSUPPORTED_OBJECT,
+                        object.key() + ": unknown compression suffix \""
+                                + object.name().compressionSuffix() + "\" (known: .gz, .zlib, .Z, or none)"));
     }
 
     /** The raw (still compressed) bytes, length-checked against the listing. */
@@ -80,8 +83,8 @@ public final class SnapshotStreams {
 
         private void checkComplete() throws TruncatedStreamException {
             if (seen < expected) {
-                throw new TruncatedStreamException(key + ": store delivered " + seen + " of " + expected
-                        + " listed bytes (body cut short)");
+                throw new TruncatedStreamException(
+                        key + ": store delivered " + seen + " of " + expected + " listed bytes (body cut short)");
             }
         }
     }

@@ -8,10 +8,12 @@ import java.security.NoSuchAlgorithmException;
 /** Builds raw delta contents (JSON plus a trailer) for decoder tests. */
 final class DeltaBytes {
     /** The test vector of bucket-format.md section 4 (273 bytes). */
-    static final String VECTOR_JSON = "[{\"etcdEvent\":{\"kv\":{\"key\":\"L3JlZ2lzdHJ5L2Zvbw==\",\"create_revision\":101,"
-            + "\"mod_revision\":101,\"version\":1,\"value\":\"YmFy\"}},\"time\":\"2024-05-01T10:20:30.123456789Z\"},"
-            + "{\"etcdEvent\":{\"type\":1,\"kv\":{\"key\":\"L3JlZ2lzdHJ5L2Zvbw==\",\"mod_revision\":102}},"
-            + "\"time\":\"2024-05-01T10:20:31.5Z\"}]";
+    static final String VECTOR_JSON =
+            "[{\"etcdEvent\":{\"kv\":{\"key\":\"L3JlZ2lzdHJ5L2Zvbw==\",\"create_revision\":101,"
+                    + "\"mod_revision\":101,\"version\":1,\"value\":\"YmFy\"}},\"time\":\"2024-05-01T10:20:30.123456789Z\"},"
+                    + "{\"etcdEvent\":{\"type\":1,\"kv\":{\"key\":\"L3JlZ2lzdHJ5L2Zvbw==\",\"mod_revision\":102}},"
+                    + "\"time\":\"2024-05-01T10:20:31.5Z\"}]";
+
     static final String VECTOR_SHA256 = "ecefba41d6bd0341536619a00258d866447dab45bd39f3f1a700aa335b140443";
 
     private DeltaBytes() {}

@@ -35,8 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Timeout(60)
 class DeltaDecoderFuzzTest {
-    private static final Set<ErrorCode> REJECTIONS = Set.of(ErrorCode.HASH_MISMATCH, ErrorCode.CORRUPT_OBJECT,
-            ErrorCode.TRUNCATED_OBJECT);
+    private static final Set<ErrorCode> REJECTIONS =
+            Set.of(ErrorCode.HASH_MISMATCH, ErrorCode.CORRUPT_OBJECT, ErrorCode.TRUNCATED_OBJECT);
 
     @SeededTest(tries = 300)
     void mutatedDeltasAreRejectedNeverMisread(SeededCase c) throws Exception {
@@ -90,16 +90,17 @@ class DeltaDecoderFuzzTest {
     }
 
     static Stream<Arguments> everyCodecWithNoneOneAndTheMostBytes() {
-        return Stream.of(Compression.values()).flatMap(codec -> IntStream.of(0, 1, 4000)
-                .mapToObj(length -> arguments(codec, length)));
+        return Stream.of(Compression.values())
+                .flatMap(codec -> IntStream.of(0, 1, 4000).mapToObj(length -> arguments(codec, length)));
     }
 
     private static void assertRandomBytesRejected(Compression codec, int length, Random random) {
         byte[] junk = new byte[length];
         random.nextBytes(junk);
 
-        assertThatThrownBy(() -> decode(codec, junk)).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isIn(REJECTIONS));
+        assertThatThrownBy(() -> decode(codec, junk))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isIn(REJECTIONS));
     }
 
     private static List<DeltaEvent> decode(Compression codec, byte[] bytes) throws InterruptedException {
@@ -133,7 +134,8 @@ class DeltaDecoderFuzzTest {
 
     private static byte[] compressed(Compression codec, List<DeltaEvent> events) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (OutputStream out = codec.compress(bytes); DeltaWriter writer = new DeltaWriter(out)) {
+        try (OutputStream out = codec.compress(bytes);
+                DeltaWriter writer = new DeltaWriter(out)) {
             for (DeltaEvent e : events) {
                 writer.write(e);
             }

@@ -1,8 +1,5 @@
 package io.etcdworkers.format;
 
-import java.util.Base64;
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,21 +36,39 @@ class DeltaDecoderTest {
         List<RevisionGroup> groups = decode(DeltaBytes.withHash(DeltaBytes.VECTOR_JSON));
 
         byte[] key = "/registry/foo".getBytes(StandardCharsets.UTF_8);
-        assertThat(groups).containsExactly(
-                new RevisionGroup(101, List.of(DeltaEvent.put(key, "bar".getBytes(StandardCharsets.UTF_8), 101, 101, 1, 0,
-                        OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")))),
-                new RevisionGroup(102, List.of(DeltaEvent.delete(key, 102,
-                        OffsetDateTime.parse("2024-05-01T10:20:31.5Z")))));
+        assertThat(groups)
+                .containsExactly(
+                        new RevisionGroup(
+                                101,
+                                List.of(DeltaEvent.put(
+                                        key,
+                                        "bar".getBytes(StandardCharsets.UTF_8),
+                                        101,
+                                        101,
+                                        1,
+                                        0,
+                                        OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")))),
+                        new RevisionGroup(
+                                102,
+                                List.of(DeltaEvent.delete(key, 102, OffsetDateTime.parse("2024-05-01T10:20:31.5Z")))));
     }
 
     @Test
     void summaryCountsEventsRevisionsAndTheLargestGroup() throws Exception {
-        DeltaSummary summary = DeltaDecoder.verify("Incr-test",
-                new ByteArrayInputStream(DeltaBytes.withHash(DeltaBytes.VECTOR_JSON)));
+        DeltaSummary summary =
+                DeltaDecoder.verify("Incr-test", new ByteArrayInputStream(DeltaBytes.withHash(DeltaBytes.VECTOR_JSON)));
 
-        assertThat(summary).isEqualTo(new DeltaSummary(2, 2, 101, 102, 273, 1, 16,
-                Optional.of(OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")),
-                Optional.of(OffsetDateTime.parse("2024-05-01T10:20:31.5Z"))));
+        assertThat(summary)
+                .isEqualTo(new DeltaSummary(
+                        2,
+                        2,
+                        101,
+                        102,
+                        273,
+                        1,
+                        16,
+                        Optional.of(OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")),
+                        Optional.of(OffsetDateTime.parse("2024-05-01T10:20:31.5Z"))));
     }
 
     @Test
@@ -61,15 +78,17 @@ class DeltaDecoderTest {
         List<RevisionGroup> groups = decode(DeltaBytes.withHash(json));
 
         assertThat(groups).extracting(RevisionGroup::revision).containsExactly(5L, 6L);
-        assertThat(groups.get(0).events()).extracting(e -> new String(e.key(), StandardCharsets.UTF_8))
+        assertThat(groups.get(0).events())
+                .extracting(e -> new String(e.key(), StandardCharsets.UTF_8))
                 .containsExactly("a", "b", "c");
         assertThat(groups.get(0).events().get(1).type()).isEqualTo(EventType.DELETE);
     }
 
     @Test
     void emptyValueAndLeaseAreRead() throws Exception {
-        String json = "[{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":3,\"mod_revision\":3,\"version\":1,"
-                + "\"lease\":4390624984326916637}},\"time\":\"2024-05-01T10:20:30Z\"}]";
+        String json =
+                "[{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":3,\"mod_revision\":3,\"version\":1,"
+                        + "\"lease\":4390624984326916637}},\"time\":\"2024-05-01T10:20:30Z\"}]";
 
         DeltaEvent event = decode(DeltaBytes.withHash(json)).get(0).events().get(0);
 
@@ -93,8 +112,9 @@ class DeltaDecoderTest {
         byte[] content = DeltaBytes.withHash(DeltaBytes.VECTOR_JSON);
         content[content.length - 1] ^= 0x01;
 
-        assertThatThrownBy(() -> decode(content)).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
+        assertThatThrownBy(() -> decode(content))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
     }
 
     @Test
@@ -102,13 +122,16 @@ class DeltaDecoderTest {
         byte[] content = DeltaBytes.withHash(DeltaBytes.VECTOR_JSON);
         for (int length = 0; length < content.length; length++) {
             byte[] cut = Arrays.copyOf(content, length);
-            assertThatThrownBy(() -> decode(cut)).as("cut at %d", length)
-                    .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code())
-                            .isIn(ErrorCode.TRUNCATED_OBJECT, ErrorCode.HASH_MISMATCH));
+            assertThatThrownBy(() -> decode(cut))
+                    .as("cut at %d", length)
+                    .isInstanceOfSatisfying(
+                            WorkerException.class,
+                            e -> assertThat(e.code()).isIn(ErrorCode.TRUNCATED_OBJECT, ErrorCode.HASH_MISMATCH));
         }
         byte[] cutInJson = Arrays.copyOf(content, 200);
-        assertThatThrownBy(() -> decode(cutInJson)).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
+        assertThatThrownBy(() -> decode(cutInJson))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -161,9 +184,15 @@ class DeltaDecoderTest {
             if (i == sizes.length - 1) {
                 b64 = "\\u00" + Integer.toHexString(b64.charAt(0)) + b64.substring(1);
             }
-            json.append(i == 0 ? "" : ",").append("{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":1,")
-                    .append("\"mod_revision\":").append(i + 1).append(",\"version\":").append(i + 1)
-                    .append(",\"value\":\"").append(b64).append("\"}},\"time\":\"2024-05-01T10:20:30Z\"}");
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"etcdEvent\":{\"kv\":{\"key\":\"YQ==\",\"create_revision\":1,")
+                    .append("\"mod_revision\":")
+                    .append(i + 1)
+                    .append(",\"version\":")
+                    .append(i + 1)
+                    .append(",\"value\":\"")
+                    .append(b64)
+                    .append("\"}},\"time\":\"2024-05-01T10:20:30Z\"}");
         }
         json.append("]");
 
@@ -171,7 +200,9 @@ class DeltaDecoderTest {
 
         assertThat(groups).hasSize(sizes.length);
         for (int i = 0; i < sizes.length; i++) {
-            assertThat(groups.get(i).events().get(0).value()).as("value of %d bytes", sizes[i]).isEqualTo(values.get(i));
+            assertThat(groups.get(i).events().get(0).value())
+                    .as("value of %d bytes", sizes[i])
+                    .isEqualTo(values.get(i));
         }
     }
 

@@ -1,8 +1,5 @@
 package io.etcdworkers.format;
 
-import java.io.IOException;
-import java.util.Arrays;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -13,10 +10,12 @@ import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.testsupport.seeded.SeededCase;
 import io.etcdworkers.testsupport.seeded.SeededTest;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
@@ -37,8 +36,10 @@ class DeltaJsonLayoutTest {
     private static final ObjectMapper JACKSON = JsonMapper.builder().build();
 
     static {
-        JACKSON.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
-                .maxNestingDepth(JsonBytes.MAX_DEPTH).build());
+        JACKSON.getFactory()
+                .setStreamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(JsonBytes.MAX_DEPTH)
+                        .build());
     }
 
     @SeededTest(tries = 300)
@@ -113,8 +114,14 @@ class DeltaJsonLayoutTest {
             } else {
                 byte[] value = new byte[random.nextInt(5) == 0 ? 0 : random.nextInt(200)];
                 random.nextBytes(value);
-                events.add(DeltaEvent.put(key, value, revision - random.nextInt(2), revision, 1 + random.nextInt(5),
-                        random.nextInt(3) == 0 ? random.nextInt(1 << 30) : 0, time));
+                events.add(DeltaEvent.put(
+                        key,
+                        value,
+                        revision - random.nextInt(2),
+                        revision,
+                        1 + random.nextInt(5),
+                        random.nextInt(3) == 0 ? random.nextInt(1 << 30) : 0,
+                        time));
             }
         }
         return events;
@@ -180,12 +187,18 @@ class DeltaJsonLayoutTest {
         /** Any JSON value, nested at most {@code depth} more levels. */
         private String any(int depth) {
             switch (random.nextInt(depth > 0 ? 8 : 6)) {
-                case 0: return string("s\u00e9\u20ac\ud83d\ude00\"\\/" + random.nextInt(100));
-                case 1: return Long.toString(random.nextLong());
-                case 2: return random.nextInt(100) + "." + random.nextInt(100) + (random.nextBoolean() ? "e-3" : "");
-                case 3: return "true";
-                case 4: return "false";
-                case 5: return "null";
+                case 0:
+                    return string("s\u00e9\u20ac\ud83d\ude00\"\\/" + random.nextInt(100));
+                case 1:
+                    return Long.toString(random.nextLong());
+                case 2:
+                    return random.nextInt(100) + "." + random.nextInt(100) + (random.nextBoolean() ? "e-3" : "");
+                case 3:
+                    return "true";
+                case 4:
+                    return "false";
+                case 5:
+                    return "null";
                 case 6: {
                     List<String> items = new ArrayList<>();
                     for (int i = random.nextInt(3); i > 0; i--) {

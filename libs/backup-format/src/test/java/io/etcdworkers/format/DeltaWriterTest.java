@@ -20,7 +20,13 @@ class DeltaWriterTest {
         byte[] key = "/registry/foo".getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (DeltaWriter writer = new DeltaWriter(out)) {
-            writer.write(DeltaEvent.put(key, "bar".getBytes(StandardCharsets.UTF_8), 101, 101, 1, 0,
+            writer.write(DeltaEvent.put(
+                    key,
+                    "bar".getBytes(StandardCharsets.UTF_8),
+                    101,
+                    101,
+                    1,
+                    0,
                     OffsetDateTime.parse("2024-05-01T10:20:30.123456789Z")));
             writer.write(DeltaEvent.delete(key, 102, OffsetDateTime.parse("2024-05-01T10:20:31.500Z")));
         }
@@ -54,8 +60,14 @@ class DeltaWriterTest {
             } else {
                 byte[] value = new byte[random.nextInt(3) == 0 ? 0 : random.nextInt(4096)];
                 random.nextBytes(value);
-                written.add(DeltaEvent.put(key, value, revision - random.nextInt(50), revision, 1 + random.nextInt(40),
-                        random.nextBoolean() ? 0 : random.nextLong(), time));
+                written.add(DeltaEvent.put(
+                        key,
+                        value,
+                        revision - random.nextInt(50),
+                        revision,
+                        1 + random.nextInt(40),
+                        random.nextBoolean() ? 0 : random.nextLong(),
+                        time));
             }
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -66,8 +78,8 @@ class DeltaWriterTest {
         }
 
         List<DeltaEvent> read = new ArrayList<>();
-        DeltaSummary summary = DeltaDecoder.decode("Incr-roundtrip", new ByteArrayInputStream(out.toByteArray()),
-                group -> read.addAll(group.events()));
+        DeltaSummary summary = DeltaDecoder.decode(
+                "Incr-roundtrip", new ByteArrayInputStream(out.toByteArray()), group -> read.addAll(group.events()));
 
         assertThat(read).isEqualTo(written);
         assertThat(summary.events()).isEqualTo(written.size());

@@ -24,7 +24,8 @@ class FullSnapshotReaderTest {
         byte[] content = fixtureFull();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-        FullSnapshotSummary summary = FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(content), out, false);
+        FullSnapshotSummary summary =
+                FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(content), out, false);
 
         assertThat(summary.hasHash()).isTrue();
         assertThat(summary.totalBytes()).isEqualTo(483_360);
@@ -43,7 +44,8 @@ class FullSnapshotReaderTest {
                     assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH);
                     assertThat(e.getMessage()).contains("Full-test", "corrupt");
                 });
-        FullSnapshotSummary skipped = FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(content), null, true);
+        FullSnapshotSummary skipped =
+                FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(content), null, true);
         assertThat(skipped.hasHash()).isTrue();
     }
 
@@ -57,7 +59,8 @@ class FullSnapshotReaderTest {
                     assertThat(e.getMessage()).contains("--skip-hash-check", "483328");
                 });
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        FullSnapshotSummary summary = FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(database), out, true);
+        FullSnapshotSummary summary =
+                FullSnapshotReader.copy("Full-test", new ByteArrayInputStream(database), out, true);
         assertThat(summary.hasHash()).isFalse();
         assertThat(summary.databaseBytes()).isEqualTo(483_328);
         assertThat(summary.sha256()).isEqualTo(HexFormat.of().formatHex(DeltaBytes.sha256(database)));

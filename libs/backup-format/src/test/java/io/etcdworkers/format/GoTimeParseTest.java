@@ -22,8 +22,14 @@ class GoTimeParseTest {
         List<String> texts = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format("%04d-%02d-%02dT%02d:%02d:%02d", random.nextInt(10_000), 1 + random.nextInt(12),
-                    1 + random.nextInt(31), random.nextInt(24), random.nextInt(60), random.nextInt(60)));
+            sb.append(String.format(
+                    "%04d-%02d-%02dT%02d:%02d:%02d",
+                    random.nextInt(10_000),
+                    1 + random.nextInt(12),
+                    1 + random.nextInt(31),
+                    random.nextInt(24),
+                    random.nextInt(60),
+                    random.nextInt(60)));
             int fraction = random.nextInt(11); // 0: none; 10: one digit too many
             if (fraction > 0) {
                 sb.append('.');
@@ -33,8 +39,9 @@ class GoTimeParseTest {
             }
             switch (random.nextInt(4)) {
                 case 0 -> sb.append('Z');
-                case 1 -> sb.append(String.format("%c%02d:%02d", random.nextBoolean() ? '+' : '-', random.nextInt(19),
-                        random.nextInt(60)));
+                case 1 ->
+                    sb.append(String.format(
+                            "%c%02d:%02d", random.nextBoolean() ? '+' : '-', random.nextInt(19), random.nextInt(60)));
                 case 2 -> sb.append(String.format("+%02d:%02d", random.nextInt(15), 15 * random.nextInt(4)));
                 default -> sb.append("-00:00");
             }
@@ -52,16 +59,42 @@ class GoTimeParseTest {
     @Test
     void edgesAndMalformedTextsGetTheJdksAnswer() {
         List<String> texts = List.of(
-                "2024-01-01T00:00:01.26Z", "2024-01-01T00:00:01Z", "2024-02-29T23:59:59.999999999+14:00",
-                "2023-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-13-01T00:00:00Z", "2024-00-10T00:00:00Z",
-                "2024-01-01T24:00:00Z", "2024-01-01T23:60:00Z", "2024-01-01T23:59:60Z", "0000-01-01T00:00:00Z",
-                "9999-12-31T23:59:59.999999999-18:00", "2024-01-01T00:00:00+18:00", "2024-01-01T00:00:00+18:01",
-                "2024-01-01T00:00:00+19:00", "2024-01-01T00:00:00+05", "2024-01-01T00:00:00+0530",
-                "2024-01-01T00:00:00+05:30:15", "2024-01-01T00:00:00.Z", "2024-01-01T00:00:00.1234567891Z",
-                "2024-01-01T00:00Z", "2024-01-01t00:00:00z", "2024-01-01 00:00:00Z", "2024-01-01T00:00:00",
-                "+12024-01-01T00:00:00Z", "2024-1-01T00:00:00Z", "2024-01-01T00:00:00ZZ", "2024-01-01T00:00:00Z ",
-                " 2024-01-01T00:00:00Z", "２０２４-01-01T00:00:00Z", "2024-01-01T00:00:00.١Z", "", "Z",
-                "2024-01-01T00:00:00-00:00", "2024-01-01T00:00:00+00:60", "2024-01-01T00:00:00.000000000Z");
+                "2024-01-01T00:00:01.26Z",
+                "2024-01-01T00:00:01Z",
+                "2024-02-29T23:59:59.999999999+14:00",
+                "2023-02-29T00:00:00Z",
+                "2024-04-31T00:00:00Z",
+                "2024-13-01T00:00:00Z",
+                "2024-00-10T00:00:00Z",
+                "2024-01-01T24:00:00Z",
+                "2024-01-01T23:60:00Z",
+                "2024-01-01T23:59:60Z",
+                "0000-01-01T00:00:00Z",
+                "9999-12-31T23:59:59.999999999-18:00",
+                "2024-01-01T00:00:00+18:00",
+                "2024-01-01T00:00:00+18:01",
+                "2024-01-01T00:00:00+19:00",
+                "2024-01-01T00:00:00+05",
+                "2024-01-01T00:00:00+0530",
+                "2024-01-01T00:00:00+05:30:15",
+                "2024-01-01T00:00:00.Z",
+                "2024-01-01T00:00:00.1234567891Z",
+                "2024-01-01T00:00Z",
+                "2024-01-01t00:00:00z",
+                "2024-01-01 00:00:00Z",
+                "2024-01-01T00:00:00",
+                "+12024-01-01T00:00:00Z",
+                "2024-1-01T00:00:00Z",
+                "2024-01-01T00:00:00ZZ",
+                "2024-01-01T00:00:00Z ",
+                " 2024-01-01T00:00:00Z",
+                "２０２４-01-01T00:00:00Z",
+                "2024-01-01T00:00:00.١Z",
+                "",
+                "Z",
+                "2024-01-01T00:00:00-00:00",
+                "2024-01-01T00:00:00+00:60",
+                "2024-01-01T00:00:00.000000000Z");
         for (String text : texts) {
             assertSameAsJdk(text);
         }
@@ -74,7 +107,9 @@ class GoTimeParseTest {
         assertThat(GoTimeFormat.parseGoForm(GoTimeFormat.format(time))).isEqualTo(time);
         assertThat(GoTimeFormat.parseGoForm("2024-01-01T00:00:01.26Z"))
                 .isEqualTo(OffsetDateTime.parse("2024-01-01T00:00:01.260Z"));
-        assertThat(GoTimeFormat.parseGoForm("2024-01-01T00:00:00+05:30:15")).as("not Go's form").isNull();
+        assertThat(GoTimeFormat.parseGoForm("2024-01-01T00:00:00+05:30:15"))
+                .as("not Go's form")
+                .isNull();
     }
 
     /** @return whether the fast path answered (the JDK's parser otherwise) */

@@ -52,19 +52,27 @@ class IncompleteDeltaArrayTest {
         byte[] cut = Arrays.copyOf(json, json.length - fromEnd);
         Path delta = writeFile("Incr-100-110-1714558830", cut, new byte[0]);
 
-        assertThatThrownBy(() -> decode(delta)).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
+        assertThatThrownBy(() -> decode(delta))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
     }
 
     /** The JSON of a delta as {@link DeltaWriter} writes it, without its trailer. */
     private byte[] writtenJson() throws IOException {
         Path whole = dir.resolve("whole");
-        try (OutputStream out = Files.newOutputStream(whole); DeltaWriter writer = new DeltaWriter(out)) {
+        try (OutputStream out = Files.newOutputStream(whole);
+                DeltaWriter writer = new DeltaWriter(out)) {
             OffsetDateTime time = OffsetDateTime.parse("2024-05-01T10:20:30Z");
             for (int revision = 100; revision <= 110; revision++) {
                 byte[] key = ("/registry/pods/p" + revision).getBytes(StandardCharsets.UTF_8);
-                writer.write(DeltaEvent.put(key, ("value-" + revision).getBytes(StandardCharsets.UTF_8),
-                        revision, revision, 1, 0, time.plusSeconds(revision)));
+                writer.write(DeltaEvent.put(
+                        key,
+                        ("value-" + revision).getBytes(StandardCharsets.UTF_8),
+                        revision,
+                        revision,
+                        1,
+                        0,
+                        time.plusSeconds(revision)));
             }
         }
         byte[] written = Files.readAllBytes(whole);

@@ -1,16 +1,15 @@
 package io.etcdworkers.format;
 
-import java.io.ByteArrayOutputStream;
-import java.util.Base64;
-import java.util.Random;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,12 +47,26 @@ class JsonBytesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"01", "-", "1.", ".5", "1e", "1e+", "+1", "1x", "9223372036854775808",
-            "123456789012345678901234567890123", "--1", "0x10"})
+    @ValueSource(
+            strings = {
+                "01",
+                "-",
+                "1.",
+                ".5",
+                "1e",
+                "1e+",
+                "+1",
+                "1x",
+                "9223372036854775808",
+                "123456789012345678901234567890123",
+                "--1",
+                "0x10"
+            })
     void malformedNumbersAreSyntaxErrors(String text) {
         for (JsonBytes json : readers(text)) {
-            assertThatThrownBy(json::readNumber).as(text).isInstanceOfAny(JsonInput.SyntaxException.class,
-                    JsonInput.EndOfInputException.class);
+            assertThatThrownBy(json::readNumber)
+                    .as(text)
+                    .isInstanceOfAny(JsonInput.SyntaxException.class, JsonInput.EndOfInputException.class);
         }
     }
 
@@ -83,8 +96,16 @@ class JsonBytesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"\\x\"", "\"\\u12g4\"", "\"\\ud83d\"", "\"\\ud83dx\"", "\"\\ude00\"", "\"a\tb\"",
-            "\"\\ud83d\\u0041\""})
+    @ValueSource(
+            strings = {
+                "\"\\x\"",
+                "\"\\u12g4\"",
+                "\"\\ud83d\"",
+                "\"\\ud83dx\"",
+                "\"\\ude00\"",
+                "\"a\tb\"",
+                "\"\\ud83d\\u0041\""
+            })
     void badEscapesAndControlBytesAreSyntaxErrors(String text) {
         for (JsonBytes json : readers(text)) {
             assertThatThrownBy(json::readString).as(text).isInstanceOf(JsonInput.SyntaxException.class);
@@ -109,8 +130,15 @@ class JsonBytesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"a\":[1,2.5,{\"b\":null}],\"c\":\"\\u00e9\",\"d\":true,\"e\":false}", "[]", "{}",
-            " [ [ ] , { } ] ", "\"s\"", "-1e-2"})
+    @ValueSource(
+            strings = {
+                "{\"a\":[1,2.5,{\"b\":null}],\"c\":\"\\u00e9\",\"d\":true,\"e\":false}",
+                "[]",
+                "{}",
+                " [ [ ] , { } ] ",
+                "\"s\"",
+                "-1e-2"
+            })
     void anyValueIsSkippedWhole(String text) throws IOException {
         for (JsonBytes json : readers(text + " ,")) {
             json.skipValue(0);
@@ -135,7 +163,8 @@ class JsonBytesTest {
         }
         String deep = "[".repeat(JsonBytes.MAX_DEPTH + 1) + "]".repeat(JsonBytes.MAX_DEPTH + 1);
         for (JsonBytes json : readers(deep)) {
-            assertThatThrownBy(() -> json.skipValue(0)).isInstanceOf(JsonInput.SyntaxException.class)
+            assertThatThrownBy(() -> json.skipValue(0))
+                    .isInstanceOf(JsonInput.SyntaxException.class)
                     .hasMessageContaining("nesting");
         }
     }

@@ -37,7 +37,8 @@ class LargeDeltaSmallHeapIT {
             byte[] value = new byte[3000];
             for (long revision = 1000; Files.size(delta) < 100L * 1024 * 1024 || events % 3 != 0; revision++) {
                 random.nextBytes(value);
-                byte[] key = ("/registry/pods/ns-" + (revision % 97) + "/pod-" + revision).getBytes(StandardCharsets.UTF_8);
+                byte[] key =
+                        ("/registry/pods/ns-" + (revision % 97) + "/pod-" + revision).getBytes(StandardCharsets.UTF_8);
                 writer.write(DeltaEvent.put(key, value, revision, revision, 1, 0, time));
                 events++;
                 if (events % 1000 == 0) {
@@ -47,8 +48,8 @@ class LargeDeltaSmallHeapIT {
         }
         assertThat(Files.size(delta)).isGreaterThan(100L * 1024 * 1024);
 
-        ProcessRun child = MainRun.run(DecodeFileMain.class, List.of("-Xmx48m"), Duration.ofSeconds(240),
-                delta.toString());
+        ProcessRun child =
+                MainRun.run(DecodeFileMain.class, List.of("-Xmx48m"), Duration.ofSeconds(240), delta.toString());
         String output = MainRun.output(child);
 
         assertThat(child.exitCode()).as(output).isZero();
@@ -60,7 +61,8 @@ class LargeDeltaSmallHeapIT {
         public static void main(String[] args) throws Exception {
             try (var in = Files.newInputStream(Path.of(args[0]))) {
                 DeltaSummary summary = DeltaDecoder.verify(args[0], in);
-                System.out.println("events=" + summary.events() + " maxHeapMb=" + Runtime.getRuntime().maxMemory() / 1048576);
+                System.out.println("events=" + summary.events() + " maxHeapMb="
+                        + Runtime.getRuntime().maxMemory() / 1048576);
             }
         }
     }

@@ -95,11 +95,12 @@ class ReadAheadInputStreamTest {
             try (InputStream in = new ReadAheadInputStream(source(data, failure), "t", 512, 3)) {
                 byte[] buf = new byte[777];
                 assertThatThrownBy(() -> {
-                    int n;
-                    while ((n = in.read(buf, 0, buf.length)) >= 0) {
-                        got.write(buf, 0, n);
-                    }
-                }).isSameAs(failure);
+                            int n;
+                            while ((n = in.read(buf, 0, buf.length)) >= 0) {
+                                got.write(buf, 0, n);
+                            }
+                        })
+                        .isSameAs(failure);
                 assertThatThrownBy(() -> in.read(buf, 0, 1)).as("and again").isSameAs(failure);
             } catch (IOException e) {
                 throw new AssertionError(e);
@@ -137,7 +138,8 @@ class ReadAheadInputStreamTest {
     }
 
     private static boolean threadAlive(String name) {
-        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(name) && t.isAlive());
     }
 
     @Test

@@ -23,9 +23,14 @@ class SnapshotCatalogPointTest {
 
     @BeforeEach
     void twoFullSnapshotsWithDeltas() throws IOException {
-        for (String name : new String[] {"Full-00000000-00000100-1000", "Incr-00000101-00000200-1010",
-                "Incr-00000201-00000300-1020", "Full-00000000-00000300-1030", "Incr-00000301-00000400-1040",
-                "Incr-00000401-00000500-1050"}) {
+        for (String name : new String[] {
+            "Full-00000000-00000100-1000",
+            "Incr-00000101-00000200-1010",
+            "Incr-00000201-00000300-1020",
+            "Full-00000000-00000300-1030",
+            "Incr-00000301-00000400-1040",
+            "Incr-00000401-00000500-1050"
+        }) {
             Path file = bucket.resolve("v2").resolve(name);
             Files.createDirectories(file.getParent());
             Files.write(file, new byte[] {1});
@@ -46,14 +51,16 @@ class SnapshotCatalogPointTest {
         SnapshotSelection s = catalog.select(revision(250));
 
         assertThat(s.base().key()).isEqualTo("v2/Full-00000000-00000100-1000");
-        assertThat(s.deltas()).extracting(SnapshotObject::key)
+        assertThat(s.deltas())
+                .extracting(SnapshotObject::key)
                 .containsExactly("v2/Incr-00000101-00000200-1010", "v2/Incr-00000201-00000300-1020");
         assertThat(s.targetRevision()).isEqualTo(250);
 
         assertThat(catalog.select(revision(300)).base().key()).isEqualTo("v2/Full-00000000-00000300-1030");
         assertThat(catalog.select(revision(300)).deltas()).isEmpty();
         assertThat(catalog.select(revision(100)).deltas()).isEmpty();
-        assertThat(catalog.select(revision(401)).deltas()).extracting(SnapshotObject::key)
+        assertThat(catalog.select(revision(401)).deltas())
+                .extracting(SnapshotObject::key)
                 .containsExactly("v2/Incr-00000301-00000400-1040", "v2/Incr-00000401-00000500-1050");
     }
 
@@ -63,8 +70,11 @@ class SnapshotCatalogPointTest {
             assertThatThrownBy(() -> catalog.select(revision(outside)))
                     .isInstanceOfSatisfying(WorkerException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                        assertThat(e.getMessage()).contains("revision " + outside, "cover revisions 100..500",
-                                "1970-01-01T00:16:40Z..1970-01-01T00:17:30Z");
+                        assertThat(e.getMessage())
+                                .contains(
+                                        "revision " + outside,
+                                        "cover revisions 100..500",
+                                        "1970-01-01T00:16:40Z..1970-01-01T00:17:30Z");
                     });
         }
     }
@@ -75,7 +85,8 @@ class SnapshotCatalogPointTest {
 
         assertThat(s.base().key()).isEqualTo("v2/Full-00000000-00000100-1000");
         // the delta made at 1020 may hold events from before 1015: a delta is named after its events
-        assertThat(s.deltas()).extracting(SnapshotObject::key)
+        assertThat(s.deltas())
+                .extracting(SnapshotObject::key)
                 .containsExactly("v2/Incr-00000101-00000200-1010", "v2/Incr-00000201-00000300-1020");
 
         SnapshotSelection atFull = catalog.select(time(1030));
@@ -87,11 +98,10 @@ class SnapshotCatalogPointTest {
     @Test
     void aTimeBeforeTheOldestFullSnapshotOrAfterTheNewestSnapshotIsRefused() {
         for (long outside : new long[] {999, 1051}) {
-            assertThatThrownBy(() -> catalog.select(time(outside)))
-                    .isInstanceOfSatisfying(WorkerException.class, e -> {
-                        assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                        assertThat(e.getMessage()).contains("cover revisions 100..500");
-                    });
+            assertThatThrownBy(() -> catalog.select(time(outside))).isInstanceOfSatisfying(WorkerException.class, e -> {
+                assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
+                assertThat(e.getMessage()).contains("cover revisions 100..500");
+            });
         }
     }
 
@@ -100,11 +110,16 @@ class SnapshotCatalogPointTest {
         SnapshotSelection later = catalog.select(revision(350));
         assertThat(later.base().key()).isEqualTo("v2/Full-00000000-00000300-1030");
 
-        SnapshotSelection earlier = catalog.selectBefore(revision(350), later.base()).orElseThrow();
+        SnapshotSelection earlier =
+                catalog.selectBefore(revision(350), later.base()).orElseThrow();
 
         assertThat(earlier.base().key()).isEqualTo("v2/Full-00000000-00000100-1000");
-        assertThat(earlier.deltas()).extracting(SnapshotObject::key).containsExactly(
-                "v2/Incr-00000101-00000200-1010", "v2/Incr-00000201-00000300-1020", "v2/Incr-00000301-00000400-1040");
+        assertThat(earlier.deltas())
+                .extracting(SnapshotObject::key)
+                .containsExactly(
+                        "v2/Incr-00000101-00000200-1010",
+                        "v2/Incr-00000201-00000300-1020",
+                        "v2/Incr-00000301-00000400-1040");
         assertThat(catalog.selectBefore(revision(350), earlier.base())).isEmpty();
     }
 
@@ -116,12 +131,15 @@ class SnapshotCatalogPointTest {
         SnapshotCatalog cut = SnapshotCatalog.load(new LocalDirectoryStore(bucket), "");
 
         assertThat(cut.select(revision(280)).lastRevision()).isEqualTo(280);
-        assertThatThrownBy(() -> cut.select(revision(290)))
-                .isInstanceOfSatisfying(WorkerException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains("revision 290 is in no snapshot", "ends at revision 280",
-                            "v2/Full-00000000-00000300-1030", "holds revisions 300..300");
-                });
+        assertThatThrownBy(() -> cut.select(revision(290))).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
+            assertThat(e.getMessage())
+                    .contains(
+                            "revision 290 is in no snapshot",
+                            "ends at revision 280",
+                            "v2/Full-00000000-00000300-1030",
+                            "holds revisions 300..300");
+        });
     }
 
     @Test
@@ -132,14 +150,18 @@ class SnapshotCatalogPointTest {
         SnapshotCatalog gapped = SnapshotCatalog.load(new LocalDirectoryStore(bucket), "");
 
         assertThatThrownBy(() -> gapped.select(RestorePoint.LATEST).usable())
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code())
-                        .isEqualTo(ErrorCode.BACKUP_INCONSISTENT));
-        SnapshotSelection s = gapped.select(new RestorePoint(StopAt.LATEST, true)).usable();
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT));
+        SnapshotSelection s =
+                gapped.select(new RestorePoint(StopAt.LATEST, true)).usable();
 
         assertThat(s.deltas()).extracting(SnapshotObject::key).containsExactly("v2/Incr-00000301-00000400-1040");
-        assertThat(s.omitted()).extracting(Omission::firstRevision, Omission::lastRevision)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(401L, 450L),
-                        org.assertj.core.groups.Tuple.tuple(451L, 500L), org.assertj.core.groups.Tuple.tuple(501L, 600L));
+        assertThat(s.omitted())
+                .extracting(Omission::firstRevision, Omission::lastRevision)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(401L, 450L),
+                        org.assertj.core.groups.Tuple.tuple(451L, 500L),
+                        org.assertj.core.groups.Tuple.tuple(501L, 600L));
         assertThat(s.omitted().get(0).object()).isEmpty();
         assertThat(s.omitted().get(0).code()).contains(ErrorCode.BACKUP_INCONSISTENT);
         assertThat(s.omitted().get(1).object()).contains("v2/Incr-00000451-00000500-1050");

@@ -30,23 +30,32 @@ class SnapshotCatalogTest {
 
     @Test
     void selectsLatestFullAndTheDeltasAfterIt() throws IOException {
-        objects("etcd/v2",
-                "Full-00000000-00000100-1000", "Incr-00000101-00000200-1001", "Full-00000000-00000200-1002",
-                "Incr-00000201-00000300-1003.gz", "Incr-00000301-00000400-1004.gz");
+        objects(
+                "etcd/v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000200-1001",
+                "Full-00000000-00000200-1002",
+                "Incr-00000201-00000300-1003.gz",
+                "Incr-00000301-00000400-1004.gz");
 
         SnapshotSelection selection = catalog("etcd").select();
 
         assertThat(selection.base().key()).isEqualTo("etcd/v2/Full-00000000-00000200-1002");
-        assertThat(selection.deltas()).extracting(SnapshotObject::key).containsExactly(
-                "etcd/v2/Incr-00000201-00000300-1003.gz", "etcd/v2/Incr-00000301-00000400-1004.gz");
+        assertThat(selection.deltas())
+                .extracting(SnapshotObject::key)
+                .containsExactly("etcd/v2/Incr-00000201-00000300-1003.gz", "etcd/v2/Incr-00000301-00000400-1004.gz");
         assertThat(selection.problems()).isEmpty();
         assertThat(selection.lastRevision()).isEqualTo(400);
     }
 
     @Test
     void compactedFullSnapshotSortsAfterTheDeltasItCovers() throws IOException {
-        objects("v2", "Full-00000000-00000100-1000", "Incr-00000101-00000200-1001",
-                "Incr-00000201-00000300-1003", "Full-00000000-00000300-1010");
+        objects(
+                "v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000200-1001",
+                "Incr-00000201-00000300-1003",
+                "Full-00000000-00000300-1010");
 
         SnapshotSelection selection = catalog("").select();
 
@@ -67,34 +76,46 @@ class SnapshotCatalogTest {
 
     @Test
     void chunksAreIgnoredAndOtherKeysSkippedWithTheirNames() throws IOException {
-        objects("p/v2", "Full-00000000-00000100-1000", "Full-00000000-00000100-1000x/0000000001",
-                "readme.txt", "Incr-00000200-00000100-1000");
+        objects(
+                "p/v2",
+                "Full-00000000-00000100-1000",
+                "Full-00000000-00000100-1000x/0000000001",
+                "readme.txt",
+                "Incr-00000200-00000100-1000");
         objects("p/v2/Full-00000000-00000200-1005", "0000000001", "0000000002");
 
         SnapshotCatalog catalog = catalog("p/");
 
-        assertThat(catalog.snapshots()).extracting(SnapshotObject::key)
+        assertThat(catalog.snapshots())
+                .extracting(SnapshotObject::key)
                 .containsExactly("p/v2/Full-00000000-00000100-1000");
-        assertThat(catalog.skipped()).extracting(SnapshotKey.Invalid::key).containsExactlyInAnyOrder(
-                "p/v2/readme.txt", "p/v2/Incr-00000200-00000100-1000");
+        assertThat(catalog.skipped())
+                .extracting(SnapshotKey.Invalid::key)
+                .containsExactlyInAnyOrder("p/v2/readme.txt", "p/v2/Incr-00000200-00000100-1000");
     }
 
     @Test
     void reportsEveryGapAndOverlapNotJustTheFirst() throws IOException {
-        objects("v2", "Full-00000000-00000100-1000", "Incr-00000101-00000150-1001",
-                "Incr-00000160-00000200-1002", "Incr-00000190-00000250-1003", "Incr-00000300-00000400-1004");
+        objects(
+                "v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000150-1001",
+                "Incr-00000160-00000200-1002",
+                "Incr-00000190-00000250-1003",
+                "Incr-00000300-00000400-1004");
 
         SnapshotSelection selection = catalog("").select();
 
-        assertThat(selection.problems()).extracting(ChainProblem::describe).containsExactly(
-                "gap: revisions 151..159 are in no snapshot (after v2/Incr-00000101-00000150-1001, next is v2/Incr-00000160-00000200-1002)",
-                "overlap: v2/Incr-00000190-00000250-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
-                "gap: revisions 251..299 are in no snapshot (after v2/Incr-00000190-00000250-1003, next is v2/Incr-00000300-00000400-1004)");
-        assertThatThrownBy(selection::requireContiguous)
-                .isInstanceOfSatisfying(WorkerException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
-                    assertThat(e.getMessage()).contains("3 break(s)", "151..159", "251..299", "overlap");
-                });
+        assertThat(selection.problems())
+                .extracting(ChainProblem::describe)
+                .containsExactly(
+                        "gap: revisions 151..159 are in no snapshot (after v2/Incr-00000101-00000150-1001, next is v2/Incr-00000160-00000200-1002)",
+                        "overlap: v2/Incr-00000190-00000250-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
+                        "gap: revisions 251..299 are in no snapshot (after v2/Incr-00000190-00000250-1003, next is v2/Incr-00000300-00000400-1004)");
+        assertThatThrownBy(selection::requireContiguous).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
+            assertThat(e.getMessage()).contains("3 break(s)", "151..159", "251..299", "overlap");
+        });
     }
 
     @Test
@@ -103,7 +124,8 @@ class SnapshotCatalogTest {
         objects("b/v2", "Full-00000000-00000100-1000", "Incr-00000102-00000150-1001");
 
         assertThat(catalog("a").select().problems()).isEmpty();
-        assertThat(catalog("b").select().problems()).singleElement()
+        assertThat(catalog("b").select().problems())
+                .singleElement()
                 .satisfies(p -> assertThat(p.missingRevisions()).isEqualTo(1));
     }
 
@@ -112,16 +134,14 @@ class SnapshotCatalogTest {
         objects("etcd/v2", "Incr-00000101-00000150-1001");
         Files.createDirectories(bucket.resolve("empty"));
 
-        assertThatThrownBy(() -> catalog("etcd").select())
-                .isInstanceOfSatisfying(WorkerException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.NO_SNAPSHOTS);
-                    assertThat(e.getMessage()).contains("no full snapshot", bucket.toString(), "\"etcd/\"");
-                });
-        assertThatThrownBy(() -> catalog("empty").select())
-                .isInstanceOfSatisfying(WorkerException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.NO_SNAPSHOTS);
-                    assertThat(e.getMessage()).contains("no snapshots", "\"empty/\"");
-                });
+        assertThatThrownBy(() -> catalog("etcd").select()).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.NO_SNAPSHOTS);
+            assertThat(e.getMessage()).contains("no full snapshot", bucket.toString(), "\"etcd/\"");
+        });
+        assertThatThrownBy(() -> catalog("empty").select()).isInstanceOfSatisfying(WorkerException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.NO_SNAPSHOTS);
+            assertThat(e.getMessage()).contains("no snapshots", "\"empty/\"");
+        });
     }
 
     @Test

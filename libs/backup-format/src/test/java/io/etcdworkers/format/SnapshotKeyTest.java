@@ -24,7 +24,8 @@ class SnapshotKeyTest {
             """)
     void classifiesRelativeKeys(String relative, String expected) {
         SnapshotKey.Parsed parsed = SnapshotKey.parse("prefix/" + relative, relative);
-        String kind = parsed instanceof SnapshotKey.Snapshot ? "snapshot"
+        String kind = parsed instanceof SnapshotKey.Snapshot
+                ? "snapshot"
                 : parsed instanceof SnapshotKey.Chunk ? "chunk" : "invalid";
         assertThat(kind).isEqualTo(expected);
     }

@@ -23,8 +23,8 @@ class SnapshotNameTest {
             Incr-00000001-00000001-0                   | DELTA | 1    | 1        | 0          | ''      | false
             Incr-00000010-00000020-1700000000.bz2      | DELTA | 10   | 20       | 1700000000 | .bz2    | false
             """)
-    void parsesEtcdBackupRestoreNames(String text, SnapshotKind kind, long start, long last, long seconds,
-            String suffix, boolean isFinal) {
+    void parsesEtcdBackupRestoreNames(
+            String text, SnapshotKind kind, long start, long last, long seconds, String suffix, boolean isFinal) {
         SnapshotName name = SnapshotName.parse(text).orElseThrow();
 
         assertThat(name.kind()).isEqualTo(kind);
@@ -37,14 +37,23 @@ class SnapshotNameTest {
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {
-        "", "Full", "Full-00000000-00000601", "Snap-00000000-00000601-1795986606",
-        "Incr-00000700-00000601-1795986606", "Incr-0000a700-00000801-1795986606",
-        "Incr-00000700-00000801-x1795986606", "Incr-00000700-00000801-1795986606gz",
-        "Incr-00000700-00000801-1795986606.", "Incr-00000700-00000801-1795986606-extra",
-        "Incr--00000801-1795986606", "Incr-00000700-00000801-", "Incr-٣-00000801-1795986606",
-        "Incr-99999999999999999999-99999999999999999999-1"
-    })
+    @ValueSource(
+            strings = {
+                "",
+                "Full",
+                "Full-00000000-00000601",
+                "Snap-00000000-00000601-1795986606",
+                "Incr-00000700-00000601-1795986606",
+                "Incr-0000a700-00000801-1795986606",
+                "Incr-00000700-00000801-x1795986606",
+                "Incr-00000700-00000801-1795986606gz",
+                "Incr-00000700-00000801-1795986606.",
+                "Incr-00000700-00000801-1795986606-extra",
+                "Incr--00000801-1795986606",
+                "Incr-00000700-00000801-",
+                "Incr-٣-00000801-1795986606",
+                "Incr-99999999999999999999-99999999999999999999-1"
+            })
     void rejectsWhatIsNotASnapshotName(String text) {
         assertThat(SnapshotName.parse(text)).isEmpty();
     }
@@ -52,14 +61,16 @@ class SnapshotNameTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({".gz, GZIP", ".zlib, ZLIB", ".Z, LZW", "'', NONE"})
     void knownSuffixesMapToCodecs(String suffix, Compression codec) {
-        SnapshotName name = SnapshotName.parse("Incr-00000001-00000002-1700000000" + suffix).orElseThrow();
+        SnapshotName name =
+                SnapshotName.parse("Incr-00000001-00000002-1700000000" + suffix).orElseThrow();
         assertThat(name.compression()).contains(codec);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {".bz2", ".gzip", ".z"})
     void unknownSuffixParsesButHasNoCodec(String suffix) {
-        SnapshotName name = SnapshotName.parse("Incr-00000001-00000002-1700000000" + suffix).orElseThrow();
+        SnapshotName name =
+                SnapshotName.parse("Incr-00000001-00000002-1700000000" + suffix).orElseThrow();
         assertThat(name.compression()).isEqualTo(Optional.empty());
     }
 
@@ -67,7 +78,8 @@ class SnapshotNameTest {
     @CsvSource({"0, 601, 'Full-00000000-00000601-1700000000.gz'", "5, 7, 'Incr-00000005-00000007-1700000000.gz'"})
     void formatsWithPaddingAndSuffix(long start, long last, String expected) {
         SnapshotKind kind = start == 0 ? SnapshotKind.FULL : SnapshotKind.DELTA;
-        SnapshotName name = SnapshotName.of(kind, start, last, Instant.ofEpochSecond(1700000000L), Compression.GZIP, false);
+        SnapshotName name =
+                SnapshotName.of(kind, start, last, Instant.ofEpochSecond(1700000000L), Compression.GZIP, false);
         assertThat(name.format()).isEqualTo(expected);
     }
 }

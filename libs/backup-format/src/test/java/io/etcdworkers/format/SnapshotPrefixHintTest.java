@@ -30,8 +30,8 @@ class SnapshotPrefixHintTest {
     }
 
     private WorkerException failure(Path container, String prefix) {
-        return (WorkerException) catchThrowable(
-                () -> SnapshotCatalog.load(new LocalDirectoryStore(container), prefix).select());
+        return (WorkerException) catchThrowable(() ->
+                SnapshotCatalog.load(new LocalDirectoryStore(container), prefix).select());
     }
 
     private static void assertNoSnapshots(WorkerException e, String... advice) {
@@ -69,8 +69,8 @@ class SnapshotPrefixHintTest {
 
         WorkerException e = failure(bucket, "");
 
-        assertNoSnapshots(e, "found snapshots under ", "etcd-events/", "etcd-main/", "other/", "and 1 more",
-                "--store-prefix");
+        assertNoSnapshots(
+                e, "found snapshots under ", "etcd-events/", "etcd-main/", "other/", "and 1 more", "--store-prefix");
     }
 
     @Test
@@ -86,7 +86,8 @@ class SnapshotPrefixHintTest {
     void aPrefixEndingInTheV2FolderSaysToDropTheV2() throws IOException {
         fixtureUnder("etcd-main");
 
-        assertNoSnapshots(failure(bucket, "etcd-main/v2"),
+        assertNoSnapshots(
+                failure(bucket, "etcd-main/v2"),
                 "points at the v2/ folder itself: drop the v2 from the prefix (--store-prefix etcd-main)");
     }
 
@@ -94,7 +95,9 @@ class SnapshotPrefixHintTest {
     void aContainerThatIsTheV2FolderSaysToDropTheV2() throws IOException {
         fixtureUnder("etcd-main");
 
-        assertNoSnapshots(failure(bucket.resolve("etcd-main/v2"), ""), "which is the v2/ folder itself",
+        assertNoSnapshots(
+                failure(bucket.resolve("etcd-main/v2"), ""),
+                "which is the v2/ folder itself",
                 "drop the v2 from --store-container");
     }
 
@@ -103,6 +106,8 @@ class SnapshotPrefixHintTest {
         Files.createDirectories(bucket.resolve("empty"));
         Files.writeString(bucket.resolve("readme.txt"), "x");
 
-        assertThat(failure(bucket, "empty").getMessage()).contains("no snapshots").doesNotContain("found", "drop");
+        assertThat(failure(bucket, "empty").getMessage())
+                .contains("no snapshots")
+                .doesNotContain("found", "drop");
     }
 }

@@ -48,8 +48,8 @@ public final class CredentialSecret {
      * The Secret the environment points at: the JSON file named by {@code jsonVariable}, else the
      * directory named by {@code dirVariable}; none when neither is set.
      */
-    public static Optional<CredentialSecret> fromEnv(String provider, Map<String, String> env, String jsonVariable,
-            String dirVariable) {
+    public static Optional<CredentialSecret> fromEnv(
+            String provider, Map<String, String> env, String jsonVariable, String dirVariable) {
         Optional<String> file = value(env, jsonVariable);
         if (file.isPresent()) {
             return Optional.of(readJson(provider, Path.of(file.get())));
@@ -63,7 +63,9 @@ public final class CredentialSecret {
         try {
             root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
-            String line = e.getLocation() == null ? "?" : String.valueOf(e.getLocation().getLineNr());
+            String line = e.getLocation() == null
+                    ? "?"
+                    : String.valueOf(e.getLocation().getLineNr());
             throw invalid(provider, file, "is not valid JSON (line " + line + ")", null);
         } catch (IOException e) {
             throw invalid(provider, file, "cannot be read: " + e.getClass().getSimpleName(), e);
@@ -82,7 +84,9 @@ public final class CredentialSecret {
         Optional<Path> jsonFile;
         try (Stream<Path> files = Files.list(dir)) {
             jsonFile = files.filter(p -> p.getFileName().toString().endsWith(".json"))
-                    .filter(Files::isRegularFile).sorted().findFirst();
+                    .filter(Files::isRegularFile)
+                    .sorted()
+                    .findFirst();
         } catch (IOException e) {
             throw invalid(provider, dir, "cannot be listed: " + e.getClass().getSimpleName(), e);
         }

@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class LocalDirectoryStore implements ObjectStore {
     /** Names of in-flight writes start with this; listings leave them out. */
     static final String IN_FLIGHT_PREFIX = ".inflight-";
+
     private static final Set<Path> IN_FLIGHT_HERE = ConcurrentHashMap.newKeySet();
     private static final Logger LOG = LoggerFactory.getLogger(LocalDirectoryStore.class);
 
@@ -52,7 +53,8 @@ public final class LocalDirectoryStore implements ObjectStore {
     public LocalDirectoryStore(Path root) {
         this.root = root.toAbsolutePath().normalize();
         if (!Files.isDirectory(this.root)) {
-            throw new WorkerException(ErrorCode.STORE_NOT_FOUND,
+            throw new WorkerException(
+                    ErrorCode.STORE_NOT_FOUND,
                     "local store container " + this.root + " does not exist or is not a directory");
         }
     }
@@ -79,7 +81,8 @@ public final class LocalDirectoryStore implements ObjectStore {
                     BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
                     String key = keyOf(path);
                     if (attrs.isRegularFile() && key.startsWith(keyPrefix)) {
-                        found.add(new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant()));
+                        found.add(new ObjectInfo(
+                                key, attrs.size(), attrs.lastModifiedTime().toInstant()));
                     }
                 } catch (NoSuchFileException e) {
                     // removed while listing (garbage collection): not part of this listing
@@ -154,14 +157,17 @@ public final class LocalDirectoryStore implements ObjectStore {
         List<Path> temps;
         try (Stream<Path> entries = Files.list(dir)) {
             temps = entries.filter(p -> p.getFileName().toString().startsWith(IN_FLIGHT_PREFIX))
-                    .filter(p -> !IN_FLIGHT_HERE.contains(p)).toList();
+                    .filter(p -> !IN_FLIGHT_HERE.contains(p))
+                    .toList();
         }
         for (Path temp : temps) {
             try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
                 FileLock lock = channel.tryLock();
                 if (lock != null) {
                     // by name: a writer that committed meanwhile renamed it, and the name is gone
-                    LOG.warn("removing the temp file of an upload that was killed path={} bytes={}", temp,
+                    LOG.warn(
+                            "removing the temp file of an upload that was killed path={} bytes={}",
+                            temp,
                             Files.size(temp));
                     Files.deleteIfExists(temp);
                 }
@@ -186,8 +192,8 @@ public final class LocalDirectoryStore implements ObjectStore {
     }
 
     private WorkerException vanished(String key, IOException e) {
-        return new WorkerException(ErrorCode.OBJECT_VANISHED,
-                key + " disappeared from " + describe() + " after it was listed", e);
+        return new WorkerException(
+                ErrorCode.OBJECT_VANISHED, key + " disappeared from " + describe() + " after it was listed", e);
     }
 
     private final class LocalWriter implements ObjectWriter {
@@ -239,7 +245,8 @@ public final class LocalDirectoryStore implements ObjectStore {
                 fsyncDirectory(target.getParent());
                 done = true;
                 BasicFileAttributes attrs = Files.readAttributes(target, BasicFileAttributes.class);
-                return new ObjectInfo(key, attrs.size(), attrs.lastModifiedTime().toInstant());
+                return new ObjectInfo(
+                        key, attrs.size(), attrs.lastModifiedTime().toInstant());
             } catch (IOException e) {
                 close();
                 throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + target + ": " + e.getMessage(), e);
@@ -255,7 +262,8 @@ public final class LocalDirectoryStore implements ObjectStore {
             try (FileChannel held = channel) {
                 Files.deleteIfExists(temp); // still locked: deleted before anyone can take it
             } catch (IOException e) {
-                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove temp file " + temp + ": " + e.getMessage(), e);
+                throw new WorkerException(
+                        ErrorCode.LOCAL_IO, "cannot remove temp file " + temp + ": " + e.getMessage(), e);
             } finally {
                 IN_FLIGHT_HERE.remove(temp);
             }

@@ -14,8 +14,8 @@ import java.util.Objects;
  */
 public record StoreRetry(int maxTries, Duration baseDelay, Duration maxDelay, Duration tryTimeout) {
     /** As the S3 store: 5 tries, 0.5 s doubling to at most 20 s, 2 min a try. */
-    public static final StoreRetry DEFAULT = new StoreRetry(5, Duration.ofMillis(500), Duration.ofSeconds(20),
-            Duration.ofMinutes(2));
+    public static final StoreRetry DEFAULT =
+            new StoreRetry(5, Duration.ofMillis(500), Duration.ofSeconds(20), Duration.ofMinutes(2));
 
     public StoreRetry {
         if (maxTries < 1) {

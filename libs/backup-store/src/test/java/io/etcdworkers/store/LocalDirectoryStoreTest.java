@@ -68,8 +68,9 @@ class LocalDirectoryStoreTest {
             live.commit();
         }
 
-        assertThat(store.list("v2/")).extracting(ObjectInfo::key).containsExactlyInAnyOrder(
-                "v2/Full-00000000-00000020-2.gz", "v2/Full-00000000-00000030-3.gz");
+        assertThat(store.list("v2/"))
+                .extracting(ObjectInfo::key)
+                .containsExactlyInAnyOrder("v2/Full-00000000-00000020-2.gz", "v2/Full-00000000-00000030-3.gz");
         try (Stream<Path> files = Files.list(root.resolve("v2"))) {
             assertThat(files).hasSize(2);
         }
@@ -82,14 +83,17 @@ class LocalDirectoryStoreTest {
         Files.writeString(root.resolve("etcd/v2/a"), "a");
         Files.writeString(root.resolve("etcd-other/v2/b"), "b");
 
-        assertThat(new LocalDirectoryStore(root).list("etcd/")).extracting(ObjectInfo::key).containsExactly("etcd/v2/a");
+        assertThat(new LocalDirectoryStore(root).list("etcd/"))
+                .extracting(ObjectInfo::key)
+                .containsExactly("etcd/v2/a");
         assertThat(new LocalDirectoryStore(root).list("")).hasSize(2);
     }
 
     @Test
     void missingContainerAndMissingObjectHaveTheirCodes() {
         assertThatThrownBy(() -> new LocalDirectoryStore(root.resolve("nope")))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
         assertThatThrownBy(() -> new LocalDirectoryStore(root).open("v2/gone"))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
@@ -100,6 +104,7 @@ class LocalDirectoryStoreTest {
     @Test
     void keysCannotEscapeTheContainer() {
         assertThatThrownBy(() -> new LocalDirectoryStore(root).open("../etc/passwd"))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
     }
 }

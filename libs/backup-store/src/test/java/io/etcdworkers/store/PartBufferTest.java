@@ -36,7 +36,9 @@ class PartBufferTest {
     @Test
     void aSmallObjectTakesLittleMemoryAndReleaseDropsIt() {
         PartBuffer part = new PartBuffer(64 * 1024 * 1024);
-        part.write(new byte[10], 0, 10, () -> { throw new AssertionError("not full"); });
+        part.write(new byte[10], 0, 10, () -> {
+            throw new AssertionError("not full");
+        });
 
         assertThat(part.array().length).isLessThanOrEqualTo(64 * 1024);
         part.release();

@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 public final class BoltFiles {
     /** etcd decides a snapshot has a SHA-256 trailer when {@code size % 512 == 32}. */
     public static final int SECTOR = 512;
+
     public static final int TRAILER_BYTES = 32;
 
     private BoltFiles() {}
@@ -26,8 +27,8 @@ public final class BoltFiles {
     public static void appendSha256Trailer(Path file) throws IOException {
         long size = Files.size(file);
         if (size % SECTOR != 0) {
-            throw new IllegalArgumentException(file + ": " + size + " bytes is not a multiple of " + SECTOR
-                    + " (already has a trailer?)");
+            throw new IllegalArgumentException(
+                    file + ": " + size + " bytes is not a multiple of " + SECTOR + " (already has a trailer?)");
         }
         MessageDigest sha = sha256();
         byte[] buf = new byte[1 << 16];

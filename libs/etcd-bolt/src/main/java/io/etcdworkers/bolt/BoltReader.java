@@ -124,8 +124,8 @@ public final class BoltReader implements AutoCloseable {
         if (meta.hasFreelist()) {
             Page page = file.read(meta.freelist(), "freelist");
             if (page.header().flags() != PageHeader.FREELIST) {
-                throw new BoltFormatException(page.where() + ": flags " + PageHeader.flagName(page.header().flags())
-                        + ", expected freelist");
+                throw new BoltFormatException(page.where() + ": flags "
+                        + PageHeader.flagName(page.header().flags()) + ", expected freelist");
             }
             freelistPages = 1 + page.header().overflow();
             walk.mark(meta.freelist(), freelistPages, page.where());
@@ -182,8 +182,7 @@ public final class BoltReader implements AutoCloseable {
     }
 
     private BucketRef require(List<byte[]> bucketPath) throws IOException {
-        return resolve(bucketPath).orElseThrow(
-                () -> new IllegalArgumentException("no bucket " + describe(bucketPath)));
+        return resolve(bucketPath).orElseThrow(() -> new IllegalArgumentException("no bucket " + describe(bucketPath)));
     }
 
     private static String describe(List<byte[]> bucketPath) {
@@ -216,8 +215,9 @@ public final class BoltReader implements AutoCloseable {
                 problems.add("meta page 1: no valid meta at any usual page size");
             }
         }
-        Meta meta = meta0 == null ? meta1 : meta1 == null || Long.compareUnsigned(meta0.txid(), meta1.txid()) > 0
-                ? meta0 : meta1;
+        Meta meta = meta0 == null
+                ? meta1
+                : meta1 == null || Long.compareUnsigned(meta0.txid(), meta1.txid()) > 0 ? meta0 : meta1;
         if (meta == null) {
             throw new BoltFormatException(path + ": not a bbolt database (" + String.join("; ", problems) + ")");
         }
@@ -227,16 +227,16 @@ public final class BoltReader implements AutoCloseable {
         }
         long needed = hwm * meta.pageSize();
         if (size < needed) {
-            throw new BoltFormatException(path + ": truncated: " + hwm + " pages of " + meta.pageSize()
-                    + " bytes need " + needed + " bytes, the file has " + size);
+            throw new BoltFormatException(path + ": truncated: " + hwm + " pages of " + meta.pageSize() + " bytes need "
+                    + needed + " bytes, the file has " + size);
         }
         if (meta.root() < 2 || meta.root() >= hwm) {
-            throw new BoltFormatException(path + ": root bucket page " + Long.toUnsignedString(meta.root())
-                    + " outside [2, " + hwm + ")");
+            throw new BoltFormatException(
+                    path + ": root bucket page " + Long.toUnsignedString(meta.root()) + " outside [2, " + hwm + ")");
         }
         if (meta.hasFreelist() && (meta.freelist() < 2 || meta.freelist() >= hwm)) {
-            throw new BoltFormatException(path + ": freelist page " + Long.toUnsignedString(meta.freelist())
-                    + " outside [2, " + hwm + ")");
+            throw new BoltFormatException(
+                    path + ": freelist page " + Long.toUnsignedString(meta.freelist()) + " outside [2, " + hwm + ")");
         }
         return meta;
     }

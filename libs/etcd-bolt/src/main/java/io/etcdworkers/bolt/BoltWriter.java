@@ -64,8 +64,10 @@ public final class BoltWriter implements AutoCloseable {
         if (pageSize < 512 || pageSize > 65536 || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("page size must be a power of two in [512, 65536]: " + pageSize);
         }
-        FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                StandardOpenOption.READ), OWNER_ONLY);
+        FileChannel channel = FileChannel.open(
+                file,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, StandardOpenOption.READ),
+                OWNER_ONLY);
         return new BoltWriter(file, channel, pageSize);
     }
 

@@ -17,8 +17,8 @@ record BucketRef(long root, long sequence, Page inline) {
 
     static BucketRef decode(byte[] value, String where) throws BoltFormatException {
         if (value.length < HEADER_SIZE) {
-            throw new BoltFormatException(where + ": bucket value of " + value.length + " bytes is shorter than "
-                    + HEADER_SIZE);
+            throw new BoltFormatException(
+                    where + ": bucket value of " + value.length + " bytes is shorter than " + HEADER_SIZE);
         }
         ByteBuffer b = ByteBuffer.wrap(value).order(ByteOrder.LITTLE_ENDIAN);
         long root = b.getLong(0);
@@ -35,7 +35,10 @@ record BucketRef(long root, long sequence, Page inline) {
     }
 
     static byte[] encode(long root, long sequence) {
-        return ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(root).putLong(sequence)
+        return ByteBuffer.allocate(HEADER_SIZE)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(root)
+                .putLong(sequence)
                 .array();
     }
 }

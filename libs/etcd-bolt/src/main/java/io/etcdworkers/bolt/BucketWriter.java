@@ -53,12 +53,11 @@ public final class BucketWriter implements AutoCloseable {
         }
         checkKey(key, "key");
         if (value.length > MAX_VALUE_SIZE) {
-            throw new IllegalArgumentException("value of " + value.length + " bytes is larger than "
-                    + MAX_VALUE_SIZE);
+            throw new IllegalArgumentException("value of " + value.length + " bytes is larger than " + MAX_VALUE_SIZE);
         }
         if (lastKey != null && Arrays.compareUnsigned(lastKey, key) >= 0) {
-            throw new IllegalArgumentException("keys must be strictly ascending in bucket " + Keys.show(name)
-                    + ": " + Keys.show(key) + " after " + Keys.show(lastKey));
+            throw new IllegalArgumentException("keys must be strictly ascending in bucket " + Keys.show(name) + ": "
+                    + Keys.show(key) + " after " + Keys.show(lastKey));
         }
         byte[] k = copy ? key.clone() : key;
         byte[] v = copy ? value.clone() : value;

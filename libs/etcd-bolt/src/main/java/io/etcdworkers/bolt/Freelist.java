@@ -20,8 +20,8 @@ final class Freelist {
             first += 8;
         }
         if (count < 0 || count > (page.length() - first) / 8) {
-            throw new BoltFormatException(page.where() + ": " + Long.toUnsignedString(count)
-                    + " freelist ids do not fit in the page");
+            throw new BoltFormatException(
+                    page.where() + ": " + Long.toUnsignedString(count) + " freelist ids do not fit in the page");
         }
         long[] ids = new long[(int) count];
         for (int i = 0; i < ids.length; i++) {

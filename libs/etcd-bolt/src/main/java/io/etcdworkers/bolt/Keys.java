@@ -19,7 +19,8 @@ final class Keys {
                 break;
             }
         }
-        String s = printable ? '"' + new String(key, 0, n, StandardCharsets.US_ASCII) + '"'
+        String s = printable
+                ? '"' + new String(key, 0, n, StandardCharsets.US_ASCII) + '"'
                 : "0x" + HexFormat.of().formatHex(key, 0, n);
         return key.length > SHOWN ? s + "..." : s;
     }

@@ -40,8 +40,14 @@ record Meta(int pageSize, int flags, long root, long rootSequence, long freelist
         if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
             throw new BoltFormatException(where + ": implausible page size " + Integer.toUnsignedString(pageSize));
         }
-        return new Meta(pageSize, b.getInt(offset + 12), b.getLong(offset + 16), b.getLong(offset + 24),
-                b.getLong(offset + 32), b.getLong(offset + 40), b.getLong(offset + 48));
+        return new Meta(
+                pageSize,
+                b.getInt(offset + 12),
+                b.getLong(offset + 16),
+                b.getLong(offset + 24),
+                b.getLong(offset + 32),
+                b.getLong(offset + 40),
+                b.getLong(offset + 48));
     }
 
     /** Writes the record, checksum included, at {@code offset} of a little-endian buffer. */

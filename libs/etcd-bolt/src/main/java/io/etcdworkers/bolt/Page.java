@@ -38,8 +38,8 @@ final class Page {
         long elementsEnd = PageHeader.SIZE + (long) ELEMENT_SIZE * header.count();
         boolean tree = header.flags() == PageHeader.LEAF || header.flags() == PageHeader.BRANCH;
         if (tree && elementsEnd > buf.limit()) {
-            throw new BoltFormatException(where + ": " + header.count() + " elements do not fit in "
-                    + buf.limit() + " bytes");
+            throw new BoltFormatException(
+                    where + ": " + header.count() + " elements do not fit in " + buf.limit() + " bytes");
         }
         return new Page(buf, header, where);
     }
@@ -105,15 +105,14 @@ final class Page {
     }
 
     /** A copy of the key, or of the value that follows it, after checking both lie inside the page. */
-    private byte[] bytes(int element, int pos, int ksize, int vsize, boolean value, int i)
-            throws BoltFormatException {
+    private byte[] bytes(int element, int pos, int ksize, int vsize, boolean value, int i) throws BoltFormatException {
         long keyStart = element + Integer.toUnsignedLong(pos);
         long k = Integer.toUnsignedLong(ksize);
         long v = Integer.toUnsignedLong(vsize);
         long end = keyStart + k + v;
         if (end > length) {
-            throw new BoltFormatException(where + ": element " + i + " points outside the page (ends at " + end
-                    + " of " + length + " bytes)");
+            throw new BoltFormatException(where + ": element " + i + " points outside the page (ends at " + end + " of "
+                    + length + " bytes)");
         }
         long start = value ? keyStart + k : keyStart;
         int n = (int) (value ? v : k);

@@ -16,8 +16,11 @@ record PageHeader(long id, int flags, int count, long overflow) {
 
     /** Reads a header at {@code offset} of a little-endian buffer. */
     static PageHeader read(ByteBuffer buf, int offset) {
-        return new PageHeader(buf.getLong(offset), Short.toUnsignedInt(buf.getShort(offset + 8)),
-                Short.toUnsignedInt(buf.getShort(offset + 10)), Integer.toUnsignedLong(buf.getInt(offset + 12)));
+        return new PageHeader(
+                buf.getLong(offset),
+                Short.toUnsignedInt(buf.getShort(offset + 8)),
+                Short.toUnsignedInt(buf.getShort(offset + 10)),
+                Integer.toUnsignedLong(buf.getInt(offset + 12)));
     }
 
     static void write(ByteBuffer buf, int offset, long id, int flags, int count, long overflow) {

@@ -11,5 +11,5 @@ package io.etcdworkers.bolt;
  * @param unaccounted pages below the high-water mark that nothing reaches (free pages of a
  *     file without a freelist; a leak in a file with one)
  */
-public record PageUsage(long highWaterMark, long buckets, long treePages, long freelistPages, long freePages,
-                        long unaccounted) {}
+public record PageUsage(
+        long highWaterMark, long buckets, long treePages, long freelistPages, long freePages, long unaccounted) {}

@@ -31,6 +31,7 @@ final class TreeBuilder {
     private final List<Pending> pending = new ArrayList<>();
     /** Provisional id to written id, for written branch pages whose parent is not written yet. */
     private final Map<Long, Long> written = new HashMap<>();
+
     private long nextProvisional = -1;
 
     private record Pending(long provisional, List<NodeBuilder.Element> elements) {}

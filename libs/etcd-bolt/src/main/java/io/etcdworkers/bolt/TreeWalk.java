@@ -109,8 +109,8 @@ final class TreeWalk {
         file.checkPointer(pgid, what);
         Page page = file.read(pgid, what);
         if (!page.isLeaf() && !page.isBranch()) {
-            throw new BoltFormatException(page.where() + ": flags " + PageHeader.flagName(page.header().flags())
-                    + " where a branch or leaf page belongs");
+            throw new BoltFormatException(page.where() + ": flags "
+                    + PageHeader.flagName(page.header().flags()) + " where a branch or leaf page belongs");
         }
         mark(pgid, 1 + page.header().overflow(), page.where());
         return page;
@@ -141,8 +141,8 @@ final class TreeWalk {
     private static int checkLeafFlags(Page page, int i) throws BoltFormatException {
         int flags = page.leafFlags(i);
         if ((flags & ~Page.BUCKET_LEAF_FLAG) != 0) {
-            throw new BoltFormatException(page.where() + ": element " + i + " has unknown flags "
-                    + String.format("0x%x", flags));
+            throw new BoltFormatException(
+                    page.where() + ": element " + i + " has unknown flags " + String.format("0x%x", flags));
         }
         return flags;
     }

@@ -29,6 +29,7 @@ class BoltCorruptionTest {
 
     @TempDir
     Path tmp;
+
     private byte[] good;
 
     @BeforeEach
@@ -80,8 +81,10 @@ class BoltCorruptionTest {
         }
         byte[] both = flipped0.clone();
         both[PAGE + 16 + 3] ^= 0x10;
-        assertThatThrownBy(() -> readAll(write("both", both))).isInstanceOf(BoltFormatException.class)
-                .hasMessageContaining("not a bbolt database").hasMessageContaining("checksum");
+        assertThatThrownBy(() -> readAll(write("both", both)))
+                .isInstanceOf(BoltFormatException.class)
+                .hasMessageContaining("not a bbolt database")
+                .hasMessageContaining("checksum");
     }
 
     @Test
@@ -92,7 +95,8 @@ class BoltCorruptionTest {
         assertThat(b.getShort(branch * PAGE + 8)).isEqualTo((short) PageHeader.BRANCH);
         long hwm = b.getLong(16 + 40);
         b.putLong(branch * PAGE + 16 + 16 + 8, hwm + 5); // second element's pgid
-        assertThatThrownBy(() -> readAll(write("beyond", bad))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("beyond", bad)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("outside the pages in use");
     }
 
@@ -102,7 +106,8 @@ class BoltCorruptionTest {
         ByteBuffer b = ByteBuffer.wrap(cycle).order(ByteOrder.LITTLE_ENDIAN);
         int branch = bigRootPage(b);
         b.putLong(branch * PAGE + 16 + 8, branch); // first child: the branch itself
-        assertThatThrownBy(() -> readAll(write("cycle", cycle))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("cycle", cycle)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("reached twice");
 
         byte[] shared = good.clone();
@@ -121,13 +126,15 @@ class BoltCorruptionTest {
         ByteBuffer o = ByteBuffer.wrap(order).order(ByteOrder.LITTLE_ENDIAN);
         int e1 = leaf * PAGE + 16 + 16; // second leaf element
         order[e1 + o.getInt(e1 + 4)] = 0; // its key now sorts before the first
-        assertThatThrownBy(() -> readAll(write("order", order))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("order", order)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("not ascending");
 
         byte[] outside = good.clone();
         ByteBuffer x = ByteBuffer.wrap(outside).order(ByteOrder.LITTLE_ENDIAN);
         x.putInt(leaf * PAGE + 16 + 4, 0x7fff_fff0); // pos of the first element
-        assertThatThrownBy(() -> readAll(write("outside", outside))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("outside", outside)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("outside the page");
 
         byte[] count = good.clone();
@@ -138,13 +145,15 @@ class BoltCorruptionTest {
         byte[] id = good.clone();
         ByteBuffer i = ByteBuffer.wrap(id).order(ByteOrder.LITTLE_ENDIAN);
         i.putLong(leaf * PAGE, leaf + 1);
-        assertThatThrownBy(() -> readAll(write("id", id))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("id", id)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("header says");
 
         byte[] flags = good.clone();
         ByteBuffer f = ByteBuffer.wrap(flags).order(ByteOrder.LITTLE_ENDIAN);
         f.putShort(leaf * PAGE + 8, (short) PageHeader.FREELIST);
-        assertThatThrownBy(() -> readAll(write("flags", flags))).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> readAll(write("flags", flags)))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("flags");
     }
 
@@ -187,7 +196,7 @@ class BoltCorruptionTest {
         try (BoltReader reader = BoltReader.open(file)) {
             for (byte[] name : reader.bucketNames()) {
                 if (reader.hasBucket(name)) {
-                    reader.forEach(List.of(name), (k, v, isBucket) -> { });
+                    reader.forEach(List.of(name), (k, v, isBucket) -> {});
                 }
             }
             reader.checkPages();

@@ -27,8 +27,20 @@ class BoltNodeSplitTest {
 
     /** No element, one, the four bbolt never splits, the fifth, and the most the random cases hold. */
     @ParameterizedTest(name = "{0} elements, branch {1}")
-    @CsvSource({"0, false", "0, true", "1, false", "1, true", "2, false", "4, false", "4, true", "5, false",
-        "5, true", "399, false", "400, false", "400, true"})
+    @CsvSource({
+        "0, false",
+        "0, true",
+        "1, false",
+        "1, true",
+        "2, false",
+        "4, false",
+        "4, true",
+        "5, false",
+        "5, true",
+        "399, false",
+        "400, false",
+        "400, true"
+    })
     void streamingCutsEqualBboltsAtTheEdges(int count, boolean branch) throws IOException {
         for (long seed = 0; seed < 12; seed++) {
             assertCutsEqualBbolts(new Random(seed), count, branch);
@@ -41,15 +53,20 @@ class BoltNodeSplitTest {
         int mode = random.nextInt(3);
         for (int i = 0; i < count; i++) {
             int key = 1 + random.nextInt(mode == 0 ? 40 : 300);
-            int value = branch ? 0 : switch (mode) {
-                case 0 -> random.nextInt(100);
-                case 1 -> random.nextInt(10) == 0 ? random.nextInt(3 * pageSize) : random.nextInt(400);
-                default -> random.nextInt(2 * pageSize);
-            };
-            elements.add(branch ? NodeBuilder.Element.branch(new byte[key], 7)
-                    : NodeBuilder.Element.leaf(new byte[key], new byte[value], 0));
+            int value = branch
+                    ? 0
+                    : switch (mode) {
+                        case 0 -> random.nextInt(100);
+                        case 1 -> random.nextInt(10) == 0 ? random.nextInt(3 * pageSize) : random.nextInt(400);
+                        default -> random.nextInt(2 * pageSize);
+                    };
+            elements.add(
+                    branch
+                            ? NodeBuilder.Element.branch(new byte[key], 7)
+                            : NodeBuilder.Element.leaf(new byte[key], new byte[value], 0));
         }
-        assertThat(streamed(elements, pageSize)).as("%d elements, mode %d", count, mode)
+        assertThat(streamed(elements, pageSize))
+                .as("%d elements, mode %d", count, mode)
                 .isEqualTo(bboltSplit(elements, pageSize, 0.9));
     }
 
@@ -59,7 +76,7 @@ class BoltNodeSplitTest {
         Random random = c.random();
         int pageSize = 4096;
         int maxElement = 16 + 300 + (large ? 3 * pageSize : 200);
-        NodeBuilder node = new NodeBuilder(pageSize, 0.9, p -> { });
+        NodeBuilder node = new NodeBuilder(pageSize, 0.9, p -> {});
         for (int i = 0; i < 20_000; i++) {
             int value = random.nextInt(maxElement - 16 - 300 + 1);
             node.add(NodeBuilder.Element.leaf(new byte[1 + random.nextInt(300)], new byte[value], 0));

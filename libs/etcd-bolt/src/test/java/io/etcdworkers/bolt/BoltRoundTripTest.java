@@ -56,7 +56,8 @@ class BoltRoundTripTest {
         try (BoltReader reader = BoltReader.open(file)) {
             assertThat(reader.pageSize()).isEqualTo(pageSize);
             assertThat(reader.highWaterMark() * pageSize).isEqualTo(bytes);
-            assertThat(reader.bucketNames()).containsExactlyElementsOf(specs.stream().map(Spec::name).toList());
+            assertThat(reader.bucketNames())
+                    .containsExactlyElementsOf(specs.stream().map(Spec::name).toList());
             for (Spec spec : specs) {
                 assertThat(reader.sequence(List.of(spec.name()))).isEqualTo(spec.sequence());
                 List<byte[]> keys = new ArrayList<>();

@@ -1,13 +1,12 @@
 package io.etcdworkers.bolt;
 
-import java.nio.ByteOrder;
-import java.nio.file.FileAlreadyExistsException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -80,7 +79,9 @@ class BoltWriterTest {
         int runs = 0;
         boolean inRun = false;
         for (int page = 0; (page + 1) * pageSize <= db.length; page++) {
-            int flags = ByteBuffer.wrap(db, page * pageSize + 8, 2).order(ByteOrder.LITTLE_ENDIAN).getShort();
+            int flags = ByteBuffer.wrap(db, page * pageSize + 8, 2)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .getShort();
             boolean branch = flags == 0x01;
             if (branch) {
                 branches++;
@@ -122,7 +123,8 @@ class BoltWriterTest {
         assertThat(file).as("closed without finish: deleted").doesNotExist();
         Files.writeString(file, "x");
         assertThatThrownBy(() -> BoltWriter.create(file, 4096)).isInstanceOf(FileAlreadyExistsException.class);
-        assertThatThrownBy(() -> BoltWriter.create(tmp.resolve("p"), 3000)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BoltWriter.create(tmp.resolve("p"), 3000))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -140,7 +142,8 @@ class BoltWriterTest {
         assertThat(all.length % 512).isEqualTo(32);
         assertThat(Arrays.copyOf(all, db.length)).isEqualTo(db);
         assertThat(HexFormat.of().formatHex(all, db.length, all.length))
-                .isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(db)));
+                .isEqualTo(HexFormat.of()
+                        .formatHex(MessageDigest.getInstance("SHA-256").digest(db)));
         try (BoltReader reader = BoltReader.open(file)) {
             assertThat(reader.bucketNames()).containsExactly(bytes("key"));
         }

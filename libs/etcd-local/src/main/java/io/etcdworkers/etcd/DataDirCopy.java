@@ -37,12 +37,12 @@ public final class DataDirCopy {
     public static long copy(Path dataDir, Optional<Path> walDir, Path target) throws IOException {
         Path wal = walDir.orElse(dataDir.resolve(MEMBER).resolve(WAL));
         if (!Files.isDirectory(wal) || !Files.isDirectory(dataDir.resolve(MEMBER))) {
-            throw new IOException(dataDir + " is not a restored etcd data dir (no " + MEMBER + " dir, or no WAL in "
-                    + wal + ")");
+            throw new IOException(
+                    dataDir + " is not a restored etcd data dir (no " + MEMBER + " dir, or no WAL in " + wal + ")");
         }
         if (Files.exists(target) && !FileTree.isEmptyDirectory(target)) {
-            throw new FileAlreadyExistsException(target.toString(), null,
-                    "the copy's data dir exists and is not empty");
+            throw new FileAlreadyExistsException(
+                    target.toString(), null, "the copy's data dir exists and is not empty");
         }
         long bytes = copyTree(dataDir, target);
         if (walDir.isPresent()) {
@@ -57,8 +57,8 @@ public final class DataDirCopy {
             for (Path from : (Iterable<Path>) walk::iterator) {
                 Path to = target.resolve(source.relativize(from).toString());
                 if (Files.isDirectory(from)) {
-                    Files.createDirectories(to, PosixFilePermissions.asFileAttribute(
-                            PosixFilePermissions.fromString("rwx------")));
+                    Files.createDirectories(
+                            to, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
                 } else if (Files.isRegularFile(from)) {
                     bytes += copyFile(from, to);
                 } else {
@@ -71,7 +71,8 @@ public final class DataDirCopy {
 
     /** Copied by the kernel ({@code transferTo}), every byte. */
     private static long copyFile(Path from, Path to) throws IOException {
-        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ); FileChannel out = create(to)) {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+                FileChannel out = create(to)) {
             long size = in.size();
             long position = 0;
             while (position < size) {
@@ -86,7 +87,9 @@ public final class DataDirCopy {
     }
 
     private static FileChannel create(Path file) throws IOException {
-        return FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+        return FileChannel.open(
+                file,
+                Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     }
 }

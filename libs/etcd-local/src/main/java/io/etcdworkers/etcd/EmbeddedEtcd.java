@@ -53,8 +53,13 @@ public final class EmbeddedEtcd implements AutoCloseable {
     /** Set by the shutdown hook: etcd ended because the JVM is exiting (a stop signal), not on its own. */
     private final AtomicBoolean stoppedAtExit;
 
-    private EmbeddedEtcd(EmbeddedEtcdConfig config, Path logDir, Process process, URI clientEndpoint,
-                         Thread shutdownHook, AtomicBoolean stoppedAtExit) {
+    private EmbeddedEtcd(
+            EmbeddedEtcdConfig config,
+            Path logDir,
+            Process process,
+            URI clientEndpoint,
+            Thread shutdownHook,
+            AtomicBoolean stoppedAtExit) {
         this.config = config;
         this.logDir = logDir;
         this.logFile = logDir.resolve(LOG_FILE);
@@ -68,8 +73,10 @@ public final class EmbeddedEtcd implements AutoCloseable {
     public static EmbeddedEtcd start(EmbeddedEtcdConfig config) {
         if (!Files.isDirectory(config.dataDir().resolve("member"))) {
             // An empty dir would silently become a brand-new empty cluster.
-            throw new WorkerException(ErrorCode.ETCD_FAILURE, "data dir " + config.dataDir()
-                    + " holds no etcd member (no member/ dir): restore a snapshot into it first");
+            throw new WorkerException(
+                    ErrorCode.ETCD_FAILURE,
+                    "data dir " + config.dataDir()
+                            + " holds no etcd member (no member/ dir): restore a snapshot into it first");
         }
         Path logDir;
         try {
@@ -78,8 +85,8 @@ public final class EmbeddedEtcd implements AutoCloseable {
             // created here, 0600: a file the process launch creates for its output gets the umask's mode
             Files.createFile(logDir.resolve(LOG_FILE), OwnerOnly.FILE);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a log dir under " + config.scratchDir()
-                    + ": " + e, e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO, "cannot create a log dir under " + config.scratchDir() + ": " + e, e);
         }
         try {
             return startWithRetries(config, logDir);
@@ -99,10 +106,15 @@ public final class EmbeddedEtcd implements AutoCloseable {
             EmbeddedEtcd etcd = launch(config, logDir, clientPort, peerPort);
             long started = System.nanoTime();
             try {
-                EtcdStartWait.untilHealthy(etcd.process, etcd.clientEndpoint, config, etcd.logFile, started,
-                        etcd.stoppedAtExit::get);
-                log.info("etcd started endpoint={} pid={} version={} dataDir={} ms={}", etcd.clientEndpoint,
-                        etcd.pid(), etcd.version(), config.dataDir(), (System.nanoTime() - started) / 1_000_000);
+                EtcdStartWait.untilHealthy(
+                        etcd.process, etcd.clientEndpoint, config, etcd.logFile, started, etcd.stoppedAtExit::get);
+                log.info(
+                        "etcd started endpoint={} pid={} version={} dataDir={} ms={}",
+                        etcd.clientEndpoint,
+                        etcd.pid(),
+                        etcd.version(),
+                        config.dataDir(),
+                        (System.nanoTime() - started) / 1_000_000);
                 return etcd;
             } catch (WorkerException e) {
                 etcd.stop();
@@ -121,8 +133,10 @@ public final class EmbeddedEtcd implements AutoCloseable {
 
     private static EmbeddedEtcd launch(EmbeddedEtcdConfig config, Path logDir, int clientPort, int peerPort) {
         List<String> argv = OrphanGuard.wrap(etcdArgv(config, clientPort, peerPort));
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true)
-                .redirectOutput(logDir.resolve(LOG_FILE).toFile()).directory(logDir.toFile());
+        ProcessBuilder pb = new ProcessBuilder(argv)
+                .redirectErrorStream(true)
+                .redirectOutput(logDir.resolve(LOG_FILE).toFile())
+                .directory(logDir.toFile());
         // etcd reads ETCD_* variables for every flag not given: the pod's environment must not
         // switch on metrics listeners or change limits behind the argv's back.
         pb.environment().clear();
@@ -134,13 +148,16 @@ public final class EmbeddedEtcd implements AutoCloseable {
         try {
             process = pb.start();
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.ETCD_FAILURE, "cannot start " + config.binaries().etcd() + ": " + e, e);
+            throw new WorkerException(
+                    ErrorCode.ETCD_FAILURE, "cannot start " + config.binaries().etcd() + ": " + e, e);
         }
         AtomicBoolean stoppedAtExit = new AtomicBoolean();
-        Thread hook = new Thread(() -> {
-            stoppedAtExit.set(true);
-            ProcessStop.stop(process, config.stopTimeout());
-        }, "etcd-shutdown-" + process.pid());
+        Thread hook = new Thread(
+                () -> {
+                    stoppedAtExit.set(true);
+                    ProcessStop.stop(process, config.stopTimeout());
+                },
+                "etcd-shutdown-" + process.pid());
         try {
             Runtime.getRuntime().addShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
@@ -149,8 +166,10 @@ public final class EmbeddedEtcd implements AutoCloseable {
             // opened that dir yet recreates it as a new member (a 64 MB WAL) after the removal.
             ProcessStop.kill(process);
             closeGuardPipe(process);
-            throw new WorkerException(ErrorCode.INTERRUPTED, "stopped by a signal while etcd was starting on "
-                    + config.dataDir() + " (etcd stopped)", shuttingDown);
+            throw new WorkerException(
+                    ErrorCode.INTERRUPTED,
+                    "stopped by a signal while etcd was starting on " + config.dataDir() + " (etcd stopped)",
+                    shuttingDown);
         }
         return new EmbeddedEtcd(config, logDir, process, LoopbackPorts.url(clientPort), hook, stoppedAtExit);
     }
@@ -158,9 +177,8 @@ public final class EmbeddedEtcd implements AutoCloseable {
     /** etcd's command line (without the {@link OrphanGuard} wrapper): one pure function of its inputs. */
     static List<String> etcdArgv(EmbeddedEtcdConfig c, int clientPort, int peerListenPort) {
         String client = LoopbackPorts.url(clientPort).toString();
-        List<String> argv = new ArrayList<>(List.of(c.binaries().etcd().toString(),
-                "--name=" + c.member().name(),
-                "--data-dir=" + c.dataDir()));
+        List<String> argv = new ArrayList<>(
+                List.of(c.binaries().etcd().toString(), "--name=" + c.member().name(), "--data-dir=" + c.dataDir()));
         c.walDir().ifPresent(w -> argv.add("--wal-dir=" + w));
         argv.addAll(List.of(
                 "--listen-client-urls=" + client,
@@ -234,7 +252,10 @@ public final class EmbeddedEtcd implements AutoCloseable {
         if (process.isAlive()) {
             long started = System.nanoTime();
             ProcessStop.stop(process, config.stopTimeout());
-            log.info("etcd stopped pid={} dataDir={} ms={}", pid(), config.dataDir(),
+            log.info(
+                    "etcd stopped pid={} dataDir={} ms={}",
+                    pid(),
+                    config.dataDir(),
                     (System.nanoTime() - started) / 1_000_000);
         }
         closeGuardPipe(process);

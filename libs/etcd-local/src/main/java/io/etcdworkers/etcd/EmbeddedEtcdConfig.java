@@ -31,10 +31,21 @@ import java.util.Optional;
  *     etcd that only starts and serves reads (a verification); a replay's etcd keeps etcd's ticks,
  *     which wake it ten times less often while it applies every revision
  */
-public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path dataDir, Optional<Path> walDir,
-                                 Path scratchDir, long quotaBackendBytes, long maxRequestBytes, int maxTxnOps,
-                                 long snapshotCount, Duration startTimeout, Duration stopTimeout, int goGc,
-                                 boolean forceNewCluster, boolean fastElection) {
+public record EmbeddedEtcdConfig(
+        EtcdBinaries binaries,
+        EtcdMember member,
+        Path dataDir,
+        Optional<Path> walDir,
+        Path scratchDir,
+        long quotaBackendBytes,
+        long maxRequestBytes,
+        int maxTxnOps,
+        long snapshotCount,
+        Duration startTimeout,
+        Duration stopTimeout,
+        int goGc,
+        boolean forceNewCluster,
+        boolean fastElection) {
 
     /** etcd's recommended maximum database size. */
     public static final long DEFAULT_QUOTA_BACKEND_BYTES = 8L * 1024 * 1024 * 1024;
@@ -44,6 +55,7 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
     public static final int DEFAULT_MAX_TXN_OPS = 128;
     /** etcd 3.4's default, ten times 3.6's: fewer raft snapshots during a replay, bounded memory. */
     public static final long DEFAULT_SNAPSHOT_COUNT = 100_000;
+
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(60);
     /**
      * Start time allowed per byte of database beyond the default: etcd rebuilds its key index
@@ -57,6 +69,7 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
         double extra = START_SECONDS_PER_MIB * Math.max(0, databaseBytes) / (1024 * 1024);
         return DEFAULT_START_TIMEOUT.plusMillis((long) (extra * 1000));
     }
+
     public static final Duration DEFAULT_STOP_TIMEOUT = Duration.ofSeconds(30);
 
     public EmbeddedEtcdConfig {
@@ -76,50 +89,137 @@ public record EmbeddedEtcdConfig(EtcdBinaries binaries, EtcdMember member, Path 
             throw new IllegalArgumentException("GOGC must be positive, or 0 for Go's default: " + goGc);
         }
         if (startTimeout.isNegative() || startTimeout.isZero() || stopTimeout.isNegative()) {
-            throw new IllegalArgumentException("timeouts must be positive: start=" + startTimeout
-                    + " stop=" + stopTimeout);
+            throw new IllegalArgumentException(
+                    "timeouts must be positive: start=" + startTimeout + " stop=" + stopTimeout);
         }
     }
 
     /** The defaults above, no separate WAL dir. */
-    public static EmbeddedEtcdConfig defaults(EtcdBinaries binaries, EtcdMember member, Path dataDir,
-                                              Path scratchDir) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.empty(), scratchDir,
-                DEFAULT_QUOTA_BACKEND_BYTES, DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TXN_OPS,
-                DEFAULT_SNAPSHOT_COUNT, DEFAULT_START_TIMEOUT, DEFAULT_STOP_TIMEOUT, 0, false, false);
+    public static EmbeddedEtcdConfig defaults(EtcdBinaries binaries, EtcdMember member, Path dataDir, Path scratchDir) {
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                Optional.empty(),
+                scratchDir,
+                DEFAULT_QUOTA_BACKEND_BYTES,
+                DEFAULT_MAX_REQUEST_BYTES,
+                DEFAULT_MAX_TXN_OPS,
+                DEFAULT_SNAPSHOT_COUNT,
+                DEFAULT_START_TIMEOUT,
+                DEFAULT_STOP_TIMEOUT,
+                0,
+                false,
+                false);
     }
 
     public EmbeddedEtcdConfig withWalDir(Path wal) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, Optional.of(wal), scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc, forceNewCluster,
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                Optional.of(wal),
+                scratchDir,
+                quotaBackendBytes,
+                maxRequestBytes,
+                maxTxnOps,
+                snapshotCount,
+                startTimeout,
+                stopTimeout,
+                goGc,
+                forceNewCluster,
                 fastElection);
     }
 
     public EmbeddedEtcdConfig withRequestLimits(long requestBytes, int txnOps) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                requestBytes, txnOps, snapshotCount, startTimeout, stopTimeout, goGc, forceNewCluster, fastElection);
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratchDir,
+                quotaBackendBytes,
+                requestBytes,
+                txnOps,
+                snapshotCount,
+                startTimeout,
+                stopTimeout,
+                goGc,
+                forceNewCluster,
+                fastElection);
     }
 
     public EmbeddedEtcdConfig withStartTimeout(Duration timeout) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, timeout, stopTimeout, goGc, forceNewCluster, fastElection);
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratchDir,
+                quotaBackendBytes,
+                maxRequestBytes,
+                maxTxnOps,
+                snapshotCount,
+                timeout,
+                stopTimeout,
+                goGc,
+                forceNewCluster,
+                fastElection);
     }
 
     public EmbeddedEtcdConfig withGoGc(int gc) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, gc, forceNewCluster,
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratchDir,
+                quotaBackendBytes,
+                maxRequestBytes,
+                maxTxnOps,
+                snapshotCount,
+                startTimeout,
+                stopTimeout,
+                gc,
+                forceNewCluster,
                 fastElection);
     }
 
     /** The same etcd, started with {@code --force-new-cluster} (see the record's parameter). */
     public EmbeddedEtcdConfig withForceNewCluster() {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc, true, fastElection);
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratchDir,
+                quotaBackendBytes,
+                maxRequestBytes,
+                maxTxnOps,
+                snapshotCount,
+                startTimeout,
+                stopTimeout,
+                goGc,
+                true,
+                fastElection);
     }
 
     /** The same etcd with 10 ms raft ticks (see the record's parameter). */
     public EmbeddedEtcdConfig withFastElection() {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratchDir, quotaBackendBytes,
-                maxRequestBytes, maxTxnOps, snapshotCount, startTimeout, stopTimeout, goGc, forceNewCluster, true);
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratchDir,
+                quotaBackendBytes,
+                maxRequestBytes,
+                maxTxnOps,
+                snapshotCount,
+                startTimeout,
+                stopTimeout,
+                goGc,
+                forceNewCluster,
+                true);
     }
 }

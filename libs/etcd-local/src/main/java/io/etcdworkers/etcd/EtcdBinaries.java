@@ -52,11 +52,12 @@ public record EtcdBinaries(Path etcd, Optional<Path> etcdctl, Optional<Path> etc
      */
     public static EtcdBinaries locate(Optional<Path> binDir, String path) {
         String where = binDir.map(d -> "in --etcd-bin-dir " + d).orElse("on PATH (" + path + ")");
-        Path etcd = find("etcd", binDir, path).orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
-                "etcd binary not found " + where + ": " + INSTALL_HINT));
+        Path etcd = find("etcd", binDir, path)
+                .orElseThrow(() ->
+                        new WorkerException(ErrorCode.USAGE, "etcd binary not found " + where + ": " + INSTALL_HINT));
         EtcdVersion version = EtcdVersion.parse(runVersion(etcd));
-        EtcdBinaries found = new EtcdBinaries(etcd, find("etcdctl", binDir, path),
-                find("etcdutl", binDir, path), version);
+        EtcdBinaries found =
+                new EtcdBinaries(etcd, find("etcdctl", binDir, path), find("etcdutl", binDir, path), version);
         // Fail now, not after the snapshot was downloaded.
         found.snapshotRestoreTool();
         return found;
@@ -75,10 +76,12 @@ public record EtcdBinaries(Path etcd, Optional<Path> etcdctl, Optional<Path> etc
         if (version.etcdctlRestores() && etcdctl.isPresent()) {
             return etcdctl.get();
         }
-        String needed = version.etcdctlRestores() ? (version.hasEtcdutl() ? "etcdutl or etcdctl" : "etcdctl")
-                : "etcdutl";
-        throw new WorkerException(ErrorCode.USAGE, "etcd " + version + " found at " + etcd
-                + " but not " + needed + " next to it, which restores snapshots: " + INSTALL_HINT);
+        String needed =
+                version.etcdctlRestores() ? (version.hasEtcdutl() ? "etcdutl or etcdctl" : "etcdctl") : "etcdutl";
+        throw new WorkerException(
+                ErrorCode.USAGE,
+                "etcd " + version + " found at " + etcd + " but not " + needed
+                        + " next to it, which restores snapshots: " + INSTALL_HINT);
     }
 
     /** Whether {@link #snapshotRestoreTool()} is etcdutl (no {@code ETCDCTL_API} needed). */
@@ -103,26 +106,30 @@ public record EtcdBinaries(Path etcd, Optional<Path> etcdctl, Optional<Path> etc
 
     private static Optional<Path> executable(Path candidate) {
         return Files.isRegularFile(candidate) && Files.isExecutable(candidate)
-                ? Optional.of(candidate.toAbsolutePath()) : Optional.empty();
+                ? Optional.of(candidate.toAbsolutePath())
+                : Optional.empty();
     }
 
     private static String runVersion(Path etcd) {
         Process p = null;
         try {
-            p = new ProcessBuilder(etcd.toString(), "--version").redirectErrorStream(true).start();
+            p = new ProcessBuilder(etcd.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
             p.getOutputStream().close();
             Process started = p;
             // Read on another thread: a binary that hangs with its stdout open must still time out.
             CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> readAll(started));
             if (!p.waitFor(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "`" + etcd + " --version` did not finish in "
-                        + VERSION_TIMEOUT.toSeconds() + " s");
+                throw new WorkerException(
+                        ErrorCode.ETCD_FAILURE,
+                        "`" + etcd + " --version` did not finish in " + VERSION_TIMEOUT.toSeconds() + " s");
             }
             return new String(out.get(VERSION_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), StandardCharsets.UTF_8);
         } catch (IOException | ExecutionException | TimeoutException e) {
-            throw new WorkerException(ErrorCode.USAGE, "cannot run " + etcd + " --version: " + e.getMessage()
-                    + "; " + INSTALL_HINT, e);
+            throw new WorkerException(
+                    ErrorCode.USAGE, "cannot run " + etcd + " --version: " + e.getMessage() + "; " + INSTALL_HINT, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             p.destroyForcibly();

@@ -26,11 +26,11 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.StreamObserver;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -96,7 +96,10 @@ public final class EtcdGrpcClient implements AutoCloseable {
     }
 
     public TxnResponse txn(TxnRequest request) {
-        return call("txn", () -> kv.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS).txn(request));
+        return call(
+                "txn",
+                () -> kv.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .txn(request));
     }
 
     /**
@@ -110,12 +113,18 @@ public final class EtcdGrpcClient implements AutoCloseable {
     }
 
     public RangeResponse range(RangeRequest request) {
-        return call("range", () -> kv.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS).range(request));
+        return call(
+                "range",
+                () -> kv.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .range(request));
     }
 
     public StatusResponse status() {
-        return call("status", () -> maintenance.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .status(StatusRequest.getDefaultInstance()));
+        return call(
+                "status",
+                () -> maintenance
+                        .withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .status(StatusRequest.getDefaultInstance()));
     }
 
     /**
@@ -123,8 +132,11 @@ public final class EtcdGrpcClient implements AutoCloseable {
      * {@code key} bucket, read from its database.
      */
     public HashKVResponse hashKv(long revision) {
-        return call("hash kv", () -> maintenance.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .hashKV(HashKVRequest.newBuilder().setRevision(revision).build()));
+        return call(
+                "hash kv",
+                () -> maintenance
+                        .withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .hashKV(HashKVRequest.newBuilder().setRevision(revision).build()));
     }
 
     /**
@@ -135,7 +147,10 @@ public final class EtcdGrpcClient implements AutoCloseable {
     public boolean compact(long revision, Duration timeout) {
         try {
             kv.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .compact(CompactionRequest.newBuilder().setRevision(revision).setPhysical(true).build());
+                    .compact(CompactionRequest.newBuilder()
+                            .setRevision(revision)
+                            .setPhysical(true)
+                            .build());
             return true;
         } catch (StatusRuntimeException e) {
             // etcd answers OUT_OF_RANGE for "required revision has been compacted"
@@ -147,8 +162,11 @@ public final class EtcdGrpcClient implements AutoCloseable {
     }
 
     public void defragment(Duration timeout) {
-        call("defragment", () -> maintenance.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .defragment(DefragmentRequest.getDefaultInstance()));
+        call(
+                "defragment",
+                () -> maintenance
+                        .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .defragment(DefragmentRequest.getDefaultInstance()));
     }
 
     /**
@@ -159,7 +177,10 @@ public final class EtcdGrpcClient implements AutoCloseable {
     public boolean leaseGrant(long id, long ttlSeconds) {
         try {
             lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .leaseGrant(LeaseGrantRequest.newBuilder().setID(id).setTTL(ttlSeconds).build());
+                    .leaseGrant(LeaseGrantRequest.newBuilder()
+                            .setID(id)
+                            .setTTL(ttlSeconds)
+                            .build());
             return true;
         } catch (StatusRuntimeException e) {
             // etcd answers FAILED_PRECONDITION for "lease already exists"
@@ -171,13 +192,20 @@ public final class EtcdGrpcClient implements AutoCloseable {
     }
 
     public void leaseRevoke(long id) {
-        call("lease revoke", () -> lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
+        call(
+                "lease revoke",
+                () -> lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .leaseRevoke(LeaseRevokeRequest.newBuilder().setID(id).build()));
     }
 
     public LeaseTimeToLiveResponse leaseTimeToLive(long id, boolean keys) {
-        return call("lease time-to-live", () -> lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder().setID(id).setKeys(keys).build()));
+        return call(
+                "lease time-to-live",
+                () -> lease.withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .leaseTimeToLive(LeaseTimeToLiveRequest.newBuilder()
+                                .setID(id)
+                                .setKeys(keys)
+                                .build()));
     }
 
     /** The ids of every lease etcd holds. */
@@ -190,8 +218,11 @@ public final class EtcdGrpcClient implements AutoCloseable {
      * it) into {@code out}; returns the bytes written.
      */
     public long snapshot(OutputStream out, Duration timeout) throws IOException {
-        Iterator<SnapshotResponse> chunks = call("snapshot", () -> maintenance
-                .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS).snapshot(SnapshotRequest.getDefaultInstance()));
+        Iterator<SnapshotResponse> chunks = call(
+                "snapshot",
+                () -> maintenance
+                        .withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        .snapshot(SnapshotRequest.getDefaultInstance()));
         long written = 0;
         try {
             while (chunks.hasNext()) {
@@ -215,23 +246,36 @@ public final class EtcdGrpcClient implements AutoCloseable {
 
     /** Maps a gRPC failure to the worker's codes; the quota gets its own, with advice. */
     public WorkerException failure(String what, StatusRuntimeException e) {
-        String description = e.getStatus().getDescription() == null ? "" : e.getStatus().getDescription();
+        String description =
+                e.getStatus().getDescription() == null ? "" : e.getStatus().getDescription();
         if (description.contains("database space exceeded")) {
-            return new WorkerException(ErrorCode.ETCD_QUOTA_EXCEEDED, "scratch etcd at " + endpoint
-                    + " is out of space (" + description + ") during " + what
-                    + ": raise --embedded-etcd-quota-bytes, or defragment more often "
-                    + "(--defrag-every-events, --defrag-db-size-bytes)", e);
+            return new WorkerException(
+                    ErrorCode.ETCD_QUOTA_EXCEEDED,
+                    "scratch etcd at " + endpoint
+                            + " is out of space (" + description + ") during " + what
+                            + ": raise --embedded-etcd-quota-bytes, or defragment more often "
+                            + "(--defrag-every-events, --defrag-db-size-bytes)",
+                    e);
         }
         if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
-            return new WorkerException(ErrorCode.ETCD_FAILURE, "scratch etcd at " + endpoint
-                    + " is not reachable during " + what + " (did the etcd process die?): " + description, e);
+            return new WorkerException(
+                    ErrorCode.ETCD_FAILURE,
+                    "scratch etcd at " + endpoint + " is not reachable during " + what
+                            + " (did the etcd process die?): " + description,
+                    e);
         }
         if (e.getStatus().getCode() == Status.Code.DEADLINE_EXCEEDED) {
-            return new WorkerException(ErrorCode.ETCD_FAILURE, "scratch etcd at " + endpoint + " did not answer "
-                    + what + " in time (hung or overloaded): " + description, e);
+            return new WorkerException(
+                    ErrorCode.ETCD_FAILURE,
+                    "scratch etcd at " + endpoint + " did not answer " + what + " in time (hung or overloaded): "
+                            + description,
+                    e);
         }
-        return new WorkerException(ErrorCode.ETCD_FAILURE, "scratch etcd at " + endpoint + " failed " + what + ": "
-                + e.getStatus().getCode() + " " + description, e);
+        return new WorkerException(
+                ErrorCode.ETCD_FAILURE,
+                "scratch etcd at " + endpoint + " failed " + what + ": "
+                        + e.getStatus().getCode() + " " + description,
+                e);
     }
 
     @Override

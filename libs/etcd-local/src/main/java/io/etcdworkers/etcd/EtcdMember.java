@@ -5,8 +5,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Collectors;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The identity of the single member of the scratch cluster, shared by the snapshot restore
@@ -54,14 +54,17 @@ public record EtcdMember(String name, URI peerUrl, String clusterToken, Map<Stri
             checkPeerUrl(m.getValue());
         }
         if (!peerUrl.equals(cluster.get(name))) {
-            throw new IllegalArgumentException("the initial cluster must name this member, " + name + "=" + peerUrl
-                    + ": " + join(cluster));
+            throw new IllegalArgumentException(
+                    "the initial cluster must name this member, " + name + "=" + peerUrl + ": " + join(cluster));
         }
     }
 
     private static void checkPeerUrl(URI url) {
         boolean scheme = "http".equals(url.getScheme()) || "https".equals(url.getScheme());
-        if (!scheme || url.getHost() == null || url.getPort() <= 0 || !url.getPath().isEmpty()) {
+        if (!scheme
+                || url.getHost() == null
+                || url.getPort() <= 0
+                || !url.getPath().isEmpty()) {
             throw new IllegalArgumentException("peer URL must be http(s)://host:port: " + url);
         }
     }
@@ -73,7 +76,9 @@ public record EtcdMember(String name, URI peerUrl, String clusterToken, Map<Stri
     }
 
     private static String join(Map<String, URI> cluster) {
-        return cluster.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(","));
+        return cluster.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining(","));
     }
 
     /**

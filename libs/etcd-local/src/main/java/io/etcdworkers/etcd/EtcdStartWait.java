@@ -29,12 +29,18 @@ final class EtcdStartWait {
      * nothing for that long looks like a hang.
      */
     static final Duration STILL_STARTING_EVERY = Duration.ofSeconds(10);
+
     private static final Logger log = LoggerFactory.getLogger(EtcdStartWait.class);
 
     private EtcdStartWait() {}
 
-    static void untilHealthy(Process process, URI clientEndpoint, EmbeddedEtcdConfig config, Path logFile,
-            long startedNanos, BooleanSupplier stoppedAtExit) {
+    static void untilHealthy(
+            Process process,
+            URI clientEndpoint,
+            EmbeddedEtcdConfig config,
+            Path logFile,
+            long startedNanos,
+            BooleanSupplier stoppedAtExit) {
         long deadline = startedNanos + config.startTimeout().toNanos();
         URI health = clientEndpoint.resolve("/health");
         long reported = 0;
@@ -43,33 +49,45 @@ final class EtcdStartWait {
                 if (stoppedAtExit.getAsBoolean()) {
                     // the JVM's exit (a stop signal) stopped it: not a failure of etcd on this data dir,
                     // which an engine would take as a reason to try the other one
-                    throw new WorkerException(ErrorCode.INTERRUPTED, "stopped by a signal while etcd was starting on "
-                            + config.dataDir() + " (etcd stopped)");
+                    throw new WorkerException(
+                            ErrorCode.INTERRUPTED,
+                            "stopped by a signal while etcd was starting on " + config.dataDir() + " (etcd stopped)");
                 }
                 String tail = LogTail.excerpt(logFile, ERROR_LINES);
                 if (DiskFull.says(tail)) {
-                    throw new WorkerException(ErrorCode.LOCAL_IO, "etcd exited with code " + process.exitValue()
-                            + " while starting on " + config.dataDir() + ": " + DiskFull.describe(config.dataDir())
-                            + "; etcd said: " + tail);
+                    throw new WorkerException(
+                            ErrorCode.LOCAL_IO,
+                            "etcd exited with code " + process.exitValue()
+                                    + " while starting on " + config.dataDir() + ": "
+                                    + DiskFull.describe(config.dataDir())
+                                    + "; etcd said: " + tail);
                 }
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd exited with code " + process.exitValue()
-                        + " while starting on " + config.dataDir() + ": " + tail);
+                throw new WorkerException(
+                        ErrorCode.ETCD_FAILURE,
+                        "etcd exited with code " + process.exitValue() + " while starting on " + config.dataDir() + ": "
+                                + tail);
             }
             if (isHealthy(health)) {
                 return;
             }
             long now = System.nanoTime();
             if (now - deadline > 0) {
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "etcd on " + config.dataDir() + " not healthy within "
-                        + config.startTimeout() + ": " + LogTail.excerpt(logFile, ERROR_LINES));
+                throw new WorkerException(
+                        ErrorCode.ETCD_FAILURE,
+                        "etcd on " + config.dataDir() + " not healthy within " + config.startTimeout() + ": "
+                                + LogTail.excerpt(logFile, ERROR_LINES));
             }
             long due = stillStartingReports(now - startedNanos);
             if (due > reported) {
                 reported = due;
-                log.info("etcd is still starting (it reads its database and builds its key index before it answers) "
-                        + "pid={} dataDir={} databaseBytes={} elapsedSeconds={} timeoutSeconds={}", process.pid(),
-                        config.dataDir(), EtcdDataDir.databaseBytes(config.dataDir()),
-                        (now - startedNanos) / 1_000_000_000L, config.startTimeout().toSeconds());
+                log.info(
+                        "etcd is still starting (it reads its database and builds its key index before it answers) "
+                                + "pid={} dataDir={} databaseBytes={} elapsedSeconds={} timeoutSeconds={}",
+                        process.pid(),
+                        config.dataDir(),
+                        EtcdDataDir.databaseBytes(config.dataDir()),
+                        (now - startedNanos) / 1_000_000_000L,
+                        config.startTimeout().toSeconds());
             }
             try {
                 // Doubles as the poll pause and returns at once if etcd exits.

@@ -19,8 +19,7 @@ public record EtcdVersion(int major, int minor, int patch) implements Comparable
     public static final EtcdVersion V3_6 = new EtcdVersion(3, 6, 0);
 
     // Anchored to the line start: "Go Version: go1.19.8" must never be taken for etcd's own.
-    private static final Pattern VERSION_LINE =
-            Pattern.compile("(?m)^etcd Version:\\s*v?(\\d+)\\.(\\d+)\\.(\\d+)");
+    private static final Pattern VERSION_LINE = Pattern.compile("(?m)^etcd Version:\\s*v?(\\d+)\\.(\\d+)\\.(\\d+)");
 
     public EtcdVersion {
         if (major < 0 || minor < 0 || patch < 0) {
@@ -37,12 +36,13 @@ public record EtcdVersion(int major, int minor, int patch) implements Comparable
     public static EtcdVersion parse(String versionOutput) {
         Matcher m = VERSION_LINE.matcher(versionOutput == null ? "" : versionOutput);
         if (!m.find()) {
-            throw new WorkerException(ErrorCode.USAGE,
+            throw new WorkerException(
+                    ErrorCode.USAGE,
                     "cannot read the etcd version from `etcd --version` output: "
                             + LogTail.excerpt(versionOutput == null ? "" : versionOutput, 5));
         }
-        return new EtcdVersion(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-                Integer.parseInt(m.group(3)));
+        return new EtcdVersion(
+                Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
     }
 
     /** {@code --unsafe-no-fsync} exists from etcd 3.5 on; 3.4 rejects it as an unknown flag. */

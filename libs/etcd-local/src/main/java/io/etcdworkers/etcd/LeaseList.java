@@ -30,8 +30,11 @@ final class LeaseList {
     private LeaseList() {}
 
     static long[] ids(Channel channel, Duration timeout) {
-        byte[] response = ClientCalls.blockingUnaryCall(channel, METHOD,
-                CallOptions.DEFAULT.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS), new byte[0]);
+        byte[] response = ClientCalls.blockingUnaryCall(
+                channel,
+                METHOD,
+                CallOptions.DEFAULT.withDeadlineAfter(timeout.toMillis(), TimeUnit.MILLISECONDS),
+                new byte[0]);
         try {
             return parse(response);
         } catch (IOException e) {
@@ -45,11 +48,13 @@ final class LeaseList {
         CodedInputStream in = CodedInputStream.newInstance(response);
         int tag;
         while ((tag = in.readTag()) != 0) {
-            if (WireFormat.getTagFieldNumber(tag) == 2 && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
+            if (WireFormat.getTagFieldNumber(tag) == 2
+                    && WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED) {
                 int limit = in.pushLimit(in.readRawVarint32());
                 int inner;
                 while ((inner = in.readTag()) != 0) {
-                    if (WireFormat.getTagFieldNumber(inner) == 1 && WireFormat.getTagWireType(inner) == WireFormat.WIRETYPE_VARINT) {
+                    if (WireFormat.getTagFieldNumber(inner) == 1
+                            && WireFormat.getTagWireType(inner) == WireFormat.WIRETYPE_VARINT) {
                         if (count == ids.length) {
                             ids = Arrays.copyOf(ids, count * 2);
                         }

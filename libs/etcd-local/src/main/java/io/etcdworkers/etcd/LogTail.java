@@ -24,8 +24,7 @@ public final class LogTail {
     private static final int MAX_TAIL_BYTES = 64 * 1024;
     private static final Pattern ZAP_STACKTRACE = Pattern.compile(",\\s*\"stacktrace\":\"(?:[^\"\\\\]|\\\\.)*\"");
 
-    private LogTail() {
-    }
+    private LogTail() {}
 
     /** The excerpt of {@code text}, see the class contract. */
     public static String excerpt(String text, int maxLines) {

@@ -17,8 +17,7 @@ public final class LoopbackPorts {
     /** The only address the scratch etcd ever listens on. */
     public static final String HOST = "127.0.0.1";
 
-    private LoopbackPorts() {
-    }
+    private LoopbackPorts() {}
 
     /** A port nobody listens on right now, chosen by the kernel. */
     public static int free() {

@@ -5,7 +5,6 @@ import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -20,6 +19,7 @@ import org.slf4j.LoggerFactory;
 public final class MaintenanceSnapshot {
     /** The compaction's default ({@code --snapshot-timeout}): an 8 GiB database at a slow disk's speed. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(30);
+
     private static final Logger LOG = LoggerFactory.getLogger(MaintenanceSnapshot.class);
 
     private MaintenanceSnapshot() {}
@@ -34,10 +34,15 @@ public final class MaintenanceSnapshot {
     public static long save(EtcdGrpcClient client, Path file, Duration timeout) {
         try (OutputStream out = OwnerOnly.newOutputStream(file)) {
             long bytes = client.snapshot(out, timeout);
-            LOG.atInfo().setMessage("snapshot streamed").addKeyValue("file", file).addKeyValue("bytes", bytes).log();
+            LOG.atInfo()
+                    .setMessage("snapshot streamed")
+                    .addKeyValue("file", file)
+                    .addKeyValue("bytes", bytes)
+                    .log();
             return bytes;
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the snapshot to " + file + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO, "cannot write the snapshot to " + file + ": " + e.getMessage(), e);
         }
     }
 }

@@ -33,7 +33,8 @@ public final class OrphanGuard {
     static final String SHELL = "/bin/sh";
 
     // $$ in the subshell is the outer shell's pid, which becomes etcd's after exec.
-    static final String SCRIPT = String.join("\n",
+    static final String SCRIPT = String.join(
+            "\n",
             // whatever the worker's umask: what etcd and its tools create is their owner's alone
             "umask 077",
             "exec 3<&0",
@@ -51,8 +52,7 @@ public final class OrphanGuard {
             // etcd gets no stdin and not fd 3: only the watcher holds the read end of the pipe.
             "exec \"$@\" 3<&- </dev/null");
 
-    private OrphanGuard() {
-    }
+    private OrphanGuard() {}
 
     /** The command line that runs {@code command} under the guard; start it with stdin a pipe. */
     public static List<String> wrap(List<String> command) {

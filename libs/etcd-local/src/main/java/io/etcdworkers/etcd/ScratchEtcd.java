@@ -15,9 +15,11 @@ public final class ScratchEtcd implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ScratchEtcd.class);
     /** What one txn op costs on top of its key and value in the request (generous). */
     private static final long OP_OVERHEAD_BYTES = 64;
+
     private static final long REQUEST_SLACK_BYTES = 64 * 1024;
     /** Starting limits: etcd's own defaults are 1.5 MiB and 128 ops. */
     public static final long MIN_REQUEST_BYTES = 10L * 1024 * 1024;
+
     public static final int MIN_TXN_OPS = 1024;
 
     private EmbeddedEtcdConfig config;
@@ -33,8 +35,10 @@ public final class ScratchEtcd implements AutoCloseable {
 
     /** Starts etcd on the restored data dir with at least the minimum limits. */
     public static ScratchEtcd start(EmbeddedEtcdConfig config, Duration callTimeout) {
-        ScratchEtcd scratch = new ScratchEtcd(config.withRequestLimits(
-                Math.max(MIN_REQUEST_BYTES, config.maxRequestBytes()), Math.max(MIN_TXN_OPS, config.maxTxnOps())),
+        ScratchEtcd scratch = new ScratchEtcd(
+                config.withRequestLimits(
+                        Math.max(MIN_REQUEST_BYTES, config.maxRequestBytes()),
+                        Math.max(MIN_TXN_OPS, config.maxTxnOps())),
                 callTimeout);
         scratch.launch();
         return scratch;
@@ -75,8 +79,13 @@ public final class ScratchEtcd implements AutoCloseable {
         long needBytes = requestBytesFor(payloadBytes, ops);
         long bytes = Math.max(config.maxRequestBytes(), needBytes + needBytes / 4);
         int txnOps = Math.max(config.maxTxnOps(), ops + ops / 4);
-        LOG.info("restarting the scratch etcd with larger request limits maxRequestBytes={} maxTxnOps={} "
-                + "(a revision carries {} bytes in {} operations)", bytes, txnOps, payloadBytes, ops);
+        LOG.info(
+                "restarting the scratch etcd with larger request limits maxRequestBytes={} maxTxnOps={} "
+                        + "(a revision carries {} bytes in {} operations)",
+                bytes,
+                txnOps,
+                payloadBytes,
+                ops);
         stopProcess();
         config = config.withRequestLimits(bytes, txnOps);
         restarts++;

@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class SnapshotRestorer {
     /** Generous: etcd restores ~100 MB/s here, and an 8 GiB database is etcd's recommended maximum. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(15);
+
     static final int HASH_TRAILER_BYTES = 32;
     private static final int OUTPUT_LINES = 8;
     // etcd's message for a trailer that does not match, the same in etcdctl 3.4 and etcdutl 3.5+.
@@ -56,8 +57,8 @@ public final class SnapshotRestorer {
      * @param walDir a separate WAL dir (e.g. on tmpfs), or empty for {@code dataDir/member/wal}
      * @param skipHashCheck pass {@code --skip-hash-check}: only when told to
      */
-    public record Request(Path snapshot, EtcdMember member, Path dataDir, Optional<Path> walDir,
-                          boolean skipHashCheck) {
+    public record Request(
+            Path snapshot, EtcdMember member, Path dataDir, Optional<Path> walDir, boolean skipHashCheck) {
         public Request {
             Objects.requireNonNull(snapshot, "snapshot");
             Objects.requireNonNull(member, "member");
@@ -84,11 +85,16 @@ public final class SnapshotRestorer {
     public void restore(Request request) {
         long size = checkSnapshot(request);
         boolean dataDirWasEmpty = prepareTarget(request.dataDir(), "data dir");
-        boolean walDirWasEmpty = request.walDir().isPresent() && prepareTarget(request.walDir().get(), "WAL dir");
+        boolean walDirWasEmpty =
+                request.walDir().isPresent() && prepareTarget(request.walDir().get(), "WAL dir");
         long started = System.nanoTime();
-        log.atInfo().setMessage("snapshot restore starting").addKeyValue("snapshot", request.snapshot())
-                .addKeyValue("bytes", size).addKeyValue("dataDir", request.dataDir())
-                .addKeyValue("tool", binaries.snapshotRestoreTool()).log();
+        log.atInfo()
+                .setMessage("snapshot restore starting")
+                .addKeyValue("snapshot", request.snapshot())
+                .addKeyValue("bytes", size)
+                .addKeyValue("dataDir", request.dataDir())
+                .addKeyValue("tool", binaries.snapshotRestoreTool())
+                .log();
         try {
             run(request);
         } catch (RuntimeException | Error e) {
@@ -96,15 +102,21 @@ public final class SnapshotRestorer {
             request.walDir().ifPresent(w -> undo(w, walDirWasEmpty, e));
             throw e;
         }
-        log.atInfo().setMessage("snapshot restore done").addKeyValue("snapshot", request.snapshot())
-                .addKeyValue("dataDir", request.dataDir()).addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
+        log.atInfo()
+                .setMessage("snapshot restore done")
+                .addKeyValue("snapshot", request.snapshot())
+                .addKeyValue("dataDir", request.dataDir())
+                .addKeyValue("ms", (System.nanoTime() - started) / 1_000_000)
                 .log();
     }
 
     /** The tool's command line: one pure function of the binaries and the request. */
     static List<String> argv(EtcdBinaries binaries, Request r) {
-        List<String> argv = new ArrayList<>(List.of(binaries.snapshotRestoreTool().toString(),
-                "snapshot", "restore", r.snapshot().toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                binaries.snapshotRestoreTool().toString(),
+                "snapshot",
+                "restore",
+                r.snapshot().toString(),
                 "--name=" + r.member().name(),
                 "--initial-cluster=" + r.member().initialCluster(),
                 "--initial-cluster-token=" + r.member().clusterToken(),
@@ -135,9 +147,11 @@ public final class SnapshotRestorer {
             throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read snapshot file " + r.snapshot() + ": " + e, e);
         }
         if (!hasHashTrailer(size) && !r.skipHashCheck()) {
-            throw new WorkerException(ErrorCode.HASH_MISMATCH, "snapshot " + r.snapshot() + " (" + size
-                    + " bytes) has no SHA-256 trailer (size % 512 != 32), so its integrity cannot be checked;"
-                    + " restore it only with --skip-hash-check");
+            throw new WorkerException(
+                    ErrorCode.HASH_MISMATCH,
+                    "snapshot " + r.snapshot() + " (" + size
+                            + " bytes) has no SHA-256 trailer (size % 512 != 32), so its integrity cannot be checked;"
+                            + " restore it only with --skip-hash-check");
         }
         return size;
     }
@@ -149,8 +163,10 @@ public final class SnapshotRestorer {
                 return false;
             }
             if (!FileTree.isEmptyDirectory(dir)) {
-                throw new WorkerException(ErrorCode.TARGET_NOT_EMPTY, "cannot restore a snapshot into " + what
-                        + " " + dir + ": it exists and is not an empty directory");
+                throw new WorkerException(
+                        ErrorCode.TARGET_NOT_EMPTY,
+                        "cannot restore a snapshot into " + what + " " + dir
+                                + ": it exists and is not an empty directory");
             }
             Files.delete(dir);
             return true;
@@ -177,41 +193,52 @@ public final class SnapshotRestorer {
             OwnerOnly.createDirectories(scratchDir);
             output = Files.createTempFile(scratchDir, "snapshot-restore-", ".log");
             // stdin stays the default pipe: this JVM holds its write end, the guard watches it
-            ProcessBuilder pb = new ProcessBuilder(OrphanGuard.wrap(argv(binaries, r))).redirectErrorStream(true)
+            ProcessBuilder pb = new ProcessBuilder(OrphanGuard.wrap(argv(binaries, r)))
+                    .redirectErrorStream(true)
                     .redirectOutput(output.toFile());
             pb.environment().clear();
             pb.environment().putAll(environment(binaries));
             p = pb.start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 ProcessStop.kill(p);
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "snapshot restore of " + r.snapshot()
-                        + " did not finish in " + timeout + ": " + LogTail.excerpt(output, OUTPUT_LINES));
+                throw new WorkerException(
+                        ErrorCode.ETCD_FAILURE,
+                        "snapshot restore of " + r.snapshot() + " did not finish in " + timeout + ": "
+                                + LogTail.excerpt(output, OUTPUT_LINES));
             }
             if (p.exitValue() != 0) {
                 String text = Files.readString(output);
                 String tail = LogTail.excerpt(text, OUTPUT_LINES);
                 if (DiskFull.says(text)) {
-                    throw new WorkerException(ErrorCode.LOCAL_IO, "snapshot restore of " + r.snapshot() + " into "
-                            + r.dataDir() + " failed: " + DiskFull.describe(r.dataDir()) + "; "
-                            + binaries.snapshotRestoreTool().getFileName() + " said: " + tail);
+                    throw new WorkerException(
+                            ErrorCode.LOCAL_IO,
+                            "snapshot restore of " + r.snapshot() + " into "
+                                    + r.dataDir() + " failed: " + DiskFull.describe(r.dataDir()) + "; "
+                                    + binaries.snapshotRestoreTool().getFileName() + " said: " + tail);
                 }
                 ErrorCode code = text.contains(TOOL_HASH_MISMATCH) ? ErrorCode.HASH_MISMATCH : ErrorCode.ETCD_FAILURE;
-                throw new WorkerException(code, "snapshot restore of " + r.snapshot() + " failed (exit "
-                        + p.exitValue() + " from " + binaries.snapshotRestoreTool().getFileName() + "): " + tail);
+                throw new WorkerException(
+                        code,
+                        "snapshot restore of " + r.snapshot() + " failed (exit " + p.exitValue() + " from "
+                                + binaries.snapshotRestoreTool().getFileName() + "): " + tail);
             }
             if (!Files.isDirectory(r.dataDir().resolve("member"))) {
-                throw new WorkerException(ErrorCode.ETCD_FAILURE, "snapshot restore of " + r.snapshot()
-                        + " exited 0 but wrote no " + r.dataDir().resolve("member") + ": "
-                        + LogTail.excerpt(output, OUTPUT_LINES));
+                throw new WorkerException(
+                        ErrorCode.ETCD_FAILURE,
+                        "snapshot restore of " + r.snapshot()
+                                + " exited 0 but wrote no " + r.dataDir().resolve("member") + ": "
+                                + LogTail.excerpt(output, OUTPUT_LINES));
             }
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot run snapshot restore of " + r.snapshot() + ": " + e, e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO, "cannot run snapshot restore of " + r.snapshot() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             // The tool must be gone before the dir it writes is removed (undo, then the caller's
             // scratch cleanup): killed but still running, it would go on writing there.
             ProcessStop.kill(p);
-            throw new WorkerException(ErrorCode.INTERRUPTED, "interrupted during snapshot restore of " + r.snapshot(), e);
+            throw new WorkerException(
+                    ErrorCode.INTERRUPTED, "interrupted during snapshot restore of " + r.snapshot(), e);
         } finally {
             if (p != null) {
                 closeGuardPipe(p);

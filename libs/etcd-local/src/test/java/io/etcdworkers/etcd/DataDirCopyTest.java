@@ -1,11 +1,10 @@
 package io.etcdworkers.etcd;
 
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,14 +63,16 @@ class DataDirCopyTest {
         assertThat(Files.readAllBytes(copy.resolve("member/wal/0000000000000000-0000000000000000.wal")))
                 .isEqualTo(wal);
         for (Path d : List.of(copy, copy.resolve("member"), copy.resolve("member/snap"), copy.resolve("member/wal"))) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d))).as("%s", d)
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(d)))
+                    .as("%s", d)
                     .isEqualTo("rwx------");
         }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(copy.resolve("member/snap/db"))))
                 .isEqualTo("rw-------");
         // every byte, the WAL's preallocated zeros too: they reserve its space on the member's disk
         assertThat(bytes).isEqualTo(db.length + wal.length + snap.length);
-        assertThat(Files.size(copy.resolve("member/wal/0000000000000000-0000000000000000.wal"))).isEqualTo(wal.length);
+        assertThat(Files.size(copy.resolve("member/wal/0000000000000000-0000000000000000.wal")))
+                .isEqualTo(wal.length);
         // the source is left as it was
         assertThat(Files.readAllBytes(source.resolve("member/snap/db"))).isEqualTo(db);
     }
@@ -100,7 +101,8 @@ class DataDirCopyTest {
                 .isInstanceOf(FileAlreadyExistsException.class);
         Path notRestored = Files.createDirectories(dir.resolve("empty/member"));
         assertThatThrownBy(() -> DataDirCopy.copy(notRestored.getParent(), Optional.empty(), dir.resolve("copy")))
-                .isInstanceOf(IOException.class).hasMessageContaining("not a restored etcd data dir");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not a restored etcd data dir");
         assertThat(dir.resolve("copy")).doesNotExist();
     }
 }

@@ -19,36 +19,62 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Timeout(10)
 class EtcdArgvTest {
     private static final Path BIN = Path.of("/opt/etcd");
-    private static final EtcdBinaries V34 = new EtcdBinaries(BIN.resolve("etcd"),
-            Optional.of(BIN.resolve("etcdctl")), Optional.empty(), new EtcdVersion(3, 4, 23));
-    private static final EtcdBinaries V35 = new EtcdBinaries(BIN.resolve("etcd"),
-            Optional.of(BIN.resolve("etcdctl")), Optional.of(BIN.resolve("etcdutl")), new EtcdVersion(3, 5, 17));
-    private static final EtcdMember MEMBER =
-            new EtcdMember("restore", URI.create("http://127.0.0.1:40001"), "tok-1");
+    private static final EtcdBinaries V34 = new EtcdBinaries(
+            BIN.resolve("etcd"), Optional.of(BIN.resolve("etcdctl")), Optional.empty(), new EtcdVersion(3, 4, 23));
+    private static final EtcdBinaries V35 = new EtcdBinaries(
+            BIN.resolve("etcd"),
+            Optional.of(BIN.resolve("etcdctl")),
+            Optional.of(BIN.resolve("etcdutl")),
+            new EtcdVersion(3, 5, 17));
+    private static final EtcdMember MEMBER = new EtcdMember("restore", URI.create("http://127.0.0.1:40001"), "tok-1");
     private static final Path SNAP = Path.of("/scratch/full.db");
     private static final Path DATA = Path.of("/scratch/data.part");
     private static final Path WAL = Path.of("/dev/shm/wal");
 
     static Stream<Arguments> restoreCases() {
-        List<String> common = List.of("snapshot", "restore", "/scratch/full.db", "--name=restore",
-                "--initial-cluster=restore=http://127.0.0.1:40001", "--initial-cluster-token=tok-1",
-                "--initial-advertise-peer-urls=http://127.0.0.1:40001", "--data-dir=/scratch/data.part");
+        List<String> common = List.of(
+                "snapshot",
+                "restore",
+                "/scratch/full.db",
+                "--name=restore",
+                "--initial-cluster=restore=http://127.0.0.1:40001",
+                "--initial-cluster-token=tok-1",
+                "--initial-advertise-peer-urls=http://127.0.0.1:40001",
+                "--data-dir=/scratch/data.part");
         return Stream.of(
-                Arguments.of("3.4 etcdctl", V34, Optional.empty(), false,
+                Arguments.of(
+                        "3.4 etcdctl",
+                        V34,
+                        Optional.empty(),
+                        false,
                         concat(List.of("/opt/etcd/etcdctl"), common, List.of())),
-                Arguments.of("3.5 etcdutl, skip hash", V35, Optional.empty(), true,
+                Arguments.of(
+                        "3.5 etcdutl, skip hash",
+                        V35,
+                        Optional.empty(),
+                        true,
                         concat(List.of("/opt/etcd/etcdutl"), common, List.of("--skip-hash-check=true"))),
-                Arguments.of("3.4 with WAL dir", V34, Optional.of(WAL), false,
+                Arguments.of(
+                        "3.4 with WAL dir",
+                        V34,
+                        Optional.of(WAL),
+                        false,
                         concat(List.of("/opt/etcd/etcdctl"), common, List.of("--wal-dir=/dev/shm/wal"))),
-                Arguments.of("3.5 with WAL dir, skip hash", V35, Optional.of(WAL), true,
-                        concat(List.of("/opt/etcd/etcdutl"), common,
+                Arguments.of(
+                        "3.5 with WAL dir, skip hash",
+                        V35,
+                        Optional.of(WAL),
+                        true,
+                        concat(
+                                List.of("/opt/etcd/etcdutl"),
+                                common,
                                 List.of("--wal-dir=/dev/shm/wal", "--skip-hash-check=true"))));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("restoreCases")
-    void restoreArgv(String name, EtcdBinaries binaries, Optional<Path> walDir, boolean skipHash,
-                     List<String> expected) {
+    void restoreArgv(
+            String name, EtcdBinaries binaries, Optional<Path> walDir, boolean skipHash, List<String> expected) {
         var request = new SnapshotRestorer.Request(SNAP, MEMBER, DATA, walDir, skipHash);
 
         assertThat(SnapshotRestorer.argv(binaries, request)).containsExactlyElementsOf(expected);
@@ -57,18 +83,32 @@ class EtcdArgvTest {
     static Stream<Arguments> serverCases() {
         List<String> head = List.of("/opt/etcd/etcd", "--name=restore", "--data-dir=/scratch/data.part");
         List<String> body = List.of(
-                "--listen-client-urls=http://127.0.0.1:41000", "--advertise-client-urls=http://127.0.0.1:41000",
+                "--listen-client-urls=http://127.0.0.1:41000",
+                "--advertise-client-urls=http://127.0.0.1:41000",
                 "--listen-peer-urls=http://127.0.0.1:42000",
                 "--initial-advertise-peer-urls=http://127.0.0.1:40001",
-                "--initial-cluster=restore=http://127.0.0.1:40001", "--initial-cluster-token=tok-1",
-                "--auto-compaction-retention=0", "--quota-backend-bytes=8589934592",
-                "--max-request-bytes=10485760", "--max-txn-ops=1024", "--snapshot-count=100000",
-                "--logger=zap", "--log-level=warn", "--log-outputs=stderr", "--enable-pprof=false");
+                "--initial-cluster=restore=http://127.0.0.1:40001",
+                "--initial-cluster-token=tok-1",
+                "--auto-compaction-retention=0",
+                "--quota-backend-bytes=8589934592",
+                "--max-request-bytes=10485760",
+                "--max-txn-ops=1024",
+                "--snapshot-count=100000",
+                "--logger=zap",
+                "--log-level=warn",
+                "--log-outputs=stderr",
+                "--enable-pprof=false");
         return Stream.of(
                 Arguments.of("3.4: no --unsafe-no-fsync", V34, Optional.empty(), concat(head, body, List.of())),
-                Arguments.of("3.5: --unsafe-no-fsync", V35, Optional.empty(),
+                Arguments.of(
+                        "3.5: --unsafe-no-fsync",
+                        V35,
+                        Optional.empty(),
                         concat(head, body, List.of("--unsafe-no-fsync=true"))),
-                Arguments.of("3.4 with WAL dir", V34, Optional.of(WAL),
+                Arguments.of(
+                        "3.4 with WAL dir",
+                        V34,
+                        Optional.of(WAL),
                         concat(concat(head, List.of("--wal-dir=/dev/shm/wal"), List.of()), body, List.of())));
     }
 
@@ -112,7 +152,8 @@ class EtcdArgvTest {
     void guardExecsTheCommandUnchanged() {
         List<String> wrapped = OrphanGuard.wrap(List.of("/opt/etcd/etcd", "--name=a b"));
 
-        assertThat(wrapped).startsWith("/bin/sh", "-c", OrphanGuard.SCRIPT, "etcd-orphan-guard")
+        assertThat(wrapped)
+                .startsWith("/bin/sh", "-c", OrphanGuard.SCRIPT, "etcd-orphan-guard")
                 .endsWith("/opt/etcd/etcd", "--name=a b");
         assertThat(OrphanGuard.SCRIPT).contains("exec \"$@\"");
     }

@@ -24,7 +24,8 @@ class EtcdBinariesTest {
     @Test
     void missingEtcdInBinDirSaysWhatToInstall() {
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.of(dir), "/usr/bin:/bin"))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("etcd binary not found in --etcd-bin-dir " + dir)
                 .hasMessageContaining("apt-get install etcd-server etcd-client")
                 .hasMessageContaining("--etcd-bin-dir");
@@ -35,7 +36,8 @@ class EtcdBinariesTest {
         String path = dir.resolve("a") + File.pathSeparator + dir.resolve("b");
 
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.empty(), path))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("on PATH (" + path + ")");
     }
 
@@ -72,7 +74,8 @@ class EtcdBinariesTest {
         fakeEtcd(dir, "3.5.17");
         fakeTool(dir, "etcdctl");
 
-        assertThat(EtcdBinaries.locate(Optional.of(dir), "").snapshotRestoreTool()).isEqualTo(dir.resolve("etcdctl"));
+        assertThat(EtcdBinaries.locate(Optional.of(dir), "").snapshotRestoreTool())
+                .isEqualTo(dir.resolve("etcdctl"));
     }
 
     @Test
@@ -81,7 +84,8 @@ class EtcdBinariesTest {
         fakeTool(dir, "etcdctl");
 
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.of(dir), ""))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("etcd 3.6.4")
                 .hasMessageContaining("not etcdutl");
     }
@@ -91,7 +95,8 @@ class EtcdBinariesTest {
         fakeEtcd(dir, "3.4.23");
 
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.of(dir), ""))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("not etcdctl");
     }
 
@@ -101,7 +106,8 @@ class EtcdBinariesTest {
         fakeTool(dir, "etcdctl");
 
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.of(dir), ""))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("not really etcd");
     }
 

@@ -1,9 +1,5 @@
 package io.etcdworkers.etcd;
 
-import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
-
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,6 +16,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -31,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 class EtcdEmbeddedIT {
     @TempDir
     Path tmp;
-    private final EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+
+    private final EtcdBinaries binaries =
+            EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
     private final EtcdMember member = EtcdMember.onFreeLoopbackPort();
 
     @Test
@@ -50,16 +51,21 @@ class EtcdEmbeddedIT {
                 assertThat(count(client, "/registry/").getCount()).isEqualTo(600);
                 assertThat(all.getHeader().getRevision()).isEqualTo(601);
 
-                client.getKVClient().put(bytes("/restore-worker/probe"), bytes("written")).get(30, TimeUnit.SECONDS);
+                client.getKVClient()
+                        .put(bytes("/restore-worker/probe"), bytes("written"))
+                        .get(30, TimeUnit.SECONDS);
             }
             etcd.stop();
             assertThat(etcd.isAlive()).isFalse();
         }
         assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
 
-        try (EmbeddedEtcd again = EmbeddedEtcd.start(config); Client client = client(again)) {
-            GetResponse probe = client.getKVClient().get(bytes("/restore-worker/probe")).get(30, TimeUnit.SECONDS);
-            assertThat(probe.getKvs()).singleElement()
+        try (EmbeddedEtcd again = EmbeddedEtcd.start(config);
+                Client client = client(again)) {
+            GetResponse probe =
+                    client.getKVClient().get(bytes("/restore-worker/probe")).get(30, TimeUnit.SECONDS);
+            assertThat(probe.getKvs())
+                    .singleElement()
                     .satisfies(kv -> assertThat(kv.getValue().toString(UTF_8)).isEqualTo("written"));
             assertThat(probe.getHeader().getRevision()).isEqualTo(602);
         }
@@ -70,7 +76,8 @@ class EtcdEmbeddedIT {
         EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
         EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
         ProcessHandle handle = ProcessHandle.of(etcd.pid()).orElseThrow();
-        assertThat(handle.info().command()).hasValueSatisfying(c -> assertThat(c).endsWith("etcd"));
+        assertThat(handle.info().command())
+                .hasValueSatisfying(c -> assertThat(c).endsWith("etcd"));
         // The orphan guard's watcher runs as etcd's child until etcd ends.
         assertThat(handle.children()).hasSize(1);
         Path logFile = etcd.logFile();
@@ -109,7 +116,8 @@ class EtcdEmbeddedIT {
 
     private static List<Thread> clientLoopThreads() {
         return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().startsWith("etcd-grpc-") && t.isAlive()).toList();
+                .filter(t -> t.getName().startsWith("etcd-grpc-") && t.isAlive())
+                .toList();
     }
 
     @Test
@@ -126,14 +134,17 @@ class EtcdEmbeddedIT {
     private static List<String> environ(long pid) throws IOException {
         String raw = new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ")), UTF_8);
         // the orphan guard's shell sets PWD; nothing else may come from the worker's environment
-        return Arrays.stream(raw.split("\0")).filter(e -> !e.isEmpty() && !e.startsWith("PWD=")).toList();
+        return Arrays.stream(raw.split("\0"))
+                .filter(e -> !e.isEmpty() && !e.startsWith("PWD="))
+                .toList();
     }
 
     @Test
     void runsWithTheWalOnASeparateDir() throws Exception {
         EmbeddedEtcdConfig config = restoredConfig(Optional.of(tmp.resolve("wal")));
 
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config); Client client = client(etcd)) {
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
+                Client client = client(etcd)) {
             assertThat(count(client, "/").getCount()).isEqualTo(600);
         }
         assertThat(config.dataDir().resolve("member/wal")).doesNotExist();
@@ -142,13 +153,17 @@ class EtcdEmbeddedIT {
     @Test
     void aTakenPeerPortIsRetriedOnAnotherListenPort() throws Exception {
         EmbeddedEtcdConfig config = restoredConfig(Optional.empty());
-        try (ServerSocket squatter = new ServerSocket(member.peerPort(), 1,
-                InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
-             EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
-             Client client = client(etcd)) {
+        try (ServerSocket squatter =
+                        new ServerSocket(member.peerPort(), 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}));
+                EmbeddedEtcd etcd = EmbeddedEtcd.start(config);
+                Client client = client(etcd)) {
             assertThat(squatter.isBound()).isTrue();
             assertThat(count(client, "/").getCount()).isEqualTo(600);
-            assertThat(ProcessHandle.of(etcd.pid()).orElseThrow().info().arguments().orElseThrow())
+            assertThat(ProcessHandle.of(etcd.pid())
+                            .orElseThrow()
+                            .info()
+                            .arguments()
+                            .orElseThrow())
                     .contains("--initial-advertise-peer-urls=" + member.peerUrl())
                     .doesNotContain("--listen-peer-urls=" + member.peerUrl());
         }
@@ -160,8 +175,8 @@ class EtcdEmbeddedIT {
         Files.write(config.dataDir().resolve("member/snap/db"), new byte[64 * 1024]);
 
         assertThatThrownBy(() -> EmbeddedEtcd.start(config))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.ETCD_FAILURE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ETCD_FAILURE))
                 .hasMessageContaining("exited with code")
                 .hasMessageContaining("failed to open database")
                 .hasMessageNotContaining("goroutine");
@@ -175,8 +190,8 @@ class EtcdEmbeddedIT {
         var config = EmbeddedEtcdConfig.defaults(binaries, member, empty, tmp.resolve("scratch"));
 
         assertThatThrownBy(() -> EmbeddedEtcd.start(config))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.ETCD_FAILURE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.ETCD_FAILURE))
                 .hasMessageContaining("no member/ dir");
         assertThat(empty).isEmptyDirectory();
     }
@@ -190,7 +205,10 @@ class EtcdEmbeddedIT {
             try (EmbeddedEtcd etcd = EmbeddedEtcd.start(config)) {
                 long ms = (System.nanoTime() - t0) / 1_000_000;
                 String rss = Files.readAllLines(Path.of("/proc/" + etcd.pid() + "/status")).stream()
-                        .filter(l -> l.startsWith("VmRSS:")).findFirst().orElse("VmRSS: ?").replaceAll("\\s+", " ");
+                        .filter(l -> l.startsWith("VmRSS:"))
+                        .findFirst()
+                        .orElse("VmRSS: ?")
+                        .replaceAll("\\s+", " ");
                 System.out.printf("MEASURE etcd %s run %d: start-to-healthy %d ms, %s%n", etcd.version(), run, ms, rss);
             }
         }
@@ -198,15 +216,18 @@ class EtcdEmbeddedIT {
 
     private EmbeddedEtcdConfig restoredConfig(Optional<Path> walDir) {
         Path data = tmp.resolve("data");
-        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, data, walDir, false));
+        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, data, walDir, false));
         EmbeddedEtcdConfig config = EmbeddedEtcdConfig.defaults(binaries, member, data, tmp.resolve("scratch"));
         return walDir.map(config::withWalDir).orElse(config);
     }
 
     private static long etcdProcessesOn(Path dataDir) {
         return ProcessHandle.allProcesses()
-                .filter(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse("")
+                .filter(p -> p.info()
+                        .arguments()
+                        .map(a -> String.join(" ", a))
+                        .orElse("")
                         .contains("--data-dir=" + dataDir))
                 .count();
     }
@@ -216,7 +237,10 @@ class EtcdEmbeddedIT {
     }
 
     private static GetResponse count(Client client, String prefix) throws Exception {
-        return client.getKVClient().get(bytes(prefix), GetOption.builder().isPrefix(true).withCountOnly(true).build())
+        return client.getKVClient()
+                .get(
+                        bytes(prefix),
+                        GetOption.builder().isPrefix(true).withCountOnly(true).build())
                 .get(30, TimeUnit.SECONDS);
     }
 

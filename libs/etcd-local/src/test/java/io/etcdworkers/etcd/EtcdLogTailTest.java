@@ -21,7 +21,8 @@ class EtcdLogTailTest {
 
     @Test
     void dropsTheGoroutineDumpOfAPanic() {
-        String panic = String.join("\n",
+        String panic = String.join(
+                "\n",
                 "{\"level\":\"panic\",\"msg\":\"failed to open database\",\"error\":\"invalid database\"}",
                 "panic: failed to open database",
                 "",
@@ -29,8 +30,8 @@ class EtcdLogTailTest {
                 "go.uber.org/zap/zapcore.CheckWriteAction.OnWrite(0x2?)",
                 "\tgo.uber.org/zap/zapcore/entry.go:198 +0x65");
 
-        assertThat(LogTail.excerpt(panic, 5)).isEqualTo(
-                "{\"level\":\"panic\",\"msg\":\"failed to open database\",\"error\":\"invalid database\"}"
+        assertThat(LogTail.excerpt(panic, 5))
+                .isEqualTo("{\"level\":\"panic\",\"msg\":\"failed to open database\",\"error\":\"invalid database\"}"
                         + " | panic: failed to open database");
     }
 
@@ -40,8 +41,9 @@ class EtcdLogTailTest {
                 + " bind: address already in use\",\"stacktrace\":\"go.etcd.io/etcd/etcdmain.startEtcdOrProxyV2\\n"
                 + "\\tgo.etcd.io/etcd/etcdmain/etcd.go:271 \\\"quoted\\\"\"}";
 
-        assertThat(LogTail.excerpt(fatal, 1)).isEqualTo("{\"level\":\"fatal\",\"msg\":\"discovery failed\","
-                + "\"error\":\"listen tcp 127.0.0.1:1: bind: address already in use\"}");
+        assertThat(LogTail.excerpt(fatal, 1))
+                .isEqualTo("{\"level\":\"fatal\",\"msg\":\"discovery failed\","
+                        + "\"error\":\"listen tcp 127.0.0.1:1: bind: address already in use\"}");
     }
 
     @Test

@@ -31,13 +31,15 @@ class EtcdLoopbackOnlyIT {
 
     @Test
     void everyListeningSocketIsOnLoopback() throws IOException {
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
-        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, data,
-                tmp.resolve("scratch")))) {
+        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(
+                        EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false));
+        try (EmbeddedEtcd etcd =
+                EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, data, tmp.resolve("scratch")))) {
             Set<String> inodes = socketInodes(etcd.pid());
             List<String> listening = new ArrayList<>();
             for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
@@ -51,8 +53,11 @@ class EtcdLoopbackOnlyIT {
                 }
             }
 
-            assertThat(listening).as("etcd listens on its client and peer ports").hasSizeGreaterThanOrEqualTo(2);
-            assertThat(listening).allSatisfy(socket -> assertThat(socket).contains("/proc/net/tcp " + LOOPBACK_HEX + ":"));
+            assertThat(listening)
+                    .as("etcd listens on its client and peer ports")
+                    .hasSizeGreaterThanOrEqualTo(2);
+            assertThat(listening)
+                    .allSatisfy(socket -> assertThat(socket).contains("/proc/net/tcp " + LOOPBACK_HEX + ":"));
         }
     }
 

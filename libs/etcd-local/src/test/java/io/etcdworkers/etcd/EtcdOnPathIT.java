@@ -17,7 +17,8 @@ class EtcdOnPathIT {
         String minor = EtcdVersions.requireExpectedOnPath();
 
         EtcdBinaries binaries = EtcdBinaries.locate(Optional.empty(), System.getenv("PATH"));
-        assertThat(binaries.snapshotRestoreTool().getParent()).as("restore tool next to etcd " + minor)
+        assertThat(binaries.snapshotRestoreTool().getParent())
+                .as("restore tool next to etcd " + minor)
                 .isEqualTo(binaries.etcd().getParent());
     }
 }

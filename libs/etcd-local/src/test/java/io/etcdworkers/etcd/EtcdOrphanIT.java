@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EtcdOrphanIT {
     @TempDir
     Path tmp;
+
     private Process jvm;
     private long etcdPid = -1;
 
@@ -44,16 +45,26 @@ class EtcdOrphanIT {
 
     @Test
     void etcdDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data");
-        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false));
+        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(
+                        EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false));
 
         String java = ProcessHandle.current().info().command().orElseThrow();
-        jvm = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                EtcdChildJvmMain.class.getName(), binaries.etcd().getParent().toString(), data.toString(),
-                tmp.resolve("scratch").toString(), member.name(), member.peerUrl().toString(), member.clusterToken()))
+        jvm = new ProcessBuilder(List.of(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        EtcdChildJvmMain.class.getName(),
+                        binaries.etcd().getParent().toString(),
+                        data.toString(),
+                        tmp.resolve("scratch").toString(),
+                        member.name(),
+                        member.peerUrl().toString(),
+                        member.clusterToken()))
                 .redirectError(tmp.resolve("child-jvm.err").toFile())
                 .start();
         etcdPid = readEtcdPid(jvm);
@@ -66,9 +77,11 @@ class EtcdOrphanIT {
         jvm.destroyForcibly(); // SIGKILL: the child JVM runs no shutdown hook
         assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> isGone(etcdPid));
-        System.out.printf("MEASURE orphan guard: etcd gone %d ms after SIGKILL of its JVM%n",
+        System.out.printf(
+                "MEASURE orphan guard: etcd gone %d ms after SIGKILL of its JVM%n",
                 (System.nanoTime() - killedAt) / 1_000_000);
         await().atMost(Duration.ofSeconds(20)).until(() -> watchers.stream().allMatch(w -> isGone(w.pid())));
     }
@@ -80,39 +93,57 @@ class EtcdOrphanIT {
     @Test
     void snapshotRestoreToolDiesWhenTheJvmThatStartedItIsKilled() throws Exception {
         Path bin = Files.createDirectories(tmp.resolve("bin"));
-        Files.createSymbolicLink(bin.resolve("etcd"), EtcdTestEnvironment.onPath().etcd());
+        Files.createSymbolicLink(
+                bin.resolve("etcd"), EtcdTestEnvironment.onPath().etcd());
         Path pidFile = tmp.resolve("tool.pid");
         // the pid file appears only once the first WAL write is done: the test then reads 0.wal's size
-        String tool = String.join("\n", "#!/bin/sh",
+        String tool = String.join(
+                "\n",
+                "#!/bin/sh",
                 "for a in \"$@\"; do case $a in --data-dir=*) dir=${a#--data-dir=};; esac; done",
                 "mkdir -p \"$dir/member/wal\"",
                 "echo start >> \"$dir/member/wal/0.wal\"",
                 "echo $$ > " + pidFile + ".tmp && mv " + pidFile + ".tmp " + pidFile,
-                "i=0; while [ $i -lt 600 ]; do echo $i >> \"$dir/member/wal/0.wal\"; sleep 0.1; i=$((i+1)); done", "");
+                "i=0; while [ $i -lt 600 ]; do echo $i >> \"$dir/member/wal/0.wal\"; sleep 0.1; i=$((i+1)); done",
+                "");
         for (String name : List.of("etcdctl", "etcdutl")) {
             Files.writeString(bin.resolve(name), tool);
             assertThat(bin.resolve(name).toFile().setExecutable(true)).isTrue();
         }
         Path data = tmp.resolve("data.part");
         String java = ProcessHandle.current().info().command().orElseThrow();
-        jvm = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-                SnapshotRestoreChildJvmMain.class.getName(), bin.toString(), EtcdTestEnvironment.fullSnapshot().toString(),
-                data.toString(), tmp.resolve("scratch").toString()))
-                .redirectErrorStream(true).redirectOutput(tmp.resolve("child-jvm.out").toFile())
+        jvm = new ProcessBuilder(List.of(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        SnapshotRestoreChildJvmMain.class.getName(),
+                        bin.toString(),
+                        EtcdTestEnvironment.fullSnapshot().toString(),
+                        data.toString(),
+                        tmp.resolve("scratch").toString()))
+                .redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("child-jvm.out").toFile())
                 .start();
         await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(pidFile) || !jvm.isAlive());
-        assertThat(jvm.isAlive()).as("child JVM output: %s", Files.readString(tmp.resolve("child-jvm.out"))).isTrue();
+        assertThat(jvm.isAlive())
+                .as("child JVM output: %s", Files.readString(tmp.resolve("child-jvm.out")))
+                .isTrue();
         etcdPid = Long.parseLong(Files.readString(pidFile).strip()); // the tool's: cleaned up like etcd's
 
         jvm.destroyForcibly();
         assertThat(jvm.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> isGone(etcdPid));
-        await().atMost(Duration.ofSeconds(20)).until(() -> io.etcdworkers.testsupport.Processes.mentioning(data)
-                .isEmpty());
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> isGone(etcdPid));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        io.etcdworkers.testsupport.Processes.mentioning(data).isEmpty());
         Path wal = data.resolve("member/wal/0.wal");
         long size = Files.size(wal);
-        await("nobody writes into the data dir").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+        await("nobody writes into the data dir")
+                .during(Duration.ofMillis(500))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> Files.size(wal) == size);
     }
 
@@ -132,7 +163,9 @@ class EtcdOrphanIT {
             }
         });
         String found = line.get(60, TimeUnit.SECONDS);
-        assertThat(found).as("child JVM stderr: %s", Files.readString(tmp.resolve("child-jvm.err"))).isNotNull();
+        assertThat(found)
+                .as("child JVM stderr: %s", Files.readString(tmp.resolve("child-jvm.err")))
+                .isNotNull();
         return Long.parseLong(found.substring("ETCD_PID ".length()).trim());
     }
 

@@ -23,12 +23,14 @@ class EtcdSnapshotRestorerIT {
 
     @TempDir
     Path tmp;
+
     private SnapshotRestorer restorer;
     private final EtcdMember member = EtcdMember.onFreeLoopbackPort();
 
     @BeforeEach
     void setUp() {
-        restorer = new SnapshotRestorer(EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), ""),
+        restorer = new SnapshotRestorer(
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), ""),
                 tmp.resolve("scratch"),
                 SnapshotRestorer.DEFAULT_TIMEOUT);
     }
@@ -52,8 +54,8 @@ class EtcdSnapshotRestorerIT {
         Path data = Files.createDirectories(tmp.resolve("data"));
         Path wal = tmp.resolve("wal");
 
-        restorer.restore(new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, data,
-                Optional.of(wal), false));
+        restorer.restore(new SnapshotRestorer.Request(
+                EtcdTestEnvironment.fullSnapshot(), member, data, Optional.of(wal), false));
 
         assertThat(data.resolve("member/snap/db")).isRegularFile();
         assertThat(data.resolve("member/wal")).doesNotExist();
@@ -67,10 +69,10 @@ class EtcdSnapshotRestorerIT {
         Path corrupt = copyWithFlippedByte(20_000);
         Path data = tmp.resolve("data");
 
-        assertThatThrownBy(() -> restorer.restore(
-                new SnapshotRestorer.Request(corrupt, member, data, Optional.empty(), false)))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
+        assertThatThrownBy(() ->
+                        restorer.restore(new SnapshotRestorer.Request(corrupt, member, data, Optional.empty(), false)))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
                 .hasMessageContaining(corrupt.toString())
                 .hasMessageContaining("expected sha256");
         // etcdctl had already created member/ when it found the mismatch.
@@ -82,10 +84,10 @@ class EtcdSnapshotRestorerIT {
         Path corrupt = copyWithFlippedByte(FIXTURE_BYTES - 1);
         Path data = tmp.resolve("data");
 
-        assertThatThrownBy(() -> restorer.restore(
-                new SnapshotRestorer.Request(corrupt, member, data, Optional.empty(), false)))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
+        assertThatThrownBy(() ->
+                        restorer.restore(new SnapshotRestorer.Request(corrupt, member, data, Optional.empty(), false)))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
 
         restorer.restore(new SnapshotRestorer.Request(corrupt, member, data, Optional.empty(), true));
 
@@ -98,10 +100,10 @@ class EtcdSnapshotRestorerIT {
         Path bare = Files.write(tmp.resolve("bare.db"), Arrays.copyOf(all, all.length - 32));
         Path data = tmp.resolve("data");
 
-        assertThatThrownBy(() -> restorer.restore(
-                new SnapshotRestorer.Request(bare, member, data, Optional.empty(), false)))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
+        assertThatThrownBy(() ->
+                        restorer.restore(new SnapshotRestorer.Request(bare, member, data, Optional.empty(), false)))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
                 .hasMessageContaining("has no SHA-256 trailer");
         assertThat(data).doesNotExist();
 
@@ -116,9 +118,9 @@ class EtcdSnapshotRestorerIT {
         Path precious = Files.writeString(data.resolve("precious"), "keep");
 
         assertThatThrownBy(() -> restorer.restore(new SnapshotRestorer.Request(
-                EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false)))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.TARGET_NOT_EMPTY))
+                        EtcdTestEnvironment.fullSnapshot(), member, data, Optional.empty(), false)))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TARGET_NOT_EMPTY))
                 .hasMessageContaining(data.toString());
         assertThat(precious).hasContent("keep");
     }
@@ -128,7 +130,8 @@ class EtcdSnapshotRestorerIT {
         Path noBinaries = tmp.resolve("no-etcd-here");
 
         assertThatThrownBy(() -> EtcdBinaries.locate(Optional.of(noBinaries), "/usr/bin:/bin"))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE))
                 .hasMessageContaining("apt-get install etcd-server etcd-client")
                 .hasMessageContaining(noBinaries.toString());
     }

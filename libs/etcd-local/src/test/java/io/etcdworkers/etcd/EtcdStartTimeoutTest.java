@@ -20,15 +20,18 @@ class EtcdStartTimeoutTest {
         // 147 MB took 52 s to start on 2 busy cores, and more than 60 s when it was folded
         assertThat(EmbeddedEtcdConfig.startTimeoutFor(147 * MIB)).isGreaterThan(Duration.ofSeconds(140));
         // etcd's 8 GiB quota: over an hour and a half, still a bound for a hung etcd
-        assertThat(EmbeddedEtcdConfig.startTimeoutFor(8192 * MIB)).isBetween(Duration.ofMinutes(80),
-                Duration.ofMinutes(90));
+        assertThat(EmbeddedEtcdConfig.startTimeoutFor(8192 * MIB))
+                .isBetween(Duration.ofMinutes(80), Duration.ofMinutes(90));
     }
 
     @Test
     void aLongStartIsReportedEveryTenSeconds() {
         assertThat(EtcdStartWait.stillStartingReports(-1)).isZero();
-        assertThat(EtcdStartWait.stillStartingReports(Duration.ofMillis(9_999).toNanos())).isZero();
-        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(10).toNanos())).isEqualTo(1);
-        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(35).toNanos())).isEqualTo(3);
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofMillis(9_999).toNanos()))
+                .isZero();
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(10).toNanos()))
+                .isEqualTo(1);
+        assertThat(EtcdStartWait.stillStartingReports(Duration.ofSeconds(35).toNanos()))
+                .isEqualTo(3);
     }
 }

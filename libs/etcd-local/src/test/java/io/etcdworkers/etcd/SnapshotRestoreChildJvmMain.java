@@ -11,13 +11,12 @@ import java.util.Optional;
  * snapshot file, data dir, scratch dir.
  */
 public final class SnapshotRestoreChildJvmMain {
-    private SnapshotRestoreChildJvmMain() {
-    }
+    private SnapshotRestoreChildJvmMain() {}
 
     public static void main(String[] args) {
         EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(Path.of(args[0])), "");
-        new SnapshotRestorer(binaries, Path.of(args[3]), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(Path.of(args[1]), EtcdMember.onFreeLoopbackPort(), Path.of(args[2]),
-                        Optional.empty(), false));
+        new SnapshotRestorer(binaries, Path.of(args[3]), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(
+                        Path.of(args[1]), EtcdMember.onFreeLoopbackPort(), Path.of(args[2]), Optional.empty(), false));
     }
 }

@@ -1,11 +1,10 @@
 package io.etcdworkers.files;
 
-import java.util.Locale;
-
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** Says "the disk is full" in words when a local write failed for lack of space. */
 public final class DiskFull {

@@ -1,10 +1,9 @@
 package io.etcdworkers.files;
 
-import java.io.UncheckedIOException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -98,7 +97,9 @@ public final class FileTree {
     /** The bytes of the regular files under {@code root} (for logs; 0 when it is gone meanwhile). */
     public static long size(Path root) {
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(f -> f.toFile().length())
+                    .sum();
         } catch (IOException | UncheckedIOException e) {
             return 0;
         }

@@ -57,7 +57,7 @@ public final class LockFile implements AutoCloseable {
      * @return the held lock, or empty when another process (or another holder in this JVM) has it
      */
     public static Optional<LockFile> tryLock(Path path) throws IOException {
-        return tryLock(path, true, () -> { });
+        return tryLock(path, true, () -> {});
     }
 
     /**
@@ -66,7 +66,7 @@ public final class LockFile implements AutoCloseable {
      * @return the held lock, or empty when the file is missing or another holder has it
      */
     public static Optional<LockFile> tryLockExisting(Path path) throws IOException {
-        return tryLock(path, false, () -> { });
+        return tryLock(path, false, () -> {});
     }
 
     /** {@link #tryLock(Path)}, running {@code afterFirstOpen} between opening and locking (for the race's test). */
@@ -106,9 +106,10 @@ public final class LockFile implements AutoCloseable {
             FileChannel channel;
             try {
                 // an existing file is someone else's to make: a link is not followed to wherever it points
-                channel = create ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                        : FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                                LinkOption.NOFOLLOW_LINKS);
+                channel = create
+                        ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                        : FileChannel.open(
+                                path, StandardOpenOption.READ, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             } catch (NoSuchFileException deletedMeanwhile) {
                 continue;
             }
@@ -134,8 +135,8 @@ public final class LockFile implements AutoCloseable {
             // The holder we waited for deleted the file (or a new one took its name): not ours.
             channel.close();
         }
-        throw new IOException("cannot lock " + path + ": it was deleted and created again " + ATTEMPTS
-                + " times while locking it");
+        throw new IOException(
+                "cannot lock " + path + ": it was deleted and created again " + ATTEMPTS + " times while locking it");
     }
 
     public Path path() {

@@ -23,11 +23,13 @@ import java.util.Optional;
 public final class ScratchDir implements AutoCloseable {
     /** The kinds of run dirs the workers make under a scratch dir. */
     public static final List<String> KINDS = List.of("restore-", "compact-");
+
     static final String LOCK_SUFFIX = ".lock";
     /** A run's WAL dir under {@code --scratch-wal-dir} is named after its scratch dir plus this. */
     public static final String WAL_SUFFIX = "-wal";
     /** The first line of a run's lock file, followed by the run's name: what makes it provably this program's. */
     static final String MARKER = "etcd-workers scratch run ";
+
     private static final int ATTEMPTS = 10;
 
     private final Path path;

@@ -38,6 +38,7 @@ public final class ScratchSweep {
     private static final Pattern RUN_WAL = Pattern.compile("(restore|compact)-\\d+-wal(\\.tmp)?");
     /** A run's marker is far shorter; a larger file is not one of its locks. */
     private static final int MARKER_MAX = 256;
+
     private static final int NAMED_IN_LOG = 10;
 
     private final Path root;
@@ -72,7 +73,8 @@ public final class ScratchSweep {
         TreeSet<String> locked = new TreeSet<>();
         List<String> others = new ArrayList<>();
         try (Stream<Path> entries = Files.list(root)) {
-            for (String name : (Iterable<String>) entries.map(p -> p.getFileName().toString())::iterator) {
+            for (String name :
+                    (Iterable<String>) entries.map(p -> p.getFileName().toString())::iterator) {
                 if (LOCK.matcher(name).matches()) {
                     locked.add(ScratchDir.runOf(name));
                 } else if (ScratchDir.KINDS.stream().anyMatch(name::startsWith)) {
@@ -86,16 +88,24 @@ public final class ScratchSweep {
         for (String name : others) {
             String run = name.replaceFirst("-wal(\\.tmp)?$", "");
             if (!locked.contains(run)) {
-                left.put(root.resolve(name), RUN.matcher(name).matches() || RUN_WAL.matcher(name).matches()
-                        ? "no lock file of a run of this program beside it" : "not a name this program gives");
+                left.put(
+                        root.resolve(name),
+                        RUN.matcher(name).matches() || RUN_WAL.matcher(name).matches()
+                                ? "no lock file of a run of this program beside it"
+                                : "not a name this program gives");
             }
         }
         if (!left.isEmpty()) {
             left.forEach((path, why) -> LOG.debug("left in the scratch dir path={} why={}", path, why));
-            LOG.info("left {} entries named like run dirs in {}, not provably left by a run of this program: {}{}",
-                    left.size(), root, left.entrySet().stream().limit(NAMED_IN_LOG)
+            LOG.info(
+                    "left {} entries named like run dirs in {}, not provably left by a run of this program: {}{}",
+                    left.size(),
+                    root,
+                    left.entrySet().stream()
+                            .limit(NAMED_IN_LOG)
                             .map(e -> (e.getKey().startsWith(root) ? root.relativize(e.getKey()) : e.getKey()) + " ("
-                                    + e.getValue() + ")").toList(),
+                                    + e.getValue() + ")")
+                            .toList(),
                     left.size() > NAMED_IN_LOG ? " and more (DEBUG lists them)" : "");
         }
     }
@@ -132,8 +142,8 @@ public final class ScratchSweep {
         }
         try (lock) {
             List<Path> leftovers = new ArrayList<>(List.of(root.resolve(run)));
-            walRoot.ifPresent(w -> leftovers.addAll(List.of(w.resolve(run + ScratchDir.WAL_SUFFIX),
-                    w.resolve(run + ScratchDir.WAL_SUFFIX + ".tmp"))));
+            walRoot.ifPresent(w -> leftovers.addAll(
+                    List.of(w.resolve(run + ScratchDir.WAL_SUFFIX), w.resolve(run + ScratchDir.WAL_SUFFIX + ".tmp"))));
             for (Path leftover : leftovers) {
                 remove(leftover);
             }

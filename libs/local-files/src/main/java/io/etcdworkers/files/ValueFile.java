@@ -26,6 +26,7 @@ public final class ValueFile implements AutoCloseable {
     private final FileChannel channel;
     /** Values appended but not yet written; null for a file opened to read only. */
     private final ByteBuffer pending;
+
     private long size;
     private long liveValues;
     private long liveBytes;
@@ -47,8 +48,8 @@ public final class ValueFile implements AutoCloseable {
 
     /** A new, empty file to append values to (a spill); it must not exist yet. */
     public static ValueFile create(Path path) throws IOException {
-        FileChannel channel = OwnerOnly.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                OwnerOnly.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         return new ValueFile(path, channel, ByteBuffer.allocate(BUFFER), 0);
     }
 

@@ -63,7 +63,8 @@ class LockFileTest {
     void aLockFileItCreatesIsItsOwnersAlone() throws IOException {
         Path path = dir.resolve("new.etcd.lock");
         try (LockFile lock = LockFile.tryLock(path).orElseThrow()) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(path)))
+                    .isEqualTo("rw-------");
         }
     }
 
@@ -74,7 +75,8 @@ class LockFileTest {
         assertThat(path).doesNotExist();
 
         Files.createSymbolicLink(path, Files.createFile(dir.resolve("elsewhere")));
-        assertThatThrownBy(() -> LockFile.tryLockExisting(path)).as("a link is not followed")
+        assertThatThrownBy(() -> LockFile.tryLockExisting(path))
+                .as("a link is not followed")
                 .isInstanceOf(IOException.class);
     }
 
@@ -89,7 +91,10 @@ class LockFileTest {
         Files.writeString(path, "someone else's file");
         LockFile.tryLockExisting(path).orElseThrow().closeKeepingFile();
         assertThat(path).hasContent("someone else's file");
-        assertThat(LockFile.tryLockExisting(path)).as("released").isPresent().get()
+        assertThat(LockFile.tryLockExisting(path))
+                .as("released")
+                .isPresent()
+                .get()
                 .satisfies(LockFile::closeKeepingFile);
     }
 }

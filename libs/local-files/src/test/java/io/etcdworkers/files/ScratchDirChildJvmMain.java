@@ -12,8 +12,7 @@ import java.util.Optional;
  * holding it).
  */
 public final class ScratchDirChildJvmMain {
-    private ScratchDirChildJvmMain() {
-    }
+    private ScratchDirChildJvmMain() {}
 
     public static void main(String[] args) throws IOException {
         Optional<Path> wal = args.length > 1 ? Optional.of(Path.of(args[1])) : Optional.empty();
@@ -21,7 +20,8 @@ public final class ScratchDirChildJvmMain {
             Files.writeString(dir.path().resolve("base.db"), "a live run's download");
             if (wal.isPresent()) {
                 String run = dir.path().getFileName().toString();
-                Files.createDirectories(wal.get().resolve(run + ScratchDir.WAL_SUFFIX).resolve("member/wal"));
+                Files.createDirectories(
+                        wal.get().resolve(run + ScratchDir.WAL_SUFFIX).resolve("member/wal"));
                 Files.createDirectories(wal.get().resolve(run + ScratchDir.WAL_SUFFIX + ".tmp"));
             }
             System.out.println("SCRATCH " + dir.path());

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ScratchDirIT {
     @TempDir
     Path dir;
+
     private final List<Process> children = new ArrayList<>();
 
     @AfterEach
@@ -50,17 +51,27 @@ class ScratchDirIT {
     /** A run in a JVM of its own, started with umask 022; returns its run dir. */
     private Process startRun(Path root, Optional<Path> wal) throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "umask 022; exec \"$@\"", "sh", java, "-cp",
-                System.getProperty("java.class.path"), ScratchDirChildJvmMain.class.getName(), root.toString()));
+        List<String> command = new ArrayList<>(List.of(
+                "/bin/sh",
+                "-c",
+                "umask 022; exec \"$@\"",
+                "sh",
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                ScratchDirChildJvmMain.class.getName(),
+                root.toString()));
         wal.ifPresent(w -> command.add(w.toString()));
-        Process child = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process child = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         children.add(child);
         return child;
     }
 
     private static Path runDirOf(Process child) throws IOException {
-        String line = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))
-                .readLine();
+        String line =
+                new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)).readLine();
         assertThat(line).startsWith("SCRATCH ");
         return Path.of(line.substring("SCRATCH ".length()));
     }
@@ -80,7 +91,9 @@ class ScratchDirIT {
 
         try (ScratchDir mine = ScratchDir.create(root, "restore-", Optional.of(wal()))) {
             assertThat(live.resolve("base.db")).as("a live run's download").exists();
-            assertThat(wal().resolve(live.getFileName() + "-wal")).as("a live run's WAL dir").exists();
+            assertThat(wal().resolve(live.getFileName() + "-wal"))
+                    .as("a live run's WAL dir")
+                    .exists();
             assertThat(mine.path()).isNotEqualTo(live).isDirectory();
         }
 
@@ -89,9 +102,12 @@ class ScratchDirIT {
 
         try (ScratchDir next = ScratchDir.create(root, "compact-", Optional.of(wal()))) {
             assertThat(live).as("the killed run's dir").doesNotExist();
-            assertThat(names(root)).containsExactlyInAnyOrder(next.path().getFileName().toString(),
-                    next.path().getFileName() + ".lock");
-            assertThat(names(wal())).as("the killed run's WAL dir and etcd's .tmp beside it").isEmpty();
+            assertThat(names(root))
+                    .containsExactlyInAnyOrder(
+                            next.path().getFileName().toString(), next.path().getFileName() + ".lock");
+            assertThat(names(wal()))
+                    .as("the killed run's WAL dir and etcd's .tmp beside it")
+                    .isEmpty();
         }
         assertThat(names(root)).isEmpty();
     }
@@ -132,7 +148,8 @@ class ScratchDirIT {
         try (ScratchDir run = ScratchDir.create(root, "restore-", Optional.of(wal()))) {
             assertThat(ScratchSweep.removeDead(root, Optional.of(wal()))).isEmpty();
             List<String> expected = new ArrayList<>(before);
-            expected.addAll(List.of(run.path().getFileName().toString(), run.path().getFileName() + ".lock"));
+            expected.addAll(
+                    List.of(run.path().getFileName().toString(), run.path().getFileName() + ".lock"));
             assertThat(names(root)).containsExactlyInAnyOrderElementsOf(expected);
         }
         assertThat(names(root)).containsExactlyInAnyOrderElementsOf(before);
@@ -158,12 +175,17 @@ class ScratchDirIT {
         Files.createSymbolicLink(runWal, elsewhere);
 
         try (ScratchDir next = ScratchDir.create(root, "restore-", Optional.of(wal()))) {
-            assertThat(Files.isSymbolicLink(run)).as("the link in the killed run's place").isTrue();
-            assertThat(Files.isSymbolicLink(runWal)).as("the link in the killed run's WAL dir's place").isTrue();
+            assertThat(Files.isSymbolicLink(run))
+                    .as("the link in the killed run's place")
+                    .isTrue();
+            assertThat(Files.isSymbolicLink(runWal))
+                    .as("the link in the killed run's WAL dir's place")
+                    .isTrue();
             assertThat(Path.of(run + ".lock")).as("the killed run's own lock").doesNotExist();
         }
         assertThat(elsewhere.resolve("precious")).hasContent("not the worker's");
-        assertThat(wal().resolve(run.getFileName() + "-wal.tmp")).as("the killed run's, a real dir of its own")
+        assertThat(wal().resolve(run.getFileName() + "-wal.tmp"))
+                .as("the killed run's, a real dir of its own")
                 .doesNotExist();
     }
 
@@ -183,9 +205,13 @@ class ScratchDirIT {
 
         try (ScratchDir next = ScratchDir.create(root, "restore-")) {
             assertThat(theirDir.resolve("base.db")).as("a dir of uid 65534").exists();
-            assertThat(Path.of(theirDir + ".lock")).as("the dead run's lock, root's own").doesNotExist();
+            assertThat(Path.of(theirDir + ".lock"))
+                    .as("the dead run's lock, root's own")
+                    .doesNotExist();
             assertThat(theirLock).as("a lock of uid 65534").exists();
-            assertThat(Path.of(theirLock.toString().replace(".lock", ""))).as("the run dir beside that lock").exists();
+            assertThat(Path.of(theirLock.toString().replace(".lock", "")))
+                    .as("the run dir beside that lock")
+                    .exists();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.etcdworkers.rebuild;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.DatabaseEngine;
 import io.etcdworkers.rebuild.engine.Engine;
@@ -8,7 +9,6 @@ import io.etcdworkers.rebuild.engine.EngineInput;
 import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
-import io.etcdworkers.contract.WorkerException;
 import java.io.IOException;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -51,8 +51,8 @@ final class FallbackEngine implements DatabaseEngine {
             // the first engine may have placed its database already; the replay's is placed after it
             in.clearBuiltDirs();
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot clear " + in.dataDir() + " for the replay: "
-                    + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO, "cannot clear " + in.dataDir() + " for the replay: " + e.getMessage(), e);
         }
         return second.build(in);
     }

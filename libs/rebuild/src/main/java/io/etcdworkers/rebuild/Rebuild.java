@@ -1,12 +1,12 @@
 package io.etcdworkers.rebuild;
 
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.files.FileTree;
+import io.etcdworkers.files.ScratchDir;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
-import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.files.FileTree;
-import io.etcdworkers.files.ScratchDir;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;

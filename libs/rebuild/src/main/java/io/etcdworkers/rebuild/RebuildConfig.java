@@ -1,11 +1,11 @@
 package io.etcdworkers.rebuild;
 
+import io.etcdworkers.etcd.EtcdMember;
+import io.etcdworkers.format.RestorePoint;
 import io.etcdworkers.rebuild.engine.Engine;
 import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.engine.KeyPrefix;
-import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.rebuild.replay.ReplayConfig;
-import io.etcdworkers.format.RestorePoint;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,13 +57,35 @@ public record RebuildConfig(
 
     /** The same rebuild, ending at {@code point}. */
     public RebuildConfig withPoint(RestorePoint point) {
-        return new RebuildConfig(prefix, member, skipHashCheck, scratchDir, scratchWalDir, etcdBinDir, path, engine,
-                settings, replay, point, keys);
+        return new RebuildConfig(
+                prefix,
+                member,
+                skipHashCheck,
+                scratchDir,
+                scratchWalDir,
+                etcdBinDir,
+                path,
+                engine,
+                settings,
+                replay,
+                point,
+                keys);
     }
 
     /** The same rebuild, keeping only {@code keys}, by {@code engine}. */
     public RebuildConfig withKeys(KeyPrefix keys, Engine engine) {
-        return new RebuildConfig(prefix, member, skipHashCheck, scratchDir, scratchWalDir, etcdBinDir, path, engine,
-                settings, replay, point, keys);
+        return new RebuildConfig(
+                prefix,
+                member,
+                skipHashCheck,
+                scratchDir,
+                scratchWalDir,
+                etcdBinDir,
+                path,
+                engine,
+                settings,
+                replay,
+                point,
+                keys);
     }
 }

@@ -1,24 +1,23 @@
 package io.etcdworkers.rebuild;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EtcdBinaries;
+import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.files.ScratchDir;
+import io.etcdworkers.format.FullSnapshotReader;
+import io.etcdworkers.format.SnapshotCatalog;
+import io.etcdworkers.format.SnapshotSelection;
+import io.etcdworkers.format.SnapshotStreams;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.DatabaseEngine;
 import io.etcdworkers.rebuild.engine.EngineInput;
 import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
-import io.etcdworkers.rebuild.engine.VerifiedDatabase;
-import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.EtcdBinaries;
-import io.etcdworkers.files.OwnerOnly;
-import io.etcdworkers.files.ScratchDir;
 import io.etcdworkers.rebuild.offline.OfflineEngine;
 import io.etcdworkers.rebuild.replay.ReplayEngine;
 import io.etcdworkers.rebuild.sequence.BaseBeyondTarget;
-import io.etcdworkers.format.FullSnapshotReader;
-import io.etcdworkers.format.SnapshotCatalog;
-import io.etcdworkers.format.SnapshotSelection;
-import io.etcdworkers.format.SnapshotStreams;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,14 +87,23 @@ public final class Rebuilder {
 
     private static SnapshotSelection usable(SnapshotSelection selected) {
         SnapshotSelection selection = selected.usable();
-        LOG.atInfo().setMessage(selection.point().lastGood() ? "restore plan (to the last good)" : "restore plan")
-                .addKeyValue("base", selection.base().key()).addKeyValue("deltas", selection.deltas().size())
+        LOG.atInfo()
+                .setMessage(selection.point().lastGood() ? "restore plan (to the last good)" : "restore plan")
+                .addKeyValue("base", selection.base().key())
+                .addKeyValue("deltas", selection.deltas().size())
                 .addKeyValue("deltaBytes", selection.deltaBytes())
                 .addKeyValue("baseRevision", selection.base().name().lastRevision())
                 .addKeyValue("lastRevision", selection.lastRevision())
-                .addKeyValue("point", selection.point().stopAt().describe()).log();
-        selection.omitted().forEach(o -> LOG.warn("--to-last-good: left out revisions {}..{} {}: {}",
-                o.firstRevision(), o.lastRevision(), o.object().orElse("(no object)"), o.reason()));
+                .addKeyValue("point", selection.point().stopAt().describe())
+                .log();
+        selection
+                .omitted()
+                .forEach(o -> LOG.warn(
+                        "--to-last-good: left out revisions {}..{} {}: {}",
+                        o.firstRevision(),
+                        o.lastRevision(),
+                        o.object().orElse("(no object)"),
+                        o.reason()));
         return selection;
     }
 
@@ -143,7 +151,8 @@ public final class Rebuilder {
         ScratchDir scratchDir = createScratch();
         Path scratch = scratchDir.path();
         // a fresh WAL dir per run under --scratch-wal-dir: it must not exist before the restore
-        Optional<Path> walDir = config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + ScratchDir.WAL_SUFFIX));
+        Optional<Path> walDir =
+                config.scratchWalDir().map(d -> d.resolve(scratch.getFileName() + ScratchDir.WAL_SUFFIX));
         Rebuild rebuild = new Rebuild(scratchDir, walDir);
         try {
             Instant t = phases.start();
@@ -153,8 +162,17 @@ public final class Rebuilder {
             ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
             // the scratch etcd runs as the member alone; a restore's placement keeps the whole initial
             // cluster (the offline engine restores with it and starts etcd with --force-new-cluster)
-            EngineInput input = new EngineInput(binaries, config.member().alone(), selection, baseFile, config.skipHashCheck(),
-                    scratch, scratch.resolve(VERIFY_DATA_DIR), walDir, phases, placement);
+            EngineInput input = new EngineInput(
+                    binaries,
+                    config.member().alone(),
+                    selection,
+                    baseFile,
+                    config.skipHashCheck(),
+                    scratch,
+                    scratch.resolve(VERIFY_DATA_DIR),
+                    walDir,
+                    phases,
+                    placement);
             rebuild.built(build(input));
             return rebuild;
         } catch (IOException e) {
@@ -197,9 +215,10 @@ public final class Rebuilder {
         try {
             return ScratchDir.create(config.scratchDir(), "restore-", config.scratchWalDir());
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create a scratch dir under " + config.scratchDir()
-                    + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot create a scratch dir under " + config.scratchDir() + ": " + e.getMessage(),
+                    e);
         }
     }
-
 }

@@ -51,10 +51,16 @@ final class ScratchSpace {
         if (free >= need) {
             return false;
         }
-        LOG.warn("scratch dir may be too small: the rest of this restore needs about {} bytes there ({}x the {}-byte "
-                + "base database{}), the file system holding {} has {} free; it fails with exit 33 when it runs out "
-                + "(give --scratch-dir more room, or the Job a larger --scratch-size)", need, BASE_MULTIPLE, baseBytes,
-                walElsewhere ? "" : " + a 64 MB WAL segment", scratch, free);
+        LOG.warn(
+                "scratch dir may be too small: the rest of this restore needs about {} bytes there ({}x the {}-byte "
+                        + "base database{}), the file system holding {} has {} free; it fails with exit 33 when it runs out "
+                        + "(give --scratch-dir more room, or the Job a larger --scratch-size)",
+                need,
+                BASE_MULTIPLE,
+                baseBytes,
+                walElsewhere ? "" : " + a 64 MB WAL segment",
+                scratch,
+                free);
         return true;
     }
 }

@@ -11,10 +11,10 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.SnapshotStatus;
-import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,8 +43,8 @@ class BoltEtcdIT {
     Path tmp;
 
     @ParameterizedTest
-    @ValueSource(strings = {"plain/v2/Full-00000000-00000601-1795986606",
-            "compacted/v2/Full-00000000-00003656-1795986628"})
+    @ValueSource(
+            strings = {"plain/v2/Full-00000000-00000601-1795986606", "compacted/v2/Full-00000000-00003656-1795986628"})
     void etcdServesTheRewrittenSnapshotLikeTheOriginal(String object) throws Exception {
         Path original = BoltFixtures.decompress(Fixtures.root().resolve(object), tmp);
         Path ours = tmp.resolve("ours.db");
@@ -77,7 +77,8 @@ class BoltEtcdIT {
 
     /** Reads every bucket of {@code from} and writes it into a new file with BoltWriter. */
     static void copyAllBuckets(Path from, Path to) throws IOException {
-        try (BoltReader reader = BoltReader.open(from); BoltWriter writer = BoltWriter.create(to, reader.pageSize())) {
+        try (BoltReader reader = BoltReader.open(from);
+                BoltWriter writer = BoltWriter.create(to, reader.pageSize())) {
             for (byte[] name : reader.bucketNames()) {
                 try (BucketWriter bucket = writer.bucket(name)) {
                     bucket.setSequence(reader.sequence(List.of(name)));
@@ -98,11 +99,12 @@ class BoltEtcdIT {
     private Served restoreAndServe(Path snapshot, String name, boolean defrag) {
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data-" + name);
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, tmp.resolve("scratch-" + name), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(snapshot, member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries,
-                member, data, tmp.resolve("etcd-" + name)));
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(
+                        EmbeddedEtcdConfig.defaults(binaries, member, data, tmp.resolve("etcd-" + name)));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), CALL)) {
             long revision = client.status().getHeader().getRevision();
             KeyspaceDigest before = KeyspaceDigest.of(client, revision);
@@ -123,8 +125,9 @@ class BoltEtcdIT {
     private static List<String> entries(Path db, String bucket) throws IOException {
         List<String> out = new ArrayList<>();
         try (BoltReader reader = BoltReader.open(db)) {
-            reader.forEach(bytes(bucket), (k, v, b) -> out.add(Arrays.toString(k) + "=" + Arrays.hashCode(v)
-                    + "/" + v.length));
+            reader.forEach(
+                    bytes(bucket),
+                    (k, v, b) -> out.add(Arrays.toString(k) + "=" + Arrays.hashCode(v) + "/" + v.length));
         }
         return out;
     }

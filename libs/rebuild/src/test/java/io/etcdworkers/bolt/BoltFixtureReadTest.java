@@ -1,12 +1,11 @@
 package io.etcdworkers.bolt;
 
-import java.nio.ByteBuffer;
-
 import static io.etcdworkers.bolt.BoltFixtures.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.testsupport.ExpectedState;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +62,9 @@ class BoltFixtureReadTest {
             assertThat(keys.metaSha256()).isEqualTo(checkpoint.get(digest).asText());
             if (last == 601) {
                 // the seed phase: one put per revision 2..601, nothing compacted
-                assertThat(keys.mainRevisions()).containsExactlyElementsOf(LongStream.rangeClosed(2, 601).boxed().toList());
+                assertThat(keys.mainRevisions())
+                        .containsExactlyElementsOf(
+                                LongStream.rangeClosed(2, 601).boxed().toList());
             } else {
                 // compacted at 3656: only the newest revision of each live key is left
                 assertThat(keys.mainRevisions()).hasSize(keys.live().size());

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
 /** The fixtures' full snapshots as plain bbolt files, and etcd's view of their key bucket. */
 final class BoltFixtures {
     /** The buckets an etcd 3.4 database always has. */
-    static final List<String> ETCD_BUCKETS = List.of("alarm", "auth", "authRoles", "authUsers", "cluster", "key",
-            "lease", "members", "members_removed", "meta");
+    static final List<String> ETCD_BUCKETS = List.of(
+            "alarm", "auth", "authRoles", "authUsers", "cluster", "key", "lease", "members", "members_removed", "meta");
 
     private BoltFixtures() {}
 
@@ -34,7 +34,9 @@ final class BoltFixtures {
         List<Path> all = new ArrayList<>();
         for (String bucket : Fixtures.BUCKETS) {
             try (Stream<Path> files = Files.list(Fixtures.bucket(bucket).resolve("v2"))) {
-                files.filter(f -> f.getFileName().toString().startsWith("Full-")).sorted().forEach(all::add);
+                files.filter(f -> f.getFileName().toString().startsWith("Full-"))
+                        .sorted()
+                        .forEach(all::add);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -60,7 +62,8 @@ final class BoltFixtures {
             }
         }
         Path out = dir.resolve(full.getParent().getParent().getFileName() + "-" + name + ".db");
-        try (InputStream in = codec.decompress(Files.newInputStream(full)); OutputStream o = Files.newOutputStream(out)) {
+        try (InputStream in = codec.decompress(Files.newInputStream(full));
+                OutputStream o = Files.newOutputStream(out)) {
             FullSnapshotReader.copy(name, in, o, false);
         }
         return out;
@@ -82,7 +85,8 @@ final class BoltFixtures {
             Map<byte[], KeyValue> live = new TreeMap<>(Arrays::compareUnsigned);
             reader.forEach(bytes("key"), (key, value, isBucket) -> {
                 if (isBucket || (key.length != 17 && key.length != 18) || key[8] != '_') {
-                    throw new AssertionError("not an etcd revision key: " + HexFormat.of().formatHex(key));
+                    throw new AssertionError(
+                            "not an etcd revision key: " + HexFormat.of().formatHex(key));
                 }
                 long main = ByteBuffer.wrap(key).getLong(0);
                 mains.add(main);
@@ -113,7 +117,8 @@ final class BoltFixtures {
                 d.update(kv.getKey().toByteArray());
                 d.update(u64.clear().putLong(kv.getValue().size()).array());
                 d.update(kv.getValue().toByteArray());
-                for (long n : new long[] {kv.getCreateRevision(), kv.getModRevision(), kv.getVersion(), kv.getLease()}) {
+                for (long n :
+                        new long[] {kv.getCreateRevision(), kv.getModRevision(), kv.getVersion(), kv.getLease()}) {
                     d.update(u64.clear().putLong(n).array());
                 }
             }

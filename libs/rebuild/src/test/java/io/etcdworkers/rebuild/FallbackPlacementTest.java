@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.DatabaseEngine;
 import io.etcdworkers.rebuild.engine.Engine;
@@ -12,8 +14,6 @@ import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
-import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.EtcdMember;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,8 +37,16 @@ class FallbackPlacementTest {
     void aRefusalAfterPlacingClearsThePlacedDirBeforeTheReplayBuilds() throws Exception {
         Path part = dir.resolve("data.part");
         Path verifyDir = dir.resolve("scratch/verify.etcd");
-        EngineInput in = new EngineInput(null, EtcdMember.onFreeLoopbackPort(), null, dir.resolve("base.db"), false,
-                dir.resolve("scratch"), verifyDir, Optional.empty(), null,
+        EngineInput in = new EngineInput(
+                null,
+                EtcdMember.onFreeLoopbackPort(),
+                null,
+                dir.resolve("base.db"),
+                false,
+                dir.resolve("scratch"),
+                verifyDir,
+                Optional.empty(),
+                null,
                 Optional.of(new Placement(EtcdMember.onFreeLoopbackPort(), part)));
         List<String> seenByReplay = new ArrayList<>();
         DatabaseEngine offline = input -> new Built(() -> {

@@ -21,12 +21,14 @@ public final class ByteSizeConverter implements ITypeConverter<Long> {
             throw new TypeConversionException("not a size in bytes: \"" + value + "\" (use e.g. 8589934592 or 8Gi)");
         }
         long n = Long.parseLong(m.group(1));
-        int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
-            case "ki" -> 10;
-            case "mi" -> 20;
-            case "gi" -> 30;
-            default -> 40;
-        };
+        int shift = m.group(2) == null
+                ? 0
+                : switch (m.group(2)) {
+                    case "ki" -> 10;
+                    case "mi" -> 20;
+                    case "gi" -> 30;
+                    default -> 40;
+                };
         if (shift > 0 && n > (Long.MAX_VALUE >> shift)) {
             throw new TypeConversionException("size too large: " + value);
         }

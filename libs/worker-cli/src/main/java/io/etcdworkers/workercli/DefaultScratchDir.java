@@ -1,7 +1,5 @@
 package io.etcdworkers.workercli;
 
-import java.nio.file.attribute.PosixFilePermissions;
-
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
@@ -12,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +41,11 @@ public final class DefaultScratchDir {
                 return checked(dir);
             }
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot create the default scratch dir under " + tempDir
-                    + ": " + e.getMessage() + " (give --scratch-dir)", e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot create the default scratch dir under " + tempDir + ": " + e.getMessage()
+                            + " (give --scratch-dir)",
+                    e);
         }
     }
 
@@ -59,11 +61,15 @@ public final class DefaultScratchDir {
                     + ProcessOwner.uid();
         }
         if (refused != null) {
-            throw new WorkerException(ErrorCode.USAGE, "refusing the default scratch dir " + dir + ": " + refused
-                    + "; remove it, or give --scratch-dir a directory of your own");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "refusing the default scratch dir " + dir + ": " + refused
+                            + "; remove it, or give --scratch-dir a directory of your own");
         }
         if (!attrs.permissions().equals(OwnerOnly.DIR_MODE)) {
-            LOG.info("narrowing the default scratch dir to 0700 path={} was={}", dir,
+            LOG.info(
+                    "narrowing the default scratch dir to 0700 path={} was={}",
+                    dir,
                     PosixFilePermissions.toString(attrs.permissions()));
             Files.setPosixFilePermissions(dir, OwnerOnly.DIR_MODE);
         }

@@ -31,13 +31,15 @@ public final class ExitCodeHelp {
     static Map<String, String> list(String success, Collection<ErrorCode> codes) {
         Map<String, String> list = new LinkedHashMap<>();
         list.put(key(0, "", false), escaped(success));
-        codes.stream().sorted(Comparator.comparingInt(ErrorCode::exitCode))
+        codes.stream()
+                .sorted(Comparator.comparingInt(ErrorCode::exitCode))
                 .forEach(c -> list.put(key(c.exitCode(), c.name(), c.retryable()), escaped(c.meaning())));
         return list;
     }
 
     private static String key(int code, String name, boolean retryable) {
-        return String.format("%2d  %-19s %s", code, name, retryable ? "retry" : "").stripTrailing();
+        return String.format("%2d  %-19s %s", code, name, retryable ? "retry" : "")
+                .stripTrailing();
     }
 
     /** Picocli formats the text: a '%' in a meaning must not be taken for a conversion. */

@@ -30,15 +30,17 @@ public final class GracefulShutdown {
     public static int run(IntSupplier work) {
         Thread worker = Thread.currentThread();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            REQUESTED.set(true);
-            worker.interrupt();
-            try {
-                finished.await(GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "graceful-shutdown");
+        Thread hook = new Thread(
+                () -> {
+                    REQUESTED.set(true);
+                    worker.interrupt();
+                    try {
+                        finished.await(GRACE.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "graceful-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         int code = work.getAsInt();
         // Halt before releasing the hook: once the hook returns, the JVM would finish its signal

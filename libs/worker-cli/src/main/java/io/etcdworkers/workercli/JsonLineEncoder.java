@@ -23,8 +23,8 @@ import org.slf4j.event.KeyValuePair;
  * {@code kv.<key>} so that it never hides them.
  */
 public final class JsonLineEncoder extends EncoderBase<ILoggingEvent> {
-    static final Set<String> FIELDS = Set.of("timestamp", "level", "loggerName", "threadName", "formattedMessage",
-            "throwable");
+    static final Set<String> FIELDS =
+            Set.of("timestamp", "level", "loggerName", "threadName", "formattedMessage", "throwable");
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] NO_BYTES = {};
 
@@ -75,14 +75,17 @@ public final class JsonLineEncoder extends EncoderBase<ILoggingEvent> {
             json.writeNull();
         } else if (value instanceof Boolean b) {
             json.writeBoolean(b);
-        } else if (value instanceof Integer || value instanceof Long || value instanceof Short
+        } else if (value instanceof Integer
+                || value instanceof Long
+                || value instanceof Short
                 || value instanceof Byte) {
             json.writeNumber(((Number) value).longValue());
         } else if (value instanceof BigInteger big) {
             json.writeNumber(big);
         } else if (value instanceof BigDecimal big) {
             json.writeNumber(big);
-        } else if ((value instanceof Double || value instanceof Float) && Double.isFinite(((Number) value).doubleValue())) {
+        } else if ((value instanceof Double || value instanceof Float)
+                && Double.isFinite(((Number) value).doubleValue())) {
             json.writeNumber(((Number) value).doubleValue());
         } else {
             json.writeString(String.valueOf(value));

@@ -26,8 +26,8 @@ public final class KeyValueText extends ClassicConverter {
     }
 
     static String readable(String value) {
-        if (!value.isEmpty() && value.chars().noneMatch(c -> Character.isWhitespace(c) || c == '"' || c == '\\'
-                || c == '=')) {
+        if (!value.isEmpty()
+                && value.chars().noneMatch(c -> Character.isWhitespace(c) || c == '"' || c == '\\' || c == '=')) {
             return value;
         }
         StringBuilder quoted = new StringBuilder("\"");

@@ -22,7 +22,10 @@ public final class LogFormat {
     /** Where a context keeps the encoder it was configured with, to put it back for {@code text}. */
     private static final String CONFIGURED = LogFormat.class.getName() + ".configured";
 
-    @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
+    @Option(
+            names = "--log-format",
+            paramLabel = "text|json",
+            defaultValue = "text",
             description = "Log lines on stderr as text or as one JSON object per line. Default: ${DEFAULT-VALUE}.")
     void setFormat(String format) {
         apply(format);

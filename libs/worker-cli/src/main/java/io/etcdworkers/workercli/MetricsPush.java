@@ -53,9 +53,12 @@ final class MetricsPush {
         String body = exposition(result);
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(target).timeout(TIMEOUT)
-                    .header("Content-Type", "text/plain; version=0.0.4")
-                    .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)).build(),
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(target)
+                            .timeout(TIMEOUT)
+                            .header("Content-Type", "text/plain; version=0.0.4")
+                            .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 LOG.warn("metrics push to {} answered {}: {}", target, response.statusCode(), response.body());
@@ -72,10 +75,13 @@ final class MetricsPush {
 
     /** The result's figures in Prometheus' text format, each labelled with the outcome and error code. */
     static String exposition(ObjectNode result) {
-        String labels = "{outcome=\"" + escape(result.path(ResultFields.OUTCOME).asText("unknown"))
-                + "\",error_code=\"" + escape(result.path(ResultFields.ERROR_CODE).asText("none")) + "\"}";
+        String labels = "{outcome=\"" + escape(result.path(ResultFields.OUTCOME).asText("unknown")) + "\",error_code=\""
+                + escape(result.path(ResultFields.ERROR_CODE).asText("none")) + "\"}";
         StringBuilder out = new StringBuilder();
-        gauge(out, "etcdworkers_run_succeeded", labels,
+        gauge(
+                out,
+                "etcdworkers_run_succeeded",
+                labels,
                 ResultFields.SUCCEEDED.equals(result.path(ResultFields.OUTCOME).asText()) ? 1 : 0);
         for (Map.Entry<String, String> f : FIGURES.entrySet()) {
             JsonNode v = result.get(f.getValue());
@@ -85,23 +91,41 @@ final class MetricsPush {
         }
         JsonNode restorable = result.get("restorable");
         if (restorable != null && restorable.has("toRevision")) {
-            gauge(out, "etcdworkers_run_restorable_revision", labels, restorable.get("toRevision").asDouble());
+            gauge(
+                    out,
+                    "etcdworkers_run_restorable_revision",
+                    labels,
+                    restorable.get("toRevision").asDouble());
         }
         JsonNode point = result.get("pointInTime");
         if (point != null && point.has("reachedRevision")) {
-            gauge(out, "etcdworkers_run_reached_revision", labels, point.get("reachedRevision").asDouble());
+            gauge(
+                    out,
+                    "etcdworkers_run_reached_revision",
+                    labels,
+                    point.get("reachedRevision").asDouble());
         }
         gauge(out, "etcdworkers_run_last_end_timestamp_seconds", labels, System.currentTimeMillis() / 1000.0);
         // the version as an info metric, so the figures' series stay the same across upgrades
-        gauge(out, "etcdworkers_build_info", "{version=\"" + escape(result.path(ResultFields.VERSION)
-                .asText(BuildVersion.current())) + "\"}", 1);
+        gauge(
+                out,
+                "etcdworkers_build_info",
+                "{version=\"" + escape(result.path(ResultFields.VERSION).asText(BuildVersion.current())) + "\"}",
+                1);
         return out.toString();
     }
 
     private static void gauge(StringBuilder out, String name, String labels, double value) {
-        out.append("# TYPE ").append(name).append(" gauge\n").append(name).append(labels).append(' ')
-                .append(value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
-                        : Double.toString(value))
+        out.append("# TYPE ")
+                .append(name)
+                .append(" gauge\n")
+                .append(name)
+                .append(labels)
+                .append(' ')
+                .append(
+                        value == Math.rint(value) && Math.abs(value) < 1e15
+                                ? Long.toString((long) value)
+                                : Double.toString(value))
                 .append('\n');
     }
 

@@ -1,8 +1,8 @@
 package io.etcdworkers.workercli;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.rebuild.RebuildConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +52,8 @@ public final class OverlappingPaths {
 
     /** The Local bucket the store flags name, if they name one. */
     public static Optional<Flagged> localBucket(WorkerContext context, StoreOptions store) {
-        return new StoreFactory(context.env(), context.workingDir()).localBucket(store)
+        return new StoreFactory(context.env(), context.workingDir())
+                .localBucket(store)
                 .map(dir -> new Flagged(WorkerFlags.STORE_CONTAINER, dir));
     }
 
@@ -76,9 +77,12 @@ public final class OverlappingPaths {
         }
         for (Flagged s : scratch) {
             target.flatMap(t -> scratchInTarget(s, t)).ifPresent(problems::add);
-            bucket.flatMap(b -> inside(s, b).map(how -> s.describe() + " " + how + " the Local bucket "
-                    + b.describe() + ": the run's scratch files would be written among the backup's objects; "
-                    + "choose a " + s.flag() + " outside the bucket")).ifPresent(problems::add);
+            bucket.flatMap(b -> inside(s, b)
+                            .map(how -> s.describe() + " " + how + " the Local bucket "
+                                    + b.describe()
+                                    + ": the run's scratch files would be written among the backup's objects; "
+                                    + "choose a " + s.flag() + " outside the bucket"))
+                    .ifPresent(problems::add);
         }
         if (!problems.isEmpty()) {
             throw new WorkerException(ErrorCode.USAGE, "refusing to run: " + String.join("; ", problems));
@@ -89,7 +93,8 @@ public final class OverlappingPaths {
         for (Path written : withSiblings(target.path())) {
             Optional<String> how = related(written, bucket.path());
             if (how.isPresent()) {
-                String what = written.equals(target.path()) ? target.describe()
+                String what = written.equals(target.path())
+                        ? target.describe()
                         : target.describe() + " (the run writes and removes " + written + ")";
                 return Optional.of(what + " " + how.get() + " the Local bucket " + bucket.describe()
                         + ": the run replaces its target (--force deletes what was there), which would destroy the "
@@ -104,7 +109,8 @@ public final class OverlappingPaths {
         for (Path written : withSiblings(target.path())) {
             Optional<String> how = inside(scratch.path(), written);
             if (how.isPresent()) {
-                String where = written.equals(target.path()) ? target.describe()
+                String where = written.equals(target.path())
+                        ? target.describe()
                         : written + " (beside " + target.describe() + ", written and removed by the run)";
                 return Optional.of(scratch.describe() + " " + how.get() + " " + where + ": the run replaces its "
                         + "target (--force deletes what was there) with the scratch files in it; choose a "
@@ -146,8 +152,8 @@ public final class OverlappingPaths {
                 if (x.startsWith(y)) {
                     String how = x.equals(y) ? "is" : under;
                     boolean resolved = !x.equals(a) || !y.equals(b);
-                    return Optional.of(resolved ? how + " (resolved: " + x + (x.equals(y) ? "" : " under " + y) + ")"
-                            : how);
+                    return Optional.of(
+                            resolved ? how + " (resolved: " + x + (x.equals(y) ? "" : " under " + y) + ")" : how);
                 }
             }
         }
@@ -158,7 +164,8 @@ public final class OverlappingPaths {
     static Set<Path> forms(Path path) {
         Set<Path> forms = new LinkedHashSet<>();
         Path parent = path.getParent();
-        forms.add(parent == null ? path : real(parent).resolve(path.getFileName()).normalize());
+        forms.add(
+                parent == null ? path : real(parent).resolve(path.getFileName()).normalize());
         forms.add(real(path));
         return forms;
     }

@@ -2,11 +2,11 @@ package io.etcdworkers.workercli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.etcdworkers.rebuild.engine.RebuildOutcome;
-import io.etcdworkers.rebuild.sequence.PointReached;
 import io.etcdworkers.format.Omission;
 import io.etcdworkers.format.RestorePoint;
 import io.etcdworkers.format.StopAt;
+import io.etcdworkers.rebuild.engine.RebuildOutcome;
+import io.etcdworkers.rebuild.sequence.PointReached;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -42,8 +42,7 @@ final class PointInTimeJson {
         json.put("reachedTime", reachedTime.toString());
         json.put("reachedTimeFrom", reached.time().isPresent() ? "the revision's events" : "the full snapshot's name");
         if (point.stopAt() instanceof StopAt.AtTime t) {
-            json.put("secondsBeforeRequested",
-                    ResultJson.seconds(Duration.between(reachedTime.toInstant(), t.time())));
+            json.put("secondsBeforeRequested", ResultJson.seconds(Duration.between(reachedTime.toInstant(), t.time())));
         }
         json.put("end", reached.end().name());
         reached.next().ifPresent(n -> json.put("nextRevision", n));

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class ResultReporter {
     /** Kubernetes keeps at most 4096 bytes of a termination message. */
     public static final int TERMINATION_LIMIT = 4000;
+
     public static final Path DEFAULT_TERMINATION_LOG = Path.of(ResultFields.TERMINATION_LOG);
 
     /** The most of an error the termination message keeps, in characters. */

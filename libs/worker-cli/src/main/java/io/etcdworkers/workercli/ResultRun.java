@@ -32,15 +32,23 @@ public final class ResultRun {
     }
 
     /** As above; with {@code --metrics-pushgateway} the published result's figures are pushed there too. */
-    public static int run(WorkerContext context, String kind, Path resultFile, List<String> droppable,
-            MetricsOptions metrics, Work work) throws InterruptedException {
+    public static int run(
+            WorkerContext context,
+            String kind,
+            Path resultFile,
+            List<String> droppable,
+            MetricsOptions metrics,
+            Work work)
+            throws InterruptedException {
         Instant started = context.clock().instant();
         ObjectNode result = ResultJson.start(kind);
-        ResultReporter reporter = new ResultReporter(context.out(), Optional.ofNullable(resultFile),
-                context.terminationLog());
+        ResultReporter reporter =
+                new ResultReporter(context.out(), Optional.ofNullable(resultFile), context.terminationLog());
         try {
             int code = work.run(result);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            result.put(
+                    "durationSeconds",
+                    ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, droppable);
             metrics.pushgateway().ifPresent(url -> MetricsPush.push(url, result, context.env()));
             return code;
@@ -48,7 +56,9 @@ public final class ResultRun {
             // an exhausted heap too: the work's data is garbage once unwound, and its cleanup has run
             WorkerException failure = WorkerFailures.of(e);
             ResultJson.failed(result, failure);
-            result.put("durationSeconds", ResultJson.seconds(Duration.between(started, context.clock().instant())));
+            result.put(
+                    "durationSeconds",
+                    ResultJson.seconds(Duration.between(started, context.clock().instant())));
             reporter.publish(result, droppable);
             metrics.pushgateway().ifPresent(url -> MetricsPush.push(url, result, context.env()));
             throw failure;

@@ -18,16 +18,30 @@ import picocli.CommandLine.TypeConversionException;
 public final class StorageProviderConverter implements ITypeConverter<Provider> {
     /** Every accepted spelling. */
     static final Map<String, Provider> ACCEPTED = Map.ofEntries(
-            Map.entry("Local", Provider.Local), Map.entry("local", Provider.Local),
-            Map.entry("S3", Provider.S3), Map.entry("s3", Provider.S3), Map.entry("aws", Provider.S3),
+            Map.entry("Local", Provider.Local),
+            Map.entry("local", Provider.Local),
+            Map.entry("S3", Provider.S3),
+            Map.entry("s3", Provider.S3),
+            Map.entry("aws", Provider.S3),
             Map.entry("stackit", Provider.S3),
-            Map.entry("ABS", Provider.ABS), Map.entry("abs", Provider.ABS), Map.entry("azure", Provider.ABS),
-            Map.entry("GCS", Provider.GCS), Map.entry("gcs", Provider.GCS), Map.entry("gcp", Provider.GCS),
-            Map.entry("Swift", Provider.Swift), Map.entry("swift", Provider.Swift),
+            Map.entry("ABS", Provider.ABS),
+            Map.entry("abs", Provider.ABS),
+            Map.entry("azure", Provider.ABS),
+            Map.entry("GCS", Provider.GCS),
+            Map.entry("gcs", Provider.GCS),
+            Map.entry("gcp", Provider.GCS),
+            Map.entry("Swift", Provider.Swift),
+            Map.entry("swift", Provider.Swift),
             Map.entry("openstack", Provider.Swift),
-            Map.entry("OSS", Provider.OSS), Map.entry("oss", Provider.OSS), Map.entry("alicloud", Provider.OSS),
-            Map.entry("ECS", Provider.ECS), Map.entry("ecs", Provider.ECS), Map.entry("dell", Provider.ECS),
-            Map.entry("OCS", Provider.OCS), Map.entry("ocs", Provider.OCS), Map.entry("openshift", Provider.OCS));
+            Map.entry("OSS", Provider.OSS),
+            Map.entry("oss", Provider.OSS),
+            Map.entry("alicloud", Provider.OSS),
+            Map.entry("ECS", Provider.ECS),
+            Map.entry("ecs", Provider.ECS),
+            Map.entry("dell", Provider.ECS),
+            Map.entry("OCS", Provider.OCS),
+            Map.entry("ocs", Provider.OCS),
+            Map.entry("openshift", Provider.OCS));
 
     static final String SUPPORTED = "Local (etcd-druid: local), S3 (aws, stackit), ABS (azure), GCS (gcp), "
             + "Swift (openstack), OSS (alicloud), ECS (dell) and OCS (openshift)";
@@ -39,7 +53,7 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
         if (provider != null) {
             return provider;
         }
-        throw new TypeConversionException("unknown storage provider \"" + name + "\"; this version supports "
-                + SUPPORTED);
+        throw new TypeConversionException(
+                "unknown storage provider \"" + name + "\"; this version supports " + SUPPORTED);
     }
 }

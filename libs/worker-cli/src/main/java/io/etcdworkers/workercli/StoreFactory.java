@@ -2,14 +2,14 @@ package io.etcdworkers.workercli;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.store.LocalDirectoryStore;
+import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.store.azure.AzureBlobStore;
 import io.etcdworkers.store.azure.AzureStoreConfig;
 import io.etcdworkers.store.azure.AzureStoreConfigFactory;
 import io.etcdworkers.store.gcs.GcsObjectStore;
 import io.etcdworkers.store.gcs.GcsStoreConfig;
 import io.etcdworkers.store.gcs.GcsStoreConfigFactory;
-import io.etcdworkers.store.LocalDirectoryStore;
-import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.store.s3.S3CompatibleStoreConfigFactory;
 import io.etcdworkers.store.s3.S3ObjectStore;
 import io.etcdworkers.store.s3.S3StoreConfig;
@@ -41,32 +41,55 @@ public final class StoreFactory {
 
     public ObjectStore open(StoreOptions options) {
         if (options.container == null || options.container.isBlank()) {
-            throw new WorkerException(ErrorCode.USAGE,
+            throw new WorkerException(
+                    ErrorCode.USAGE,
                     "no store container: give --store-container (or STORAGE_CONTAINER / "
                             + EnvDefaultProvider.variableFor("--store-container") + ")");
         }
         return switch (options.provider) {
             case Local -> new LocalDirectoryStore(existingLocalDirectory(options));
-            case S3 -> new S3ObjectStore(withTimeout(new S3StoreConfigFactory(env)
-                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case ABS -> new AzureBlobStore(withTimeout(new AzureStoreConfigFactory(env)
-                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case GCS -> new GcsObjectStore(withTimeout(new GcsStoreConfigFactory(env)
-                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case Swift -> new SwiftObjectStore(withTimeout(new SwiftStoreConfigFactory(env)
-                    .create(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case OSS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
-                    .oss(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case ECS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
-                    .ecs(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
-            case OCS -> new S3ObjectStore(withTimeout(new S3CompatibleStoreConfigFactory(env)
-                    .ocs(Optional.of(options.container), endpoint(options.endpointOverride)), options.requestTimeout));
+            case S3 ->
+                new S3ObjectStore(withTimeout(
+                        new S3StoreConfigFactory(env)
+                                .create(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case ABS ->
+                new AzureBlobStore(withTimeout(
+                        new AzureStoreConfigFactory(env)
+                                .create(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case GCS ->
+                new GcsObjectStore(withTimeout(
+                        new GcsStoreConfigFactory(env)
+                                .create(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case Swift ->
+                new SwiftObjectStore(withTimeout(
+                        new SwiftStoreConfigFactory(env)
+                                .create(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case OSS ->
+                new S3ObjectStore(withTimeout(
+                        new S3CompatibleStoreConfigFactory(env)
+                                .oss(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case ECS ->
+                new S3ObjectStore(withTimeout(
+                        new S3CompatibleStoreConfigFactory(env)
+                                .ecs(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
+            case OCS ->
+                new S3ObjectStore(withTimeout(
+                        new S3CompatibleStoreConfigFactory(env)
+                                .ocs(Optional.of(options.container), endpoint(options.endpointOverride)),
+                        options.requestTimeout));
         };
     }
 
     /** The Local container's directory (see {@link #localDirectory}); nothing for the other providers. */
     public Optional<Path> localBucket(StoreOptions options) {
-        if (options.provider != StoreOptions.Provider.Local || options.container == null
+        if (options.provider != StoreOptions.Provider.Local
+                || options.container == null
                 || options.container.isBlank()) {
             return Optional.empty();
         }
@@ -81,10 +104,14 @@ public final class StoreFactory {
     private Path existingLocalDirectory(StoreOptions options) {
         Path directory = localDirectory(options).toAbsolutePath().normalize();
         if (!Files.isDirectory(directory) && options.providerDefaulted(env)) {
-            throw new WorkerException(ErrorCode.STORE_NOT_FOUND, String.format("no directory %s (%s): without "
-                    + "--storage-provider the provider is Local, whose --store-container is a directory. For a bucket "
-                    + "or container in an object store give its provider: did you mean --storage-provider S3, ABS, "
-                    + "GCS, Swift, OSS, ECS or OCS?", options.container, directory));
+            throw new WorkerException(
+                    ErrorCode.STORE_NOT_FOUND,
+                    String.format(
+                            "no directory %s (%s): without "
+                                    + "--storage-provider the provider is Local, whose --store-container is a directory. For a bucket "
+                                    + "or container in an object store give its provider: did you mean --storage-provider S3, ABS, "
+                                    + "GCS, Swift, OSS, ECS or OCS?",
+                            options.container, directory));
         }
         return directory;
     }

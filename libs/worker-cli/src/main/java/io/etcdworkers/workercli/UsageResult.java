@@ -42,6 +42,7 @@ final class UsageResult {
             }
         }
         return Optional.ofNullable(context.env().get(EnvDefaultProvider.variableFor(RESULT_FILE)))
-                .filter(file -> !file.isBlank()).map(Path::of);
+                .filter(file -> !file.isBlank())
+                .map(Path::of);
     }
 }

@@ -22,8 +22,15 @@ public final class WorkerCli {
     private WorkerCli() {}
 
     public static CommandLine commandLine(Object command, Map<String, String> env, PrintStream out, PrintStream err) {
-        return commandLine(command, new WorkerContext(env, out, err, Clock.systemUTC(), Path.of("").toAbsolutePath(),
-                ResultReporter.DEFAULT_TERMINATION_LOG));
+        return commandLine(
+                command,
+                new WorkerContext(
+                        env,
+                        out,
+                        err,
+                        Clock.systemUTC(),
+                        Path.of("").toAbsolutePath(),
+                        ResultReporter.DEFAULT_TERMINATION_LOG));
     }
 
     /** As above, with the context's streams, environment and termination log. */
@@ -56,8 +63,12 @@ public final class WorkerCli {
             // a mistyped flag: picocli names the flags it resembles ("Possible solutions: ...")
             CommandLine.UnmatchedArgumentException.printSuggestions(ex, failed.getErr());
             failed.getErr().println("run with --help for the flags and their environment variables");
-            UsageResult.publish(context, failed.getCommandName(), ex.getMessage(),
-                    failed.getCommandSpec().findOption(UsageResult.RESULT_FILE) != null, args);
+            UsageResult.publish(
+                    context,
+                    failed.getCommandName(),
+                    ex.getMessage(),
+                    failed.getCommandSpec().findOption(UsageResult.RESULT_FILE) != null,
+                    args);
             return ErrorCode.USAGE.exitCode();
         });
         return cli;
@@ -70,8 +81,8 @@ public final class WorkerCli {
     public static int missingSubcommand(CommandLine.Model.CommandSpec spec, WorkerContext context) {
         spec.commandLine().getErr().println("error: a command is required");
         spec.commandLine().usage(spec.commandLine().getErr());
-        UsageResult.publish(context, spec.name(), "a command is required: run with --help for the commands", false,
-                new String[0]);
+        UsageResult.publish(
+                context, spec.name(), "a command is required: run with --help for the commands", false, new String[0]);
         return ErrorCode.USAGE.exitCode();
     }
 

@@ -19,7 +19,12 @@ public record WorkerContext(
 
     /** The real process. */
     public static WorkerContext ofProcess() {
-        return new WorkerContext(System.getenv(), System.out, System.err, Clock.systemUTC(),
-                Path.of("").toAbsolutePath(), ResultReporter.DEFAULT_TERMINATION_LOG);
+        return new WorkerContext(
+                System.getenv(),
+                System.out,
+                System.err,
+                Clock.systemUTC(),
+                Path.of("").toAbsolutePath(),
+                ResultReporter.DEFAULT_TERMINATION_LOG);
     }
 }

@@ -17,10 +17,14 @@ public final class WorkerFailures {
     public static WorkerException of(Throwable t) {
         Optional<OutOfMemoryError> oom = outOfMemory(t);
         if (oom.isPresent()) {
-            return new WorkerException(ErrorCode.OUT_OF_MEMORY, String.format("the Java heap (at most %d MiB) ran "
-                    + "out: %s. Give the worker more memory (job-launcher --memory-limit), or the JVM a larger"
-                    + " -Xmx or -XX:MaxRAMPercentage", Runtime.getRuntime().maxMemory() >> 20,
-                    oom.get().getMessage()), t);
+            return new WorkerException(
+                    ErrorCode.OUT_OF_MEMORY,
+                    String.format(
+                            "the Java heap (at most %d MiB) ran "
+                                    + "out: %s. Give the worker more memory (job-launcher --memory-limit), or the JVM a larger"
+                                    + " -Xmx or -XX:MaxRAMPercentage",
+                            Runtime.getRuntime().maxMemory() >> 20, oom.get().getMessage()),
+                    t);
         }
         if (GracefulShutdown.requested() || t instanceof InterruptedException) {
             if (t instanceof WorkerException we && we.code() == ErrorCode.INTERRUPTED) {

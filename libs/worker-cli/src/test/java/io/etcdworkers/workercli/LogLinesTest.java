@@ -51,10 +51,18 @@ class LogLinesTest {
 
     @Test
     void textLinesCarryThePairsAsKeyEqualsValueAfterTheMessage() {
-        log.atInfo().setMessage("phase done").addKeyValue("phase", "select").addKeyValue("ms", 12L).log();
+        log.atInfo()
+                .setMessage("phase done")
+                .addKeyValue("phase", "select")
+                .addKeyValue("ms", 12L)
+                .log();
         log.atInfo().setMessage("no pairs").log();
-        log.atWarn().setMessage("skipping object").addKeyValue("key", "v2/Full 1").addKeyValue("reason", "")
-                .addKeyValue("quote", "a\"b").log();
+        log.atWarn()
+                .setMessage("skipping object")
+                .addKeyValue("key", "v2/Full 1")
+                .addKeyValue("reason", "")
+                .addKeyValue("quote", "a\"b")
+                .log();
 
         List<String> lines = lines();
         assertThat(lines).hasSize(3);
@@ -67,11 +75,20 @@ class LogLinesTest {
     void jsonLinesCarryThePairsAsTypedTopLevelFields() throws Exception {
         LogFormat.apply("json", context);
         Instant before = Instant.now();
-        log.atInfo().setMessage("restore done").addKeyValue("revision", 1234567890123L).addKeyValue("keys", 42)
-                .addKeyValue("dataDir", "/var/etcd/data").addKeyValue("defragmented", true)
-                .addKeyValue("ratio", 0.25).addKeyValue("took", Duration.ofMillis(1500))
-                .addKeyValue("level", "a key named as a field").log();
-        log.atError().setMessage("failed").setCause(new IllegalStateException("boom")).log();
+        log.atInfo()
+                .setMessage("restore done")
+                .addKeyValue("revision", 1234567890123L)
+                .addKeyValue("keys", 42)
+                .addKeyValue("dataDir", "/var/etcd/data")
+                .addKeyValue("defragmented", true)
+                .addKeyValue("ratio", 0.25)
+                .addKeyValue("took", Duration.ofMillis(1500))
+                .addKeyValue("level", "a key named as a field")
+                .log();
+        log.atError()
+                .setMessage("failed")
+                .setCause(new IllegalStateException("boom"))
+                .log();
 
         List<String> lines = lines();
         assertThat(lines).hasSize(2);

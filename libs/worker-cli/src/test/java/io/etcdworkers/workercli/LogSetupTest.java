@@ -20,7 +20,8 @@ class LogSetupTest {
         LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
 
         assertStderrAppender(context);
-        assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(LogSetup.rootLevel());
+        assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel())
+                .isEqualTo(LogSetup.rootLevel());
     }
 
     @Test
@@ -32,9 +33,11 @@ class LogSetupTest {
         assertThat(setup.configure(context)).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
         assertStderrAppender(context);
         assertThat(context.getLogger("io.grpc.netty").getEffectiveLevel()).isEqualTo(Level.WARN);
-        assertThat(context.getLogger("software.amazon.awssdk.request").getEffectiveLevel()).isEqualTo(Level.WARN);
+        assertThat(context.getLogger("software.amazon.awssdk.request").getEffectiveLevel())
+                .isEqualTo(Level.WARN);
         assertThat(context.getLogger("com.azure.storage").getEffectiveLevel()).isEqualTo(Level.OFF);
-        assertThat(context.getLogger("io.etcdworkers.restore").getEffectiveLevel()).isEqualTo(LogSetup.rootLevel());
+        assertThat(context.getLogger("io.etcdworkers.restore").getEffectiveLevel())
+                .isEqualTo(LogSetup.rootLevel());
         context.stop();
     }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ResultReporterTest {
     /** What the kubelet keeps of a termination message. */
     private static final int KUBERNETES_LIMIT = 4096;
+
     private static final List<String> RESTORE_DROPPABLE = List.of("phaseSeconds", "metaSha256", "kvSha256");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,21 +42,26 @@ class ResultReporterTest {
         Path resultFile = dir.resolve("result.json");
         Path terminationLog = Files.createFile(dir.resolve("termination-log"));
 
-        new ResultReporter(new PrintStream(stdout, true, StandardCharsets.UTF_8), Optional.of(resultFile), terminationLog)
+        new ResultReporter(
+                        new PrintStream(stdout, true, StandardCharsets.UTF_8), Optional.of(resultFile), terminationLog)
                 .publish(result, RESTORE_DROPPABLE);
 
         assertThat(stdout.toString(StandardCharsets.UTF_8)).isEqualTo(result + System.lineSeparator());
         assertThat(Files.readString(resultFile)).isEqualTo(result + "\n");
         assertThat(Files.readString(terminationLog)).isEqualTo(result + "\n");
-        assertThat(JSON.readTree(Files.readString(terminationLog)).has("truncated")).isFalse();
+        assertThat(JSON.readTree(Files.readString(terminationLog)).has("truncated"))
+                .isFalse();
     }
 
     @Test
     void withoutATerminationLogNothingIsCreatedThere() {
         Path absent = dir.resolve("no-such-dir/termination-log");
 
-        new ResultReporter(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                Optional.empty(), absent).publish(succeeded(), RESTORE_DROPPABLE);
+        new ResultReporter(
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        Optional.empty(),
+                        absent)
+                .publish(succeeded(), RESTORE_DROPPABLE);
 
         assertThat(absent).doesNotExist();
     }
@@ -68,7 +74,8 @@ class ResultReporterTest {
         Path resultFile = dir.resolve("result.json");
         Path terminationLog = Files.createFile(dir.resolve("termination-log"));
 
-        new ResultReporter(new PrintStream(stdout, true, StandardCharsets.UTF_8), Optional.of(resultFile), terminationLog)
+        new ResultReporter(
+                        new PrintStream(stdout, true, StandardCharsets.UTF_8), Optional.of(resultFile), terminationLog)
                 .publish(result, RESTORE_DROPPABLE);
 
         assertThat(JSON.readTree(stdout.toString(StandardCharsets.UTF_8))).isEqualTo(result);
@@ -76,7 +83,8 @@ class ResultReporterTest {
         JsonNode message = JSON.readTree(Files.readString(terminationLog));
         assertThat(message.has("phaseSeconds")).isFalse();
         assertThat(message.get("truncated").asBoolean()).isTrue();
-        assertThat(message.get("kvSha256").asText()).isEqualTo(result.get("kvSha256").asText());
+        assertThat(message.get("kvSha256").asText())
+                .isEqualTo(result.get("kvSha256").asText());
     }
 
     @Test
@@ -87,10 +95,12 @@ class ResultReporterTest {
 
         ObjectNode fitted = ResultReporter.fit(result, RESTORE_DROPPABLE);
 
-        assertThat(fieldNames(fitted)).containsExactly("kind", "outcome", "exitCode", "metaSha256", "kvSha256",
-                "keys", "truncated");
+        assertThat(fieldNames(fitted))
+                .containsExactly("kind", "outcome", "exitCode", "metaSha256", "kvSha256", "keys", "truncated");
         assertThat(bytes(fitted)).isLessThanOrEqualTo(ResultReporter.TERMINATION_LIMIT);
-        assertThat(result.has("phaseSeconds")).as("the caller's result is not changed").isTrue();
+        assertThat(result.has("phaseSeconds"))
+                .as("the caller's result is not changed")
+                .isTrue();
     }
 
     @Test
@@ -130,8 +140,16 @@ class ResultReporterTest {
 
         ObjectNode fitted = ResultReporter.fit(result, List.of("skippedKeys", "problems"));
 
-        assertThat(fieldNames(fitted)).containsExactly("kind", "outcome", "exitCode", "errorCode", "retryable",
-                "error", "engineFallback", "truncated");
+        assertThat(fieldNames(fitted))
+                .containsExactly(
+                        "kind",
+                        "outcome",
+                        "exitCode",
+                        "errorCode",
+                        "retryable",
+                        "error",
+                        "engineFallback",
+                        "truncated");
         assertThat(fitted.get("error").asText()).isEqualTo("x".repeat(100));
     }
 
@@ -155,7 +173,9 @@ class ResultReporterTest {
         ObjectNode fitted = ResultReporter.fit(result, RESTORE_DROPPABLE);
 
         assertThat(fitted.has("phaseSeconds")).isFalse();
-        assertThat(fitted.get("error").asText()).startsWith(error.substring(0, 1000)).endsWith("...");
+        assertThat(fitted.get("error").asText())
+                .startsWith(error.substring(0, 1000))
+                .endsWith("...");
         assertThat(fitted.get("exitCode").asInt()).isEqualTo(30);
         assertThat(fitted.get("truncated").asBoolean()).isTrue();
         assertThat(bytes(fitted)).isLessThanOrEqualTo(ResultReporter.TERMINATION_LIMIT);
@@ -175,7 +195,9 @@ class ResultReporterTest {
 
         assertThat(bytes(fitted)).isLessThanOrEqualTo(KUBERNETES_LIMIT);
         assertThat(fitted.get("truncated").asBoolean()).isTrue();
-        assertThat(fitted.get("error").asText()).startsWith("x" + character.repeat(10)).endsWith("...");
+        assertThat(fitted.get("error").asText())
+                .startsWith("x" + character.repeat(10))
+                .endsWith("...");
     }
 
     /** A cut must not split a surrogate pair: the termination log is written as UTF-8, which has no half characters. */
@@ -184,8 +206,11 @@ class ResultReporterTest {
         ObjectNode result = failed("x" + "😀".repeat(3000));
         Path terminationLog = Files.createFile(dir.resolve("termination-log"));
 
-        new ResultReporter(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
-                Optional.empty(), terminationLog).publish(result, RESTORE_DROPPABLE);
+        new ResultReporter(
+                        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                        Optional.empty(),
+                        terminationLog)
+                .publish(result, RESTORE_DROPPABLE);
 
         String written = Files.readString(terminationLog);
         assertThat(written.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(KUBERNETES_LIMIT);

@@ -14,8 +14,8 @@ class WorkerFailuresTest {
 
         assertThat(WorkerFailures.of(oom).code()).isEqualTo(ErrorCode.OUT_OF_MEMORY);
         // a fetch thread's, wrapped by its Future and then by the worker
-        WorkerException wrapped = new WorkerException(ErrorCode.UNEXPECTED, "fetch failed",
-                new RuntimeException(new ExecutionException(oom)));
+        WorkerException wrapped = new WorkerException(
+                ErrorCode.UNEXPECTED, "fetch failed", new RuntimeException(new ExecutionException(oom)));
         assertThat(WorkerFailures.of(wrapped).code()).isEqualTo(ErrorCode.OUT_OF_MEMORY);
         // one that happened while cleaning up after another failure
         RuntimeException first = new IllegalStateException("first");
@@ -26,7 +26,8 @@ class WorkerFailuresTest {
 
     @Test
     void otherFailuresKeepTheirCodes() {
-        assertThat(WorkerFailures.of(new WorkerException(ErrorCode.HASH_MISMATCH, "bad")).code())
+        assertThat(WorkerFailures.of(new WorkerException(ErrorCode.HASH_MISMATCH, "bad"))
+                        .code())
                 .isEqualTo(ErrorCode.HASH_MISMATCH);
         assertThat(WorkerFailures.of(new IllegalStateException("bug")).code()).isEqualTo(ErrorCode.UNEXPECTED);
     }

@@ -1,8 +1,8 @@
 package io.etcdworkers.restore.cli;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.etcd.EtcdMember;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -22,15 +22,22 @@ public final class MemberOptions {
     @Option(names = WorkerFlags.NAME, paramLabel = "NAME", description = "Member name. Default: ${DEFAULT-VALUE}.")
     String name = "default";
 
-    @Option(names = WorkerFlags.INITIAL_CLUSTER, paramLabel = "NAME=URL[,NAME=URL...]",
+    @Option(
+            names = WorkerFlags.INITIAL_CLUSTER,
+            paramLabel = "NAME=URL[,NAME=URL...]",
             description = "Initial cluster of the restored member: NAME=PEER_URL of every member, --name among them. "
                     + "Default: <name>=<initial-advertise-peer-urls>.")
     String initialCluster;
 
-    @Option(names = WorkerFlags.INITIAL_CLUSTER_TOKEN, paramLabel = "TOKEN", description = "Initial cluster token. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = WorkerFlags.INITIAL_CLUSTER_TOKEN,
+            paramLabel = "TOKEN",
+            description = "Initial cluster token. Default: ${DEFAULT-VALUE}.")
     String clusterToken = "etcd-cluster";
 
-    @Option(names = WorkerFlags.INITIAL_ADVERTISE_PEER_URLS, paramLabel = "URL",
+    @Option(
+            names = WorkerFlags.INITIAL_ADVERTISE_PEER_URLS,
+            paramLabel = "URL",
             description = "Peer URL of the restored member; must be its --initial-cluster entry when both are given. "
                     + "Default: its --initial-cluster entry, else " + DEFAULT_PEER_URL + ".")
     String advertisePeerUrl;
@@ -54,7 +61,8 @@ public final class MemberOptions {
                         + ("default".equals(name) ? " (without --name the member is etcd's \"default\")" : ""));
             }
             peer = own;
-            if (advertised != null && !uri("--initial-advertise-peer-urls", advertised).equals(own)) {
+            if (advertised != null
+                    && !uri("--initial-advertise-peer-urls", advertised).equals(own)) {
                 throw usage("--initial-advertise-peer-urls " + advertised + " is not this member's --initial-cluster "
                         + "entry " + name + "=" + own + ": give the same URL, or only one of them");
             }

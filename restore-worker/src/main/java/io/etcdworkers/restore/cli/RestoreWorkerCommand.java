@@ -13,10 +13,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** The top command of {@code restore-worker.jar}; the work is in its subcommands. */
-@Command(name = "restore-worker", mixinStandardHelpOptions = true, versionProvider = WorkerVersion.class,
+@Command(
+        name = "restore-worker",
+        mixinStandardHelpOptions = true,
+        versionProvider = WorkerVersion.class,
         description = "Restores etcd data dirs from etcd-backup-restore buckets (full + delta snapshots).",
-        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake "
-                + "case (--store-prefix: " + WorkerEnv.FLAG_TWIN_PREFIX + "STORE_PREFIX)."})
+        footer = {
+            "",
+            "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake "
+                    + "case (--store-prefix: " + WorkerEnv.FLAG_TWIN_PREFIX + "STORE_PREFIX)."
+        })
 public final class RestoreWorkerCommand implements Callable<Integer> {
     static final String VERIFY_BACKUP = "verify-backup";
 
@@ -46,7 +52,8 @@ public final class RestoreWorkerCommand implements Callable<Integer> {
      * on the main thread before anything else happens.
      */
     static CommandLine commandLine(WorkerContext context, String first) {
-        boolean known = VERIFY_BACKUP.equals(first) || WorkerCommands.RESTORE.equals(first)
+        boolean known = VERIFY_BACKUP.equals(first)
+                || WorkerCommands.RESTORE.equals(first)
                 || WorkerCommands.EXTRACT.equals(first);
         CommandLine cli = WorkerCli.commandLine(new RestoreWorkerCommand(context), context);
         if (!known || VERIFY_BACKUP.equals(first)) {

@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerEnv;
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.format.ChainProblem;
 import io.etcdworkers.format.SnapshotSelection;
-import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.rebuild.verify.BackupVerifier;
 import io.etcdworkers.rebuild.verify.ObjectCheck;
 import io.etcdworkers.rebuild.verify.VerifyReport;
+import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.workercli.DefaultScratchDir;
 import io.etcdworkers.workercli.LogFormat;
 import io.etcdworkers.workercli.MetricsOptions;
@@ -36,11 +36,17 @@ import picocli.CommandLine.Option;
  * {@code verify-backup}: reads everything a restore would use and reports whether it would
  * work, without an etcd and without writing anything.
  */
-@Command(name = RestoreWorkerCommand.VERIFY_BACKUP, mixinStandardHelpOptions = true,
-        description = {"Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
-                + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."},
-        footer = {"", "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX
-                + " + the flag in upper snake case."})
+@Command(
+        name = RestoreWorkerCommand.VERIFY_BACKUP,
+        mixinStandardHelpOptions = true,
+        description = {
+            "Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
+                    + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."
+        },
+        footer = {
+            "",
+            "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake case."
+        })
 public final class VerifyBackupCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(VerifyBackupCommand.class);
 
@@ -61,12 +67,16 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Option(names = "--result-file", paramLabel = "FILE", description = "Also write the result JSON to this file.")
     Path resultFile;
 
-    @Option(names = WorkerFlags.ESTIMATE_MEMORY, description = "Also estimate the memory a restore or compaction of "
-            + "this backup needs (result field sizeEstimate, docs/tuning.md's rule): the base is written to the "
-            + "scratch dir for its keys to be counted, then removed.")
+    @Option(
+            names = WorkerFlags.ESTIMATE_MEMORY,
+            description = "Also estimate the memory a restore or compaction of "
+                    + "this backup needs (result field sizeEstimate, docs/tuning.md's rule): the base is written to the "
+                    + "scratch dir for its keys to be counted, then removed.")
     boolean estimateMemory;
 
-    @Option(names = WorkerFlags.SCRATCH_DIR, paramLabel = "DIR",
+    @Option(
+            names = WorkerFlags.SCRATCH_DIR,
+            paramLabel = "DIR",
             description = "Where --estimate-memory writes the base. Default: etcd-workers-<uid> in the system temp "
                     + "dir (created 0700; refused if it is a link or another user's).")
     Path scratchDir;
@@ -77,46 +87,73 @@ public final class VerifyBackupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        return ResultRun.run(context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
-            ResultJson.store(result, store);
-            try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                Optional<Path> estimateDir = estimateMemory ? Optional.of(scratchDir != null
-                        ? context.workingDir().resolve(scratchDir)
-                        : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")))) : Optional.empty();
-                // the estimate writes the base into the scratch dir: never among the backup's objects
-                OverlappingPaths.refuse(OverlappingPaths.localBucket(context, store), Optional.empty(),
-                        estimateDir.map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
-                                .orElse(List.of()));
-                VerifyReport report = new BackupVerifier(objects, store.prefix, skipHashCheck, context.clock(),
-                        estimateDir).verify();
-                describe(result, report);
-                Optional<ErrorCode> failure = report.failure();
-                if (failure.isEmpty()) {
-                    ResultJson.succeeded(result);
-                } else {
-                    ResultJson.failed(result, new WorkerException(failure.get(), firstProblem(report)));
-                }
-                LOG.atInfo().setMessage(failure.isPresent() ? "verify-backup FAILED" : "verify-backup passed")
-                        .addKeyValue("base", report.selection().base().key())
-                        .addKeyValue("deltas", report.selection().deltas().size())
-                        .addKeyValue("events", report.events())
-                        .addKeyValue("baseRevision", report.selection().base().name().lastRevision())
-                        .addKeyValue("lastRevision", report.selection().lastRevision())
-                        .addKeyValue("badObjects", report.failedObjects())
-                        .addKeyValue("chainBreaks", report.chainProblems().size()).log();
-                report.restorable().ifPresentOrElse(r -> LOG.info("restorable revisions {}..{} ({} .. {}){}",
-                        r.fromRevision(), r.toRevision(), r.fromTime(), r.toTime().map(Object::toString).orElse("the base"),
-                        r.stopsBefore().map(b -> ", stops before " + b + ": restore --to-last-good reaches "
-                                + r.toRevision()).orElse("")),
-                        () -> LOG.error("nothing is restorable from {}: the full snapshot itself is bad",
-                                report.selection().base().key()));
-                return failure.map(ErrorCode::exitCode).orElse(0);
-            }
-        });
+        return ResultRun.run(
+                context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
+                    ResultJson.store(result, store);
+                    try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
+                        Optional<Path> estimateDir = estimateMemory
+                                ? Optional.of(
+                                        scratchDir != null
+                                                ? context.workingDir().resolve(scratchDir)
+                                                : DefaultScratchDir.under(
+                                                        Path.of(System.getProperty("java.io.tmpdir"))))
+                                : Optional.empty();
+                        // the estimate writes the base into the scratch dir: never among the backup's objects
+                        OverlappingPaths.refuse(
+                                OverlappingPaths.localBucket(context, store),
+                                Optional.empty(),
+                                estimateDir
+                                        .map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
+                                        .orElse(List.of()));
+                        VerifyReport report = new BackupVerifier(
+                                        objects, store.prefix, skipHashCheck, context.clock(), estimateDir)
+                                .verify();
+                        describe(result, report);
+                        Optional<ErrorCode> failure = report.failure();
+                        if (failure.isEmpty()) {
+                            ResultJson.succeeded(result);
+                        } else {
+                            ResultJson.failed(result, new WorkerException(failure.get(), firstProblem(report)));
+                        }
+                        LOG.atInfo()
+                                .setMessage(failure.isPresent() ? "verify-backup FAILED" : "verify-backup passed")
+                                .addKeyValue("base", report.selection().base().key())
+                                .addKeyValue(
+                                        "deltas", report.selection().deltas().size())
+                                .addKeyValue("events", report.events())
+                                .addKeyValue(
+                                        "baseRevision",
+                                        report.selection().base().name().lastRevision())
+                                .addKeyValue("lastRevision", report.selection().lastRevision())
+                                .addKeyValue("badObjects", report.failedObjects())
+                                .addKeyValue(
+                                        "chainBreaks", report.chainProblems().size())
+                                .log();
+                        report.restorable()
+                                .ifPresentOrElse(
+                                        r -> LOG.info(
+                                                "restorable revisions {}..{} ({} .. {}){}",
+                                                r.fromRevision(),
+                                                r.toRevision(),
+                                                r.fromTime(),
+                                                r.toTime().map(Object::toString).orElse("the base"),
+                                                r.stopsBefore()
+                                                        .map(b -> ", stops before " + b
+                                                                + ": restore --to-last-good reaches " + r.toRevision())
+                                                        .orElse("")),
+                                        () -> LOG.error(
+                                                "nothing is restorable from {}: the full snapshot itself is bad",
+                                                report.selection().base().key()));
+                        return failure.map(ErrorCode::exitCode).orElse(0);
+                    }
+                });
     }
 
     private static String firstProblem(VerifyReport report) {
-        return report.checks().stream().filter(c -> !c.passed()).map(ObjectCheck::message).findFirst()
+        return report.checks().stream()
+                .filter(c -> !c.passed())
+                .map(ObjectCheck::message)
+                .findFirst()
                 .orElseGet(() -> report.chainProblems().get(0).describe());
     }
 
@@ -138,19 +175,27 @@ public final class VerifyBackupCommand implements Callable<Integer> {
             range.put("fromRevision", r.fromRevision());
             range.put("fromTime", r.fromTime().toString());
             range.put("toRevision", r.toRevision());
-            range.put("toTime", r.toTime().map(Object::toString).orElse(r.fromTime().toString()));
+            range.put(
+                    "toTime",
+                    r.toTime().map(Object::toString).orElse(r.fromTime().toString()));
             range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
             r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
         });
         ArrayNode problems = result.putArray("problems");
-        report.checks().stream().filter(c -> !c.passed()).forEach(c -> problems.addObject()
-                .put("object", c.object().key()).put("code", c.failure().orElseThrow().name())
-                .put("firstRevision", c.object().name().startRevision())
-                .put("lastRevision", c.object().name().lastRevision()).put("problem", c.message()));
+        report.checks().stream()
+                .filter(c -> !c.passed())
+                .forEach(c -> problems.addObject()
+                        .put("object", c.object().key())
+                        .put("code", c.failure().orElseThrow().name())
+                        .put("firstRevision", c.object().name().startRevision())
+                        .put("lastRevision", c.object().name().lastRevision())
+                        .put("problem", c.message()));
         for (ChainProblem p : report.chainProblems()) {
             long first = p.previous().name().lastRevision() + 1;
-            problems.addObject().put("code", ErrorCode.BACKUP_INCONSISTENT.name())
-                    .put("firstRevision", first).put("lastRevision", Math.max(first, p.next().name().startRevision() - 1))
+            problems.addObject()
+                    .put("code", ErrorCode.BACKUP_INCONSISTENT.name())
+                    .put("firstRevision", first)
+                    .put("lastRevision", Math.max(first, p.next().name().startRevision() - 1))
                     .put("problem", p.describe());
         }
         report.sizeEstimate().ifPresent(e -> {

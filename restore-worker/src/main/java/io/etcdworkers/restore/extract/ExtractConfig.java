@@ -1,7 +1,7 @@
 package io.etcdworkers.restore.extract;
 
-import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.rebuild.RebuildConfig;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.restore.BumpSetting;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -17,8 +17,13 @@ import java.util.Optional;
  * @param encryptionConfig kube-apiserver's EncryptionConfiguration, to decrypt values encrypted at
  *     rest ({@link OutputFormat#files} only: a data dir keeps every value as stored)
  */
-public record ExtractConfig(RebuildConfig rebuild, Path output, OutputFormat format, boolean force,
-        Optional<Path> encryptionConfig, BumpSetting bump) {
+public record ExtractConfig(
+        RebuildConfig rebuild,
+        Path output,
+        OutputFormat format,
+        boolean force,
+        Optional<Path> encryptionConfig,
+        BumpSetting bump) {
     public ExtractConfig {
         Objects.requireNonNull(rebuild, "rebuild");
         Objects.requireNonNull(output, "output");
@@ -37,8 +42,8 @@ public record ExtractConfig(RebuildConfig rebuild, Path output, OutputFormat for
     }
 
     /** An extract with the default revision bump of its data dir ({@link BumpSetting}). */
-    public ExtractConfig(RebuildConfig rebuild, Path output, OutputFormat format, boolean force,
-            Optional<Path> encryptionConfig) {
+    public ExtractConfig(
+            RebuildConfig rebuild, Path output, OutputFormat format, boolean force, Optional<Path> encryptionConfig) {
         this(rebuild, output, format, force, encryptionConfig, BumpSetting.byDefault());
     }
 

@@ -37,8 +37,15 @@ public sealed interface ExtractOutcome {
      * @param kinds Kubernetes objects stored as protobuf, by kind
      * @param encryption values encrypted at rest: decrypted, or written as stored
      */
-    record AsFiles(RebuildOutcome rebuilt, Path output, long keys, long valueBytes, Map<String, Long> encodings,
-            Map<String, Long> kinds, EncryptionSummary encryption, Map<String, Duration> phases)
+    record AsFiles(
+            RebuildOutcome rebuilt,
+            Path output,
+            long keys,
+            long valueBytes,
+            Map<String, Long> encodings,
+            Map<String, Long> kinds,
+            EncryptionSummary encryption,
+            Map<String, Duration> phases)
             implements ExtractOutcome {}
 
     /** The prefix's database placed as an etcd data dir ({@link OutputFormat#etcd}), the way a restore places one. */

@@ -1,21 +1,21 @@
 package io.etcdworkers.restore.extract;
 
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.rebuild.engine.Phases;
-import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
-import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
-import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
+import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.rebuild.engine.Phases;
+import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.restore.BumpSetting;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.RestoreService;
 import io.etcdworkers.restore.TargetDir;
+import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
+import io.etcdworkers.restore.extract.encryption.EncryptionConfiguration;
+import io.etcdworkers.restore.extract.encryption.EncryptionSummary;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -52,10 +52,14 @@ public final class ExtractService {
 
     public ExtractOutcome extract() throws InterruptedException {
         if (config.format() == OutputFormat.etcd) {
-            return new ExtractOutcome.AsDataDir(new RestoreService(store, new RestoreConfig(config.rebuild(),
-                    config.output(), config.force(), bumpOf(config)), clock).restore());
+            return new ExtractOutcome.AsDataDir(new RestoreService(
+                            store,
+                            new RestoreConfig(config.rebuild(), config.output(), config.force(), bumpOf(config)),
+                            clock)
+                    .restore());
         }
-        AtRestDecryption decryption = AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
+        AtRestDecryption decryption =
+                AtRestDecryption.of(config.encryptionConfig().map(EncryptionConfiguration::read));
         Rebuilder rebuilder = new Rebuilder(store, config.rebuild(), clock);
         Phases phases = rebuilder.phases();
         // a missing etcd is reported before the output is touched
@@ -77,23 +81,44 @@ public final class ExtractService {
             }
             encryption.warnings().forEach(w -> LOG.warn("encrypted values written as stored: {}", w));
             phases.time("place", target::place);
-            LOG.atInfo().setMessage("extract done").addKeyValue("output", config.output())
-                    .addKeyValue("prefix", config.prefix()).addKeyValue("revision", verified.outcome().finalRevision())
-                    .addKeyValue("keys", written.keys()).addKeyValue("encodings", written.encodings())
-                    .addKeyValue("kinds", written.kinds()).addKeyValue("decrypted", encryption.decryptedBy())
-                    .addKeyValue("leftEncrypted", encryption.leftEncryptedBy()).log();
-            return new ExtractOutcome.AsFiles(verified.outcome(), config.output(), written.keys(), written.valueBytes(),
-                    written.encodings(), written.kinds(), encryption, phases.snapshot());
+            LOG.atInfo()
+                    .setMessage("extract done")
+                    .addKeyValue("output", config.output())
+                    .addKeyValue("prefix", config.prefix())
+                    .addKeyValue("revision", verified.outcome().finalRevision())
+                    .addKeyValue("keys", written.keys())
+                    .addKeyValue("encodings", written.encodings())
+                    .addKeyValue("kinds", written.kinds())
+                    .addKeyValue("decrypted", encryption.decryptedBy())
+                    .addKeyValue("leftEncrypted", encryption.leftEncryptedBy())
+                    .log();
+            return new ExtractOutcome.AsFiles(
+                    verified.outcome(),
+                    config.output(),
+                    written.keys(),
+                    written.valueBytes(),
+                    written.encodings(),
+                    written.kinds(),
+                    encryption,
+                    phases.snapshot());
         }
     }
 
     private KeyFiles.Written write(VerifiedDatabase verified, TargetDir target, AtRestDecryption decryption) {
         try {
-            return KeyFiles.write(verified.etcd().client(), config.prefix(), verified.outcome().finalRevision(),
-                    verified.outcome().served().bounds(), target.part(), decryption);
+            return KeyFiles.write(
+                    verified.etcd().client(),
+                    config.prefix(),
+                    verified.outcome().finalRevision(),
+                    verified.outcome().served().bounds(),
+                    target.part(),
+                    decryption);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the extract into " + target.part() + ": "
-                    + DiskFull.explain(e, target.part().getParent()), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot write the extract into " + target.part() + ": "
+                            + DiskFull.explain(e, target.part().getParent()),
+                    e);
         }
     }
 

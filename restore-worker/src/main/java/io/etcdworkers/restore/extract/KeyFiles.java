@@ -1,8 +1,5 @@
 package io.etcdworkers.restore.extract;
 
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.StandardOpenOption;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -10,22 +7,24 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import io.etcd.jetcd.api.KeyValue;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.etcd.EtcdGrpcClient;
-import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
-import io.etcdworkers.restore.extract.encryption.OpenedValue;
 import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.rebuild.verify.KeyBounds;
 import io.etcdworkers.rebuild.verify.KeyBounds.KeyRange;
 import io.etcdworkers.rebuild.verify.RangeWalk;
+import io.etcdworkers.restore.extract.encryption.AtRestDecryption;
+import io.etcdworkers.restore.extract.encryption.OpenedValue;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -46,8 +45,8 @@ import java.util.TreeMap;
  * {@code encoding}, {@code kind}), in key order.
  */
 final class KeyFiles {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper JSON =
+            new ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final ObjectMapper PRETTY = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /** What was written: keys by encoding, and Kubernetes objects by kind. */
@@ -56,8 +55,14 @@ final class KeyFiles {
     private KeyFiles() {}
 
     /** The keys of {@code prefix}, read over the ranges {@code bounds} makes (the verification's). */
-    static Written write(EtcdGrpcClient client, KeyPrefix prefix, long revision, KeyBounds bounds, Path dir,
-            AtRestDecryption decryption) throws IOException {
+    static Written write(
+            EtcdGrpcClient client,
+            KeyPrefix prefix,
+            long revision,
+            KeyBounds bounds,
+            Path dir,
+            AtRestDecryption decryption)
+            throws IOException {
         OwnerOnly.createDirectories(dir);
         TreeMap<String, Long> encodings = new TreeMap<>();
         TreeMap<String, Long> kinds = new TreeMap<>();
@@ -66,10 +71,13 @@ final class KeyFiles {
         long[] totals = new long[2];
         try (BufferedWriter index = OwnerOnly.newBufferedWriter(dir.resolve("index.jsonl"))) {
             RangeWalk.walk(client, revision, bounds, from, end, kv -> {
-                OpenedValue opened = decryption.open(kv.getKey().toByteArray(), kv.getValue().toByteArray());
+                OpenedValue opened =
+                        decryption.open(kv.getKey().toByteArray(), kv.getValue().toByteArray());
                 ObjectNode meta = writeKey(dir, kv, opened, revision);
-                index.write(JSON.writeValueAsString(JSON.createObjectNode().put("key", meta.get("key").asText())
-                        .put("path", meta.get("path").asText()).put("encoding", meta.get("encoding").asText())
+                index.write(JSON.writeValueAsString(JSON.createObjectNode()
+                        .put("key", meta.get("key").asText())
+                        .put("path", meta.get("path").asText())
+                        .put("encoding", meta.get("encoding").asText())
                         .put("kind", meta.path("kind").asText(""))));
                 index.newLine();
                 encodings.merge(meta.get("encoding").asText(), 1L, Long::sum);
@@ -104,9 +112,13 @@ final class KeyFiles {
         meta.put("version", kv.getVersion());
         meta.put("lease", kv.getLease());
         meta.put("valueBytes", value.length);
-        opened.encryption().ifPresent(e -> meta.putObject("encryption").put("provider", e.provider())
-                .put("version", e.version()).put("keyName", e.name()).put("decrypted", opened.decrypted())
-                .put("storedBytes", kv.getValue().size()));
+        opened.encryption()
+                .ifPresent(e -> meta.putObject("encryption")
+                        .put("provider", e.provider())
+                        .put("version", e.version())
+                        .put("keyName", e.name())
+                        .put("decrypted", opened.decrypted())
+                        .put("storedBytes", kv.getValue().size()));
         Optional<JsonNode> json = json(value);
         if (opened.encryption().isPresent() && !opened.decrypted()) {
             meta.put("encoding", "encrypted");
@@ -115,7 +127,8 @@ final class KeyFiles {
             write(sibling(base, ".json"), PRETTY.writeValueAsBytes(json.get()));
         } else if (KubernetesEnvelope.isProtobuf(value)) {
             meta.put("encoding", "kubernetes-protobuf");
-            KubernetesEnvelope.typeOf(value).ifPresent(t -> meta.put("apiVersion", t.apiVersion()).put("kind", t.kind()));
+            KubernetesEnvelope.typeOf(value)
+                    .ifPresent(t -> meta.put("apiVersion", t.apiVersion()).put("kind", t.kind()));
         } else {
             meta.put("encoding", "bytes");
         }
@@ -132,8 +145,11 @@ final class KeyFiles {
             OwnerOnly.write(file, bytes, StandardOpenOption.CREATE_NEW);
         } catch (FileAlreadyExistsException e) {
             // not the disk's fault, and the same on every run: a usage error with what to do instead
-            throw new WorkerException(ErrorCode.USAGE, "two keys map to the file " + file + ": extract a narrower "
-                    + "--prefix, or use --output-format=etcd", e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "two keys map to the file " + file + ": extract a narrower "
+                            + "--prefix, or use --output-format=etcd",
+                    e);
         }
     }
 
@@ -159,8 +175,12 @@ final class KeyFiles {
 
     private static Optional<String> utf8(byte[] key) {
         try {
-            return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(key)).toString());
+            return Optional.of(StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(key))
+                    .toString());
         } catch (CharacterCodingException e) {
             return Optional.empty();
         }

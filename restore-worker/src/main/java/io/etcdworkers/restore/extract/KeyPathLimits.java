@@ -27,13 +27,15 @@ import java.util.List;
 final class KeyPathLimits {
     /** Linux's PATH_MAX, its terminating NUL included. */
     static final int PATH_MAX = 4096;
+
     static final int NAME_MAX = 255;
     /** The longest suffix a key's file gets. */
     private static final String LONGEST_SUFFIX = ".meta.json";
+
     private static final List<String> SUFFIXES = List.of(".meta.json", ".value", ".json");
     private static final int SHOWN_KEY_CHARS = 200;
-    private static final String ADVICE = ": extract with --output-format=etcd (a data dir keeps every key), "
-            + "or a narrower --prefix";
+    private static final String ADVICE =
+            ": extract with --output-format=etcd (a data dir keeps every key), " + "or a narrower --prefix";
 
     private KeyPathLimits() {}
 
@@ -42,13 +44,19 @@ final class KeyPathLimits {
         Path longest = base.resolveSibling(base.getFileName() + LONGEST_SUFFIX).toAbsolutePath();
         int bytes = longest.toString().getBytes(StandardCharsets.UTF_8).length;
         if (bytes + 1 > PATH_MAX) {
-            throw new WorkerException(ErrorCode.USAGE, String.format("the key %s needs a path of %d bytes, longer than "
-                    + "the %d the system allows%s", show(key), bytes, PATH_MAX - 1, ADVICE));
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    String.format(
+                            "the key %s needs a path of %d bytes, longer than " + "the %d the system allows%s",
+                            show(key), bytes, PATH_MAX - 1, ADVICE));
         }
         for (Path name : longest) {
             if (name.toString().getBytes(StandardCharsets.UTF_8).length > NAME_MAX) {
-                throw new WorkerException(ErrorCode.USAGE, String.format("the key %s needs a file name longer than "
-                        + "the %d bytes the system allows: %s%s", show(key), NAME_MAX, name, ADVICE));
+                throw new WorkerException(
+                        ErrorCode.USAGE,
+                        String.format(
+                                "the key %s needs a file name longer than " + "the %d bytes the system allows: %s%s",
+                                show(key), NAME_MAX, name, ADVICE));
             }
         }
     }
@@ -63,8 +71,12 @@ final class KeyPathLimits {
             if (blocker == null) {
                 throw e;
             }
-            throw new WorkerException(ErrorCode.USAGE, String.format("the key %s needs a directory %s where %s wrote "
-                    + "a file%s", show(key), dir.relativize(blocker), owner(blocker), ADVICE), e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    String.format(
+                            "the key %s needs a directory %s where %s wrote " + "a file%s",
+                            show(key), dir.relativize(blocker), owner(blocker), ADVICE),
+                    e);
         }
     }
 
@@ -86,8 +98,11 @@ final class KeyPathLimits {
             if (name.endsWith(suffix)) {
                 Path meta = file.resolveSibling(name.substring(0, name.length() - suffix.length()) + ".meta.json");
                 try {
-                    byte[] other = Base64.getDecoder().decode(new ObjectMapper().readTree(meta.toFile())
-                            .get("keyBase64").asText());
+                    byte[] other = Base64.getDecoder()
+                            .decode(new ObjectMapper()
+                                    .readTree(meta.toFile())
+                                    .get("keyBase64")
+                                    .asText());
                     return "the key " + show(other);
                 } catch (IOException | RuntimeException e) {
                     break;
@@ -101,12 +116,17 @@ final class KeyPathLimits {
     static String show(byte[] key) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(key)).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(key))
+                    .toString();
         } catch (CharacterCodingException e) {
             text = "base64:" + Base64.getEncoder().encodeToString(key);
         }
-        return text.length() <= SHOWN_KEY_CHARS ? text : text.substring(0, SHOWN_KEY_CHARS) + "... ("
-                + key.length + " bytes)";
+        return text.length() <= SHOWN_KEY_CHARS
+                ? text
+                : text.substring(0, SHOWN_KEY_CHARS) + "... (" + key.length + " bytes)";
     }
 }

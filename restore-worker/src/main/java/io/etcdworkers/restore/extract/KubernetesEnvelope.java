@@ -16,6 +16,7 @@ public final class KubernetesEnvelope {
     private static final byte[] MAGIC = {'k', '8', 's', 0};
     /** Field 1 and field 2, length-delimited (wire type 2): {@code (field << 3) | 2}. */
     private static final int FIELD_1 = (1 << 3) | 2;
+
     private static final int FIELD_2 = (2 << 3) | 2;
 
     /** An object's {@code apiVersion} and {@code kind}, either of which may be empty. */

@@ -1,16 +1,15 @@
 package io.etcdworkers.restore.cli;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.JarRun;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -27,8 +26,14 @@ class JsonLogIT {
 
     @Test
     void everyLogLineIsAJsonObjectWithItsValuesAsTypedFields() throws Exception {
-        JarRun run = JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir, List.of(),
-                "verify-backup", "--log-format=json", "--store-container",
+        JarRun run = JarRun.run(
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                List.of(),
+                "verify-backup",
+                "--log-format=json",
+                "--store-container",
                 Fixtures.bucket("gzip").toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
@@ -45,34 +50,56 @@ class JsonLogIT {
         }
         assertThat(messages).contains("verifying", "verify-backup passed");
         // the line's values are fields of their own, typed, beside the message
-        JsonNode passed = lines.stream().map(JsonLogIT::read)
-                .filter(e -> e.path("formattedMessage").asText().equals("verify-backup passed")).findFirst().orElseThrow();
+        JsonNode passed = lines.stream()
+                .map(JsonLogIT::read)
+                .filter(e -> e.path("formattedMessage").asText().equals("verify-backup passed"))
+                .findFirst()
+                .orElseThrow();
         assertThat(passed.get("base")).as(passed.toString()).isNotNull();
         assertThat(passed.get("base").isTextual()).isTrue();
         assertThat(passed.get("base").asText()).startsWith("v2/Full-00000000-00000601-");
         for (String number : List.of("deltas", "events", "baseRevision", "lastRevision", "badObjects", "chainBreaks")) {
             assertThat(passed.get(number)).as(number + " in " + passed).isNotNull();
-            assertThat(passed.get(number).isIntegralNumber()).as(number + " in " + passed).isTrue();
+            assertThat(passed.get(number).isIntegralNumber())
+                    .as(number + " in " + passed)
+                    .isTrue();
         }
         assertThat(passed.get("baseRevision").asLong()).isEqualTo(601);
         assertThat(passed.get("lastRevision").asLong()).isGreaterThan(601);
         assertThat(passed.get("badObjects").asInt()).isZero();
-        JsonNode verifying = lines.stream().map(JsonLogIT::read)
-                .filter(e -> e.path("formattedMessage").asText().equals("verifying")).findFirst().orElseThrow();
-        assertThat(verifying.get("deltaBytes").isIntegralNumber()).as(verifying.toString()).isTrue();
+        JsonNode verifying = lines.stream()
+                .map(JsonLogIT::read)
+                .filter(e -> e.path("formattedMessage").asText().equals("verifying"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(verifying.get("deltaBytes").isIntegralNumber())
+                .as(verifying.toString())
+                .isTrue();
         assertThat(verifying.get("deltaBytes").asLong()).isPositive();
         assertThat(JSON.readTree(run.stdout()).get("outcome").asText()).isEqualTo("succeeded");
 
-        JarRun asText = JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH")), dir, List.of(),
-                "verify-backup", "--store-container", Fixtures.bucket("gzip").toString());
+        JarRun asText = JarRun.run(
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                List.of(),
+                "verify-backup",
+                "--store-container",
+                Fixtures.bucket("gzip").toString());
         assertThat(asText.exitCode()).as(asText.stderr()).isZero();
-        assertThat(asText.stderr()).as("text lines: the message, then key=value")
+        assertThat(asText.stderr())
+                .as("text lines: the message, then key=value")
                 .containsPattern("INFO  VerifyBackupCommand - verify-backup passed "
                         + "base=v2/Full-00000000-00000601-\\S+ deltas=\\d+ events=\\d+ baseRevision=601 "
                         + "lastRevision=\\d+ badObjects=0 chainBreaks=0\\n");
 
-        JarRun unknown = JarRun.run(JarRun.jar("worker.jar"), Map.of("PATH", System.getenv("PATH"),
-                "ETCD_WORKER_LOG_FORMAT", "yaml"), dir, List.of(), "verify-backup", "--store-container",
+        JarRun unknown = JarRun.run(
+                JarRun.jar("worker.jar"),
+                Map.of("PATH", System.getenv("PATH"), "ETCD_WORKER_LOG_FORMAT", "yaml"),
+                dir,
+                List.of(),
+                "verify-backup",
+                "--store-container",
                 Fixtures.bucket("gzip").toString());
         assertThat(unknown.exitCode()).as("an unknown format is a usage error").isEqualTo(2);
     }

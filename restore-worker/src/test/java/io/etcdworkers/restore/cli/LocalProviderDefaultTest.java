@@ -28,7 +28,8 @@ class LocalProviderDefaultTest {
 
     @Test
     void aBucketNameWithoutAProviderSaysTheProviderDefaultedToLocal() {
-        CommandRun run = run(Map.of(), "verify-backup", "--store-container", "etcd-backups", "--store-prefix", "etcd-main");
+        CommandRun run =
+                run(Map.of(), "verify-backup", "--store-container", "etcd-backups", "--store-prefix", "etcd-main");
 
         assertThat(run.exitCode()).isEqualTo(21);
         assertThat(run.result().path("errorCode").asText()).isEqualTo("STORE_NOT_FOUND");
@@ -40,8 +41,13 @@ class LocalProviderDefaultTest {
 
     @Test
     void aRestoreGetsTheSameAnswer() {
-        CommandRun run = run(Map.of(), "restore", "--store-container", "etcd-backups",
-                "--data-dir", dir.resolve("new.etcd").toString());
+        CommandRun run = run(
+                Map.of(),
+                "restore",
+                "--store-container",
+                "etcd-backups",
+                "--data-dir",
+                dir.resolve("new.etcd").toString());
 
         assertThat(run.exitCode()).isEqualTo(21);
         assertThat(run.result().path("error").asText()).contains(HINT);
@@ -49,13 +55,15 @@ class LocalProviderDefaultTest {
 
     @Test
     void aProviderGivenAsLocalOnTheCommandLineOrInTheEnvironmentGetsNoHint() {
-        CommandRun flag = run(Map.of(), "verify-backup", "--storage-provider", "Local", "--store-container", "etcd-backups");
-        CommandRun twin = run(Map.of("ETCD_WORKER_STORAGE_PROVIDER", "Local"), "verify-backup",
-                "--store-container", "etcd-backups");
+        CommandRun flag =
+                run(Map.of(), "verify-backup", "--storage-provider", "Local", "--store-container", "etcd-backups");
+        CommandRun twin = run(
+                Map.of("ETCD_WORKER_STORAGE_PROVIDER", "Local"), "verify-backup", "--store-container", "etcd-backups");
 
         for (CommandRun run : new CommandRun[] {flag, twin}) {
             assertThat(run.exitCode()).isEqualTo(21);
-            assertThat(run.result().path("error").asText()).contains("does not exist or is not a directory")
+            assertThat(run.result().path("error").asText())
+                    .contains("does not exist or is not a directory")
                     .doesNotContain("did you mean");
         }
     }

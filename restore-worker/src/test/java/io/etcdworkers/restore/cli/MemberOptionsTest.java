@@ -44,8 +44,13 @@ class MemberOptionsTest {
 
     @Test
     void theFlagsNameTheMember() {
-        EtcdMember member = member("--name", "etcd-main-0", "--initial-cluster-token", "etcd-main",
-                "--initial-advertise-peer-urls", "https://etcd-main-0.etcd-main-peer.prod.svc:2380");
+        EtcdMember member = member(
+                "--name",
+                "etcd-main-0",
+                "--initial-cluster-token",
+                "etcd-main",
+                "--initial-advertise-peer-urls",
+                "https://etcd-main-0.etcd-main-peer.prod.svc:2380");
 
         assertThat(member.name()).isEqualTo("etcd-main-0");
         assertThat(member.clusterToken()).isEqualTo("etcd-main");
@@ -54,7 +59,10 @@ class MemberOptionsTest {
 
     @Test
     void theOwnInitialClusterEntryGivesThePeerUrlWhenItDiffersFromTheAdvertisedOne() {
-        EtcdMember member = member("--name", "etcd-main-0", "--initial-cluster",
+        EtcdMember member = member(
+                "--name",
+                "etcd-main-0",
+                "--initial-cluster",
                 " etcd-main-0 = https://etcd-main-0.etcd-main-peer:2380 ");
 
         assertThat(member.peerUrl()).isEqualTo(URI.create("https://etcd-main-0.etcd-main-peer:2380"));
@@ -67,8 +75,13 @@ class MemberOptionsTest {
 
     @Test
     void aClusterOfSeveralMembersIsRecordedWholeAndTheScratchEtcdRunsAsTheMemberAlone() {
-        EtcdMember member = member("--name", "b", "--initial-cluster",
-                "a=http://a:2380, b=http://b:2380 ,c=http://c:2380", "--initial-cluster-token", "etcd-main");
+        EtcdMember member = member(
+                "--name",
+                "b",
+                "--initial-cluster",
+                "a=http://a:2380, b=http://b:2380 ,c=http://c:2380",
+                "--initial-cluster-token",
+                "etcd-main");
 
         assertThat(member.peerUrl()).isEqualTo(URI.create("http://b:2380"));
         assertThat(member.initialCluster()).isEqualTo("a=http://a:2380,b=http://b:2380,c=http://c:2380");
@@ -78,26 +91,45 @@ class MemberOptionsTest {
 
     @Test
     void anAdvertisedPeerUrlThatIsNotTheMembersClusterEntryIsRefused() {
-        assertUsage(() -> member("--name", "b", "--initial-cluster", "a=http://a:2380,b=http://b:2380",
-                "--initial-advertise-peer-urls", "http://elsewhere:2380"), "is not this member's --initial-cluster entry",
+        assertUsage(
+                () -> member(
+                        "--name",
+                        "b",
+                        "--initial-cluster",
+                        "a=http://a:2380,b=http://b:2380",
+                        "--initial-advertise-peer-urls",
+                        "http://elsewhere:2380"),
+                "is not this member's --initial-cluster entry",
                 "b=http://b:2380");
-        assertThat(member("--name", "b", "--initial-cluster", "a=http://a:2380,b=http://b:2380",
-                "--initial-advertise-peer-urls", "http://b:2380").peerUrl()).isEqualTo(URI.create("http://b:2380"));
+        assertThat(member(
+                                "--name",
+                                "b",
+                                "--initial-cluster",
+                                "a=http://a:2380,b=http://b:2380",
+                                "--initial-advertise-peer-urls",
+                                "http://b:2380")
+                        .peerUrl())
+                .isEqualTo(URI.create("http://b:2380"));
     }
 
     @Test
     void anInitialClusterWithoutThisMemberOrWithAMemberTwiceIsRefused() {
-        assertUsage(() -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
-                "--initial-cluster must name this member (--name etcd-main-0=<peer URL>)", "etcd-main-1=http://b:2380");
-        assertUsage(() -> member("--name", "a", "--initial-cluster", "a=http://a:2380,a=http://b:2380"), "names a twice");
+        assertUsage(
+                () -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
+                "--initial-cluster must name this member (--name etcd-main-0=<peer URL>)",
+                "etcd-main-1=http://b:2380");
+        assertUsage(
+                () -> member("--name", "a", "--initial-cluster", "a=http://a:2380,a=http://b:2380"), "names a twice");
     }
 
     @Test
     void anInitialClusterWithoutThisMemberNamesTheMembersToChooseFrom() {
-        assertUsage(() -> member("--initial-cluster", "m1=http://a:2380,m2=http://b:2380"),
+        assertUsage(
+                () -> member("--initial-cluster", "m1=http://a:2380,m2=http://b:2380"),
                 "give as --name the member this data dir is for, one of m1, m2",
                 "(without --name the member is etcd's \"default\")");
-        assertUsage(() -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
+        assertUsage(
+                () -> member("--name", "etcd-main-0", "--initial-cluster", "etcd-main-1=http://b:2380"),
                 "give as --name the member this data dir is for, one of etcd-main-1");
     }
 

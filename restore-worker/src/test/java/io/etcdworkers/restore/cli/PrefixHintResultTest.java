@@ -26,15 +26,24 @@ class PrefixHintResultTest {
         Files.createDirectories(bucket);
         Files.move(Fixtures.copyBucket("gzip", dir), bucket.resolve("etcd-main"));
 
-        CommandRun run = CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, Map.of("PATH", System.getenv("PATH")),
-                dir, "restore", "--storage-provider", "Local", "--store-container", bucket.toString(),
-                "--data-dir", dir.resolve("new.etcd").toString());
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of("PATH", System.getenv("PATH")),
+                dir,
+                "restore",
+                "--storage-provider",
+                "Local",
+                "--store-container",
+                bucket.toString(),
+                "--data-dir",
+                dir.resolve("new.etcd").toString());
 
         assertThat(run.exitCode()).isEqualTo(10);
         JsonNode result = run.result();
         assertThat(result.path("errorCode").asText()).isEqualTo("NO_SNAPSHOTS");
-        assertThat(result.path("error").asText()).contains("no snapshots",
-                "found snapshots under etcd-main/: add --store-prefix etcd-main");
+        assertThat(result.path("error").asText())
+                .contains("no snapshots", "found snapshots under etcd-main/: add --store-prefix etcd-main");
         assertThat(dir.resolve("new.etcd")).doesNotExist();
     }
 }

@@ -21,8 +21,13 @@ class RestoreWorkerCommandTest {
     Path dir;
 
     private WorkerContext context() {
-        return new WorkerContext(Map.of(), new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(new ByteArrayOutputStream()), Clock.systemUTC(), dir, dir.resolve("none"));
+        return new WorkerContext(
+                Map.of(),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream()),
+                Clock.systemUTC(),
+                dir,
+                dir.resolve("none"));
     }
 
     @ParameterizedTest
@@ -32,15 +37,17 @@ class RestoreWorkerCommandTest {
         CommandLine alone = RestoreWorkerCommand.commandLine(context(), name);
 
         assertThat(alone.getSubcommands()).containsOnlyKeys(name);
-        assertThat(usage(alone.getSubcommands().get(name))).isEqualTo(usage(full.getSubcommands().get(name)));
+        assertThat(usage(alone.getSubcommands().get(name)))
+                .isEqualTo(usage(full.getSubcommands().get(name)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"--help", "unknown", "RESTORE", ""})
     void anythingElseGetsEverySubcommand(String first) {
-        assertThat(RestoreWorkerCommand.commandLine(context(), first).getSubcommands()).containsOnlyKeys(
-                RestoreWorkerCommand.VERIFY_BACKUP, WorkerCommands.RESTORE, WorkerCommands.EXTRACT);
-        assertThat(RestoreWorkerCommand.commandLine(context(), null).getSubcommands()).hasSize(3);
+        assertThat(RestoreWorkerCommand.commandLine(context(), first).getSubcommands())
+                .containsOnlyKeys(RestoreWorkerCommand.VERIFY_BACKUP, WorkerCommands.RESTORE, WorkerCommands.EXTRACT);
+        assertThat(RestoreWorkerCommand.commandLine(context(), null).getSubcommands())
+                .hasSize(3);
     }
 
     private static String usage(CommandLine command) {

@@ -40,11 +40,21 @@ class UsageErrorResultTest {
     void anUnknownFlagPrintsAResultAndWritesTheResultFile() throws Exception {
         Path resultFile = dir.resolve("result.json");
 
-        CommandRun run = run(Map.of(), "restore", "--store-container", dir.toString(), "--data-dir",
-                dir.resolve("new.etcd").toString(), "--result-file", resultFile.toString(), "--storage-provder", "S3");
+        CommandRun run = run(
+                Map.of(),
+                "restore",
+                "--store-container",
+                dir.toString(),
+                "--data-dir",
+                dir.resolve("new.etcd").toString(),
+                "--result-file",
+                resultFile.toString(),
+                "--storage-provder",
+                "S3");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.stderr()).contains("error: Unknown options: '--storage-provder', 'S3'")
+        assertThat(run.stderr())
+                .contains("error: Unknown options: '--storage-provder', 'S3'")
                 .contains("--storage-provider");
         assertThat(run.stdout().strip().lines()).hasSize(1);
         assertUsageResult(run.result(), "restore", "Unknown options: '--storage-provder'");
@@ -55,8 +65,13 @@ class UsageErrorResultTest {
     void aBadValueNamesTheFlagInTheResultAndTheResultFileOfTheEnvironmentTwin() throws Exception {
         Path resultFile = dir.resolve("twin.json");
 
-        CommandRun run = run(Map.of("ETCD_WORKER_RESULT_FILE", resultFile.toString()),
-                "verify-backup", "--storage-provider", "Dropbox", "--store-container", "etcd-backups");
+        CommandRun run = run(
+                Map.of("ETCD_WORKER_RESULT_FILE", resultFile.toString()),
+                "verify-backup",
+                "--storage-provider",
+                "Dropbox",
+                "--store-container",
+                "etcd-backups");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertUsageResult(run.result(), "verify-backup", "--storage-provider");

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.workercli.WorkerContext;
 import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.GeneratedBucket;
+import io.etcdworkers.workercli.WorkerContext;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -31,8 +31,7 @@ class VerifyBackupCommandTest {
     Path dir;
 
     private CommandRun verify(Map<String, String> env, String... args) {
-        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir,
-                prepend("verify-backup", args));
+        return CommandRun.run(WorkerContext::new, RestoreWorkerCommand::run, env, dir, prepend("verify-backup", args));
     }
 
     private static String[] prepend(String first, String[] rest) {
@@ -45,7 +44,8 @@ class VerifyBackupCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"plain", "gzip", "zlib", "lzw", "compacted"})
     void everyFixtureBucketVerifies(String bucket) {
-        CommandRun run = verify(Map.of(), "--store-container", Fixtures.bucket(bucket).toString());
+        CommandRun run =
+                verify(Map.of(), "--store-container", Fixtures.bucket(bucket).toString());
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         JsonNode result = run.result();
@@ -64,11 +64,17 @@ class VerifyBackupCommandTest {
     void theSizeEstimateCountsTheBasesKeysAndTheKeysDeltasCreateAndLeavesNoFileBehind() throws IOException {
         // the compacted bucket's base is the fixture's end state: one entry per live key
         Path scratch = dir.resolve("scratch");
-        CommandRun compacted = verify(Map.of(), "--store-container", Fixtures.bucket("compacted").toString(),
-                "--estimate-memory", "--scratch-dir", scratch.toString());
+        CommandRun compacted = verify(
+                Map.of(),
+                "--store-container",
+                Fixtures.bucket("compacted").toString(),
+                "--estimate-memory",
+                "--scratch-dir",
+                scratch.toString());
         assertThat(compacted.exitCode()).as(compacted.stderr()).isZero();
         JsonNode size = compacted.result().get("sizeEstimate");
-        assertThat(size.get("keysAtMost").asLong()).isEqualTo(ExpectedState.stateJson().get("keys").asLong());
+        assertThat(size.get("keysAtMost").asLong())
+                .isEqualTo(ExpectedState.stateJson().get("keys").asLong());
         try (var left = Files.list(scratch)) {
             assertThat(left).as("the base written for counting is removed").isEmpty();
         }
@@ -76,16 +82,21 @@ class VerifyBackupCommandTest {
         // the same base twice, once with deltas that create 1,000 keys and update 500 of them
         GeneratedBucket bare = GeneratedBucket.create(dir.resolve("bare"), GeneratedBucket.Compression.GZIP, 5);
         GeneratedBucket grown = GeneratedBucket.create(dir.resolve("grown"), GeneratedBucket.Compression.GZIP, 5);
-        List<String> created = IntStream.range(0, 1000).mapToObj(i -> "/registry/new/" + i).toList();
+        List<String> created =
+                IntStream.range(0, 1000).mapToObj(i -> "/registry/new/" + i).toList();
         grown.transaction(created, List.of(), 100);
         grown.transaction(created.subList(0, 500), List.of(), 100);
         grown.cutDelta();
         JsonNode bareSize = estimate(bare.root());
         JsonNode grownSize = estimate(grown.root());
-        assertThat(grownSize.get("keysAtMost").asLong() - bareSize.get("keysAtMost").asLong()).isEqualTo(1000);
-        assertThat(grownSize.get("databaseBytesAtMost").asLong()).isGreaterThan(bareSize.get("databaseBytesAtMost").asLong());
+        assertThat(grownSize.get("keysAtMost").asLong()
+                        - bareSize.get("keysAtMost").asLong())
+                .isEqualTo(1000);
+        assertThat(grownSize.get("databaseBytesAtMost").asLong())
+                .isGreaterThan(bareSize.get("databaseBytesAtMost").asLong());
         long limit = grownSize.get("memoryLimitBytes").asLong();
-        long parts = grownSize.get("etcdBytes").asLong() + grownSize.get("heapBytes").asLong() + 100L * 1024 * 1024;
+        long parts =
+                grownSize.get("etcdBytes").asLong() + grownSize.get("heapBytes").asLong() + 100L * 1024 * 1024;
         assertThat(limit).isBetween(parts + parts / 4, parts + parts / 4 + 64L * 1024 * 1024);
         assertThat(limit % (64L * 1024 * 1024)).isZero();
         assertThat(grownSize.get("heapPercent").asInt()).isBetween(10, 75);
@@ -94,8 +105,13 @@ class VerifyBackupCommandTest {
     @Test
     void aScratchDirThatCannotBeWrittenIsALocalFailureNotABadObject() throws IOException {
         Path notADir = Files.writeString(dir.resolve("a-file"), "x");
-        CommandRun run = verify(Map.of(), "--store-container", Fixtures.bucket("compacted").toString(),
-                "--estimate-memory", "--scratch-dir", notADir.resolve("scratch").toString());
+        CommandRun run = verify(
+                Map.of(),
+                "--store-container",
+                Fixtures.bucket("compacted").toString(),
+                "--estimate-memory",
+                "--scratch-dir",
+                notADir.resolve("scratch").toString());
 
         assertThat(run.exitCode()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
         assertThat(run.result().get("error").asText()).contains("to count its keys for --estimate-memory");
@@ -103,15 +119,21 @@ class VerifyBackupCommandTest {
     }
 
     private JsonNode estimate(Path bucket) {
-        CommandRun run = verify(Map.of(), "--store-container", bucket.toString(), "--estimate-memory",
-                "--scratch-dir", dir.resolve("scratch").toString());
+        CommandRun run = verify(
+                Map.of(),
+                "--store-container",
+                bucket.toString(),
+                "--estimate-memory",
+                "--scratch-dir",
+                dir.resolve("scratch").toString());
         assertThat(run.exitCode()).as(run.stderr()).isZero();
         return run.result().get("sizeEstimate");
     }
 
     @Test
     void containerFromStorageContainerVariable() {
-        CommandRun run = verify(Map.of("STORAGE_CONTAINER", Fixtures.bucket("gzip").toString()));
+        CommandRun run =
+                verify(Map.of("STORAGE_CONTAINER", Fixtures.bucket("gzip").toString()));
 
         assertThat(run.exitCode()).as(run.stderr()).isZero();
     }
@@ -123,34 +145,46 @@ class VerifyBackupCommandTest {
         Path flipped = Fixtures.copyBucket("plain", dir.resolve("flipped"));
         Path delta = flipped.resolve("v2/Incr-00001173-00001750-1795986609");
         flipByte(delta, 1000);
-        codes.add(expectFailure(verify(Map.of(), "--store-container", flipped.toString()),
-                ErrorCode.HASH_MISMATCH, "Incr-00001173-00001750-1795986609"));
+        codes.add(expectFailure(
+                verify(Map.of(), "--store-container", flipped.toString()),
+                ErrorCode.HASH_MISMATCH,
+                "Incr-00001173-00001750-1795986609"));
 
         Path truncated = Fixtures.copyBucket("gzip", dir.resolve("truncated"));
         Path gz = truncated.resolve("v2/Incr-00002342-00002920-1795986610.gz");
         try (RandomAccessFile file = new RandomAccessFile(gz.toFile(), "rw")) {
             file.setLength(file.length() / 2);
         }
-        codes.add(expectFailure(verify(Map.of(), "--store-container", truncated.toString()),
-                ErrorCode.TRUNCATED_OBJECT, "Incr-00002342-00002920-1795986610.gz"));
+        codes.add(expectFailure(
+                verify(Map.of(), "--store-container", truncated.toString()),
+                ErrorCode.TRUNCATED_OBJECT,
+                "Incr-00002342-00002920-1795986610.gz"));
 
         Path suffix = Fixtures.copyBucket("plain", dir.resolve("suffix"));
-        Files.move(suffix.resolve("v2/Incr-00003646-00003646-1795986619"),
+        Files.move(
+                suffix.resolve("v2/Incr-00003646-00003646-1795986619"),
                 suffix.resolve("v2/Incr-00003646-00003646-1795986619.bz2"));
-        codes.add(expectFailure(verify(Map.of(), "--store-container", suffix.toString()),
-                ErrorCode.UNSUPPORTED_OBJECT, ".bz2"));
+        codes.add(expectFailure(
+                verify(Map.of(), "--store-container", suffix.toString()), ErrorCode.UNSUPPORTED_OBJECT, ".bz2"));
 
         Path gap = Fixtures.copyBucket("plain", dir.resolve("gap"));
         Files.delete(gap.resolve("v2/Incr-00001751-00002341-1795986610"));
-        codes.add(expectFailure(verify(Map.of(), "--store-container", gap.toString()),
-                ErrorCode.BACKUP_INCONSISTENT, "1751..2341"));
+        codes.add(expectFailure(
+                verify(Map.of(), "--store-container", gap.toString()), ErrorCode.BACKUP_INCONSISTENT, "1751..2341"));
 
-        codes.add(expectFailure(verify(Map.of(), "--store-container", dir.resolve("no-such-bucket").toString()),
-                ErrorCode.STORE_NOT_FOUND, "no-such-bucket"));
+        codes.add(expectFailure(
+                verify(
+                        Map.of(),
+                        "--store-container",
+                        dir.resolve("no-such-bucket").toString()),
+                ErrorCode.STORE_NOT_FOUND,
+                "no-such-bucket"));
 
         Files.createDirectories(dir.resolve("empty/etcd-main"));
-        codes.add(expectFailure(verify(Map.of(), "--store-container", dir.resolve("empty").toString(),
-                "--store-prefix", "etcd-main"), ErrorCode.NO_SNAPSHOTS, "etcd-main"));
+        codes.add(expectFailure(
+                verify(Map.of(), "--store-container", dir.resolve("empty").toString(), "--store-prefix", "etcd-main"),
+                ErrorCode.NO_SNAPSHOTS,
+                "etcd-main"));
 
         assertThat(codes).hasSize(6);
     }
@@ -172,7 +206,9 @@ class VerifyBackupCommandTest {
     @Test
     void badGzipDeltasAreReportedInTheChainsOrderWhateverThreadFoundThem() throws IOException {
         Path bucket = Fixtures.copyBucket("gzip", dir.resolve("three"));
-        List<String> bad = List.of("Incr-00000602-00001172-1795986609.gz", "Incr-00002342-00002920-1795986610.gz",
+        List<String> bad = List.of(
+                "Incr-00000602-00001172-1795986609.gz",
+                "Incr-00002342-00002920-1795986610.gz",
                 "Incr-00003645-00003645-1795986617.gz");
         // the compressed bytes damaged: a restore's whole read hands them to the JDK's reader
         for (String name : bad) {

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
 class EncryptedExtractIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PLAIN_SECRET = "/registry/secrets/team-a/plain";
-    private static final byte[] PLAIN_VALUE = "k8s\0\n\f\n\u0002v1\u0012\u0006Secret".getBytes(StandardCharsets.ISO_8859_1);
+    private static final byte[] PLAIN_VALUE =
+            "k8s\0\n\f\n\u0002v1\u0012\u0006Secret".getBytes(StandardCharsets.ISO_8859_1);
 
     @TempDir
     static Path shared;
@@ -52,7 +53,8 @@ class EncryptedExtractIT {
 
     @BeforeAll
     static void encryptedBucket() {
-        GeneratedBucket generated = GeneratedBucket.create(shared.resolve("bucket"), GeneratedBucket.Compression.GZIP, 7);
+        GeneratedBucket generated =
+                GeneratedBucket.create(shared.resolve("bucket"), GeneratedBucket.Compression.GZIP, 7);
         generated.put(PLAIN_SECRET, PLAIN_VALUE);
         for (int i = 0; i < VECTORS.size(); i++) {
             generated.put(VECTORS.get(i).etcdKey(), VECTORS.get(i).stored());
@@ -72,7 +74,8 @@ class EncryptedExtractIT {
         assertThat(run.jar.exitCode()).as(run.jar.stderr()).isZero();
         for (Vector v : VECTORS) {
             JsonNode meta = meta(output, v.etcdKey());
-            byte[] written = Files.readAllBytes(output.resolve(meta.get("valueFile").asText()));
+            byte[] written =
+                    Files.readAllBytes(output.resolve(meta.get("valueFile").asText()));
             JsonNode encryption = meta.get("encryption");
             assertThat(encryption.get("provider").asText()).isEqualTo(v.provider());
             assertThat(encryption.get("keyName").asText()).isEqualTo(v.keyName());
@@ -84,42 +87,51 @@ class EncryptedExtractIT {
             } else {
                 assertThat(written).as(v.etcdKey()).isEqualTo(v.plaintext());
                 assertThat(encryption.get("decrypted").asBoolean()).isTrue();
-                assertThat(meta.get("encoding").asText()).isEqualTo(v.plaintext().length == 0 ? "bytes"
-                        : "kubernetes-protobuf");
+                assertThat(meta.get("encoding").asText())
+                        .isEqualTo(v.plaintext().length == 0 ? "bytes" : "kubernetes-protobuf");
                 assertThat(meta.get("valueBytes").asLong()).isEqualTo(v.plaintext().length);
             }
         }
         JsonNode plain = meta(output, PLAIN_SECRET);
         assertThat(plain.has("encryption")).isFalse();
-        assertThat(Files.readAllBytes(output.resolve(plain.get("valueFile").asText()))).isEqualTo(PLAIN_VALUE);
+        assertThat(Files.readAllBytes(output.resolve(plain.get("valueFile").asText())))
+                .isEqualTo(PLAIN_VALUE);
 
         JsonNode encryption = run.result.get("encryption");
-        assertThat(encryption.get("config").asText()).isEqualTo(EncryptionVectors.yamlConfig().toString());
+        assertThat(encryption.get("config").asText())
+                .isEqualTo(EncryptionVectors.yamlConfig().toString());
         assertThat(encryption.get("decrypted").asLong()).isEqualTo(26);
         assertThat(encryption.get("leftEncrypted").asLong()).isEqualTo(4);
         assertThat(run.result.get("outcome").asText()).isEqualTo("succeeded");
-        assertThat(encryption.get("decryptedBy")).isEqualTo(JSON.readTree(
-                "{\"aescbc\": 11, \"aesgcm\": 10, \"secretbox\": 5}"));
+        assertThat(encryption.get("decryptedBy"))
+                .isEqualTo(JSON.readTree("{\"aescbc\": 11, \"aesgcm\": 10, \"secretbox\": 5}"));
         assertThat(encryption.get("leftEncryptedBy")).isEqualTo(JSON.readTree("{\"kms\": 4}"));
-        assertThat(encryption.get("keyNames")).anySatisfy(k -> assertThat(k).isEqualTo(JSON.readTree(
-                "{\"provider\": \"kms\", \"version\": \"v2\", \"name\": \"gardener-kms\", \"decrypted\": 0, "
-                        + "\"leftEncrypted\": 2, \"endpoint\": \"unix:///var/run/kms/kms.sock\"}")));
-        assertThat(run.result.get("kinds").get("Secret").asLong()).as("decrypted Secrets are read as Secrets")
+        assertThat(encryption.get("keyNames"))
+                .anySatisfy(k -> assertThat(k)
+                        .isEqualTo(JSON.readTree(
+                                "{\"provider\": \"kms\", \"version\": \"v2\", \"name\": \"gardener-kms\", \"decrypted\": 0, "
+                                        + "\"leftEncrypted\": 2, \"endpoint\": \"unix:///var/run/kms/kms.sock\"}")));
+        assertThat(run.result.get("kinds").get("Secret").asLong())
+                .as("decrypted Secrets are read as Secrets")
                 .isGreaterThanOrEqualTo(13);
-        assertThat(run.jar.stderr()).contains("encrypted values written as stored: kms v2 provider \"gardener-kms\": 2 "
-                + "values written as stored", "unix:///var/run/kms/kms.sock",
-                "kms v2 provider \"other-kms\": 1 value written as stored");
+        assertThat(run.jar.stderr())
+                .contains(
+                        "encrypted values written as stored: kms v2 provider \"gardener-kms\": 2 "
+                                + "values written as stored",
+                        "unix:///var/run/kms/kms.sock",
+                        "kms v2 provider \"other-kms\": 1 value written as stored");
         run.assertNoSecret();
     }
 
     @Test
     void aWrongSecretOrAMissingKeyIsExitTwoNamingThemAndNothingIsPlaced() throws IOException {
-        ObjectNode config = (ObjectNode) new YAMLMapper().readTree(EncryptionVectors.yamlConfig().toFile());
+        ObjectNode config = (ObjectNode)
+                new YAMLMapper().readTree(EncryptionVectors.yamlConfig().toFile());
         ArrayNode secretsProviders = (ArrayNode) config.get("resources").get(0).get("providers");
         // key-2025 dropped from the aescbc keys, gcm-256 given another secret
         ((ArrayNode) secretsProviders.get(0).get("aescbc").get("keys")).remove(1);
-        ((ObjectNode) secretsProviders.get(2).get("aesgcm").get("keys").get(0)).put("secret",
-                Base64.getEncoder().encodeToString(new byte[32]));
+        ((ObjectNode) secretsProviders.get(2).get("aesgcm").get("keys").get(0))
+                .put("secret", Base64.getEncoder().encodeToString(new byte[32]));
         Path wrong = dir.resolve("wrong.json");
         JSON.writeValue(wrong.toFile(), config);
         Path output = dir.resolve("out");
@@ -128,14 +140,16 @@ class EncryptedExtractIT {
 
         assertThat(run.jar.exitCode()).as(run.jar.stderr()).isEqualTo(2);
         assertThat(run.result.get("errorCode").asText()).isEqualTo("USAGE");
-        assertThat(run.result.get("error").asText()).isEqualTo("--encryption-config " + wrong + " does not decrypt 7 "
-                + "values: aescbc key \"key-2025\": 3 values, first /registry/secrets/team-a/key-2025-0: the "
-                + "configuration has no aescbc key of that name; aesgcm key \"gcm-256\": 4 values, first "
-                + "/registry/secrets/team-a/gcm-256-0: the configuration's key of that name does not decrypt it "
-                + "(resources[0].providers[2].aesgcm.keys[0]: message authentication failed). Nothing was written "
-                + "to " + output + ". Give the EncryptionConfiguration the API server had when the backup was taken, "
-                + "with every key it could still read (an older key stays listed after a rotation until everything "
-                + "is rewritten)");
+        assertThat(run.result.get("error").asText())
+                .isEqualTo("--encryption-config " + wrong + " does not decrypt 7 "
+                        + "values: aescbc key \"key-2025\": 3 values, first /registry/secrets/team-a/key-2025-0: the "
+                        + "configuration has no aescbc key of that name; aesgcm key \"gcm-256\": 4 values, first "
+                        + "/registry/secrets/team-a/gcm-256-0: the configuration's key of that name does not decrypt it "
+                        + "(resources[0].providers[2].aesgcm.keys[0]: message authentication failed). Nothing was written "
+                        + "to " + output
+                        + ". Give the EncryptionConfiguration the API server had when the backup was taken, "
+                        + "with every key it could still read (an older key stays listed after a rotation until everything "
+                        + "is rewritten)");
         assertThat(output).doesNotExist();
         assertThat(dir.resolve("out.part")).doesNotExist();
         run.assertNoSecret();
@@ -150,7 +164,8 @@ class EncryptedExtractIT {
         assertThat(run.jar.exitCode()).as(run.jar.stderr()).isZero();
         for (Vector v : VECTORS) {
             JsonNode meta = meta(output, v.etcdKey());
-            assertThat(Files.readAllBytes(output.resolve(meta.get("valueFile").asText()))).isEqualTo(v.stored());
+            assertThat(Files.readAllBytes(output.resolve(meta.get("valueFile").asText())))
+                    .isEqualTo(v.stored());
             assertThat(meta.get("encoding").asText()).isEqualTo("encrypted");
         }
         JsonNode encryption = run.result.get("encryption");
@@ -158,19 +173,22 @@ class EncryptedExtractIT {
         assertThat(encryption.get("decrypted").asLong()).isZero();
         assertThat(encryption.get("leftEncrypted").asLong()).isEqualTo(VECTORS.size());
         assertThat(run.result.get("encodings").get("encrypted").asLong()).isEqualTo(VECTORS.size());
-        assertThat(run.jar.stderr()).contains("aescbc key \"key-2026\": 5 values written as stored (first "
-                + "/registry/secrets/team-a/key-2026-0): give --encryption-config");
+        assertThat(run.jar.stderr())
+                .contains("aescbc key \"key-2026\": 5 values written as stored (first "
+                        + "/registry/secrets/team-a/key-2026-0): give --encryption-config");
     }
 
     @Test
     void aConfigurationThatCannotBeReadOrADataDirIsExitTwoBeforeAnythingIsDownloaded() throws IOException {
         Run missing = extract(dir.resolve("out"), "--encryption-config=" + dir.resolve("absent.yaml"));
         assertThat(missing.jar.exitCode()).isEqualTo(2);
-        assertThat(missing.result.get("error").asText()).isEqualTo("--encryption-config " + dir.resolve("absent.yaml")
-                + ": no such file");
+        assertThat(missing.result.get("error").asText())
+                .isEqualTo("--encryption-config " + dir.resolve("absent.yaml") + ": no such file");
         assertThat(missing.jar.stderr()).doesNotContain("fetchBase", "downloading");
 
-        Run dataDir = extract(dir.resolve("out.etcd"), "--encryption-config=" + EncryptionVectors.yamlConfig(),
+        Run dataDir = extract(
+                dir.resolve("out.etcd"),
+                "--encryption-config=" + EncryptionVectors.yamlConfig(),
                 "--output-format=etcd");
         assertThat(dataDir.jar.exitCode()).isEqualTo(2);
         assertThat(dataDir.result.get("error").asText()).startsWith("--encryption-config decrypts values into files");
@@ -198,7 +216,9 @@ class EncryptedExtractIT {
             }
             for (String form : EncryptionVectors.secretForms()) {
                 for (String text : texts) {
-                    assertThat(text.contains(form)).as("a secret's form in the output").isFalse();
+                    assertThat(text.contains(form))
+                            .as("a secret's form in the output")
+                            .isFalse();
                 }
             }
         }
@@ -207,11 +227,16 @@ class EncryptedExtractIT {
     private Run extract(Path output, String... extra) throws IOException {
         Path work = Files.createTempDirectory(dir, "work");
         Path resultFile = work.resolve("result.json");
-        List<String> args = new ArrayList<>(List.of("extract", "--store-container=" + bucket, "--prefix=/registry/",
-                "--output=" + output, "--scratch-dir=" + work.resolve("scratch"), "--result-file=" + resultFile));
+        List<String> args = new ArrayList<>(List.of(
+                "extract",
+                "--store-container=" + bucket,
+                "--prefix=/registry/",
+                "--output=" + output,
+                "--scratch-dir=" + work.resolve("scratch"),
+                "--result-file=" + resultFile));
         args.addAll(List.of(extra));
-        Map<String, String> env = new HashMap<>(Map.of("PATH", System.getenv("PATH"), "LOG_LEVEL", "DEBUG",
-                "HOME", work.toString()));
+        Map<String, String> env =
+                new HashMap<>(Map.of("PATH", System.getenv("PATH"), "LOG_LEVEL", "DEBUG", "HOME", work.toString()));
         JarRun run = JarRun.run(JarRun.jar("worker.jar"), env, work, List.of(), args.toArray(String[]::new));
         String result = Files.readString(resultFile);
         return new Run(run, JSON.readTree(result), result, work, output);
@@ -221,7 +246,8 @@ class EncryptedExtractIT {
         for (String line : Files.readAllLines(output.resolve("index.jsonl"))) {
             JsonNode entry = JSON.readTree(line);
             if (entry.get("key").asText().equals(etcdKey)) {
-                return JSON.readTree(output.resolve(entry.get("path").asText() + ".meta.json").toFile());
+                return JSON.readTree(output.resolve(entry.get("path").asText() + ".meta.json")
+                        .toFile());
             }
         }
         throw new AssertionError("not extracted: " + etcdKey);

@@ -32,8 +32,10 @@ class KeyPathsTest {
     @Test
     void aPrefixRangeEndsAfterItsLastKey() {
         assertThat(KeyPrefix.of("/a/").rangeEnd()).isEqualTo("/a0".getBytes(StandardCharsets.UTF_8));
-        assertThat(KeyPrefix.of("/a/").matches("/a/b".getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(KeyPrefix.of("/a/").matches("/a".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(KeyPrefix.of("/a/").matches("/a/b".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
+        assertThat(KeyPrefix.of("/a/").matches("/a".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
         assertThat(KeyPrefix.ALL.rangeEnd()).isEqualTo(new byte[] {0});
     }
 }

@@ -32,8 +32,10 @@ class KubernetesEnvelopeTest {
 
     @Test
     void otherValuesAndBrokenEnvelopesHaveNoType() {
-        assertThat(KubernetesEnvelope.typeOf("{\"kind\":\"Pod\"}".getBytes(StandardCharsets.UTF_8))).isEmpty();
-        assertThat(KubernetesEnvelope.typeOf(new byte[] {'k', '8', 's', 0, 0x0a, 100, 1})).isEmpty();
+        assertThat(KubernetesEnvelope.typeOf("{\"kind\":\"Pod\"}".getBytes(StandardCharsets.UTF_8)))
+                .isEmpty();
+        assertThat(KubernetesEnvelope.typeOf(new byte[] {'k', '8', 's', 0, 0x0a, 100, 1}))
+                .isEmpty();
         assertThat(KubernetesEnvelope.isProtobuf(new byte[] {'k', '8', 's'})).isFalse();
     }
 }

@@ -28,10 +28,12 @@ final class ContainerArgs {
     record Identity(long uid, long gid, Long fsGroup, String fsGroupChangePolicy, List<Long> groups) {}
 
     static Identity identity(TemplateFields f, String container) {
-        Long uid = first(f.number(container + ".securityContext.runAsUser"), f.number("spec.securityContext.runAsUser"));
-        Long gid = first(f.number(container + ".securityContext.runAsGroup"), f.number("spec.securityContext.runAsGroup"));
-        boolean nonRoot = f.bool(container + ".securityContext.runAsNonRoot",
-                f.bool("spec.securityContext.runAsNonRoot", false));
+        Long uid =
+                first(f.number(container + ".securityContext.runAsUser"), f.number("spec.securityContext.runAsUser"));
+        Long gid =
+                first(f.number(container + ".securityContext.runAsGroup"), f.number("spec.securityContext.runAsGroup"));
+        boolean nonRoot =
+                f.bool(container + ".securityContext.runAsNonRoot", f.bool("spec.securityContext.runAsNonRoot", false));
         if (uid == null) {
             throw new IllegalStateException("no runAsUser: the image's user would run; render one");
         }
@@ -71,13 +73,15 @@ final class ContainerArgs {
         if (f.bool(container + ".securityContext.privileged", false)) {
             args.add("--privileged");
         }
-        String seccomp = first(f.text(container + ".securityContext.seccompProfile.type"),
+        String seccomp = first(
+                f.text(container + ".securityContext.seccompProfile.type"),
                 f.text("spec.securityContext.seccompProfile.type"));
         if (seccomp == null || seccomp.equals("Unconfined")) {
             // a pod without a profile runs unconfined (the kubelet's default without SeccompDefault)
             args.add("--security-opt=seccomp=unconfined");
         } else if (!seccomp.equals("RuntimeDefault")) {
-            throw new IllegalStateException("seccompProfile " + seccomp + " is not translated (RuntimeDefault, Unconfined)");
+            throw new IllegalStateException(
+                    "seccompProfile " + seccomp + " is not translated (RuntimeDefault, Unconfined)");
         }
         return args;
     }

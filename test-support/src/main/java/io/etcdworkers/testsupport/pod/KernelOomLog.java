@@ -24,14 +24,15 @@ final class KernelOomLog {
      *     from any other SIGKILL)
      */
     static boolean killedIn(String containerId) {
-        ProcessRun dmesg = ProcessRun.run(List.of("dmesg"), Map.of("PATH", "/usr/bin:/bin:/usr/sbin:/sbin"),
-                Duration.ofSeconds(30));
+        ProcessRun dmesg = ProcessRun.run(
+                List.of("dmesg"), Map.of("PATH", "/usr/bin:/bin:/usr/sbin:/sbin"), Duration.ofSeconds(30));
         if (dmesg.exitCode() != 0) {
             throw new IllegalStateException("the kernel's log cannot be read (dmesg exit " + dmesg.exitCode() + ": "
                     + dmesg.stderr().strip() + "), so an exit 137 cannot be told apart from an OOM kill");
         }
         String memcg = "libpod-" + containerId;
-        return dmesg.stdout().lines().anyMatch(line -> line.contains("oom-kill:")
-                && (line.contains("oom_memcg=") && line.contains(memcg)));
+        return dmesg.stdout()
+                .lines()
+                .anyMatch(line -> line.contains("oom-kill:") && (line.contains("oom_memcg=") && line.contains(memcg)));
     }
 }

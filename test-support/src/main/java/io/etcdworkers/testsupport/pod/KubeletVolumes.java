@@ -1,11 +1,10 @@
 package io.etcdworkers.testsupport.pod;
 
-import java.nio.file.LinkOption;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -35,8 +34,13 @@ final class KubeletVolumes {
 
     private KubeletVolumes() {}
 
-    static Map<String, HostVolume> prepare(TemplateFields fields, Path podDir, Map<String, Path> claims,
-            Map<String, Map<String, byte[]>> secrets, Long fsGroup, String changePolicy) {
+    static Map<String, HostVolume> prepare(
+            TemplateFields fields,
+            Path podDir,
+            Map<String, Path> claims,
+            Map<String, Map<String, byte[]>> secrets,
+            Long fsGroup,
+            String changePolicy) {
         Map<String, HostVolume> volumes = new LinkedHashMap<>();
         int count = fields.size("spec.volumes");
         for (int i = 0; i < count; i++) {
@@ -74,8 +78,8 @@ final class KubeletVolumes {
                     VolumeOwnership.apply(dir, fsGroup, true, null);
                 }
             } else {
-                throw new IllegalStateException("volume " + name + " is of a kind this translation does not make: "
-                        + fields.get(at));
+                throw new IllegalStateException(
+                        "volume " + name + " is of a kind this translation does not make: " + fields.get(at));
             }
             volumes.put(name, volume);
         }
@@ -98,8 +102,8 @@ final class KubeletVolumes {
         return new HostVolume(dir, true, null);
     }
 
-    private static void secret(TemplateFields fields, String at, String volume, Path dir,
-            Map<String, Map<String, byte[]>> secrets) {
+    private static void secret(
+            TemplateFields fields, String at, String volume, Path dir, Map<String, Map<String, byte[]>> secrets) {
         String secretName = fields.text(at + ".secretName");
         Long defaultMode = fields.number(at + ".defaultMode");
         int mode = defaultMode == null ? 0644 : defaultMode.intValue();
@@ -147,7 +151,7 @@ final class KubeletVolumes {
     static long usedBytes(Path dir) {
         try (var files = Files.walk(dir)) {
             long sum = 0;
-            for (Iterator<Path> it = files.iterator(); it.hasNext();) {
+            for (Iterator<Path> it = files.iterator(); it.hasNext(); ) {
                 Path p = it.next();
                 try {
                     if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {

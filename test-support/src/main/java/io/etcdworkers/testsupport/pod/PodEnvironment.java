@@ -20,8 +20,12 @@ final class PodEnvironment {
     /** What the pod is, for {@code fieldRef}s. */
     record PodIdentity(String name, String namespace, String uid, JsonNode labels, JsonNode annotations) {}
 
-    static Map<String, String> resolve(TemplateFields fields, String container, PodIdentity pod,
-            Map<String, Map<String, byte[]>> secrets, ClusterAccess cluster) {
+    static Map<String, String> resolve(
+            TemplateFields fields,
+            String container,
+            PodIdentity pod,
+            Map<String, Map<String, byte[]>> secrets,
+            ClusterAccess cluster) {
         Map<String, String> env = new LinkedHashMap<>();
         if (cluster != null) {
             String port = Integer.toString(cluster.port());
@@ -70,12 +74,17 @@ final class PodEnvironment {
             case "metadata.uid" -> pod.uid();
             default -> {
                 if (path.startsWith("metadata.labels['") && path.endsWith("']")) {
-                    yield pod.labels().path(path.substring(17, path.length() - 2)).asText("");
+                    yield pod.labels()
+                            .path(path.substring(17, path.length() - 2))
+                            .asText("");
                 }
                 if (path.startsWith("metadata.annotations['") && path.endsWith("']")) {
-                    yield pod.annotations().path(path.substring(22, path.length() - 2)).asText("");
+                    yield pod.annotations()
+                            .path(path.substring(22, path.length() - 2))
+                            .asText("");
                 }
-                throw new IllegalStateException("fieldRef " + path + " has no value on one machine (no node, no pod IP)");
+                throw new IllegalStateException(
+                        "fieldRef " + path + " has no value on one machine (no node, no pod IP)");
             }
         };
     }

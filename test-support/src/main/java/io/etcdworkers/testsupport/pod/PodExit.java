@@ -23,8 +23,15 @@ import java.time.Instant;
  * @param evicted            why the kubelet would have evicted the pod (an emptyDir past its
  *                           {@code sizeLimit}; the container was then stopped), or null
  */
-public record PodExit(int exitCode, String reason, String terminationMessage, String stdout, String stderr,
-        Instant startedAt, Instant finishedAt, String evicted) {
+public record PodExit(
+        int exitCode,
+        String reason,
+        String terminationMessage,
+        String stdout,
+        String stderr,
+        Instant startedAt,
+        Instant finishedAt,
+        String evicted) {
     public static final String COMPLETED = "Completed";
     public static final String OOM_KILLED = "OOMKilled";
     public static final String ERROR = "Error";
@@ -38,8 +45,8 @@ public record PodExit(int exitCode, String reason, String terminationMessage, St
         try {
             return new ObjectMapper().readTree(terminationMessage);
         } catch (IOException e) {
-            throw new UncheckedIOException("the termination message is not a result JSON: " + terminationMessage
-                    + "\nstderr:\n" + stderr, e);
+            throw new UncheckedIOException(
+                    "the termination message is not a result JSON: " + terminationMessage + "\nstderr:\n" + stderr, e);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.etcdworkers.testsupport.pod;
 
-import java.util.UUID;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -10,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
+import java.util.UUID;
 
 /**
  * One pod of a rendered pod template, run in a container as a kubelet would run it on a node of
@@ -106,8 +105,8 @@ public final class PodRun {
      */
     public PodTranslation translate() {
         Objects.requireNonNull(workDir, "workDir");
-        return PodTranslation.translate(template, podName(), uid, workDir.resolve(podName()), Map.copyOf(claims),
-                Map.copyOf(secrets), cluster);
+        return PodTranslation.translate(
+                template, podName(), uid, workDir.resolve(podName()), Map.copyOf(claims), Map.copyOf(secrets), cluster);
     }
 
     /** Starts the pod's container; the handle waits for its end, its log, or stops it. */
@@ -123,6 +122,8 @@ public final class PodRun {
 
     /** The fields of the template the translation declares without meaning on one machine, and why. */
     public static List<String> fieldsWithoutMeaning() {
-        return PodTranslation.NO_MEANING.stream().map(n -> n.path() + ": " + n.why()).toList();
+        return PodTranslation.NO_MEANING.stream()
+                .map(n -> n.path() + ": " + n.why())
+                .toList();
     }
 }

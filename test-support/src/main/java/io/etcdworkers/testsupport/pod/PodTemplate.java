@@ -1,9 +1,9 @@
 package io.etcdworkers.testsupport.pod;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.databind.MappingIterator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -57,7 +57,10 @@ public record PodTemplate(String jobName, String namespace, JsonNode template, J
             case "Job" -> new PodTemplate(name, namespace, object.path("spec").path("template"), object);
             case "CronJob" -> {
                 JsonNode jobTemplate = object.path("spec").path("jobTemplate");
-                yield new PodTemplate(name + "-" + SCHEDULED_MINUTES, namespace, jobTemplate.path("spec").path("template"),
+                yield new PodTemplate(
+                        name + "-" + SCHEDULED_MINUTES,
+                        namespace,
+                        jobTemplate.path("spec").path("template"),
                         jobTemplate);
             }
             default -> throw new IllegalArgumentException("not a Job or CronJob: " + kind + " " + name);
@@ -75,7 +78,11 @@ public record PodTemplate(String jobName, String namespace, JsonNode template, J
 
     /** The container's memory limit as rendered ({@code 512Mi}), or null. */
     public String memoryLimit() {
-        JsonNode limit = template.path("spec").path("containers").path(0).path("resources").path("limits")
+        JsonNode limit = template.path("spec")
+                .path("containers")
+                .path(0)
+                .path("resources")
+                .path("limits")
                 .path("memory");
         return limit.isMissingNode() ? null : limit.asText();
     }

@@ -28,8 +28,15 @@ import java.util.Map;
  * @param sizeLimits        each disk emptyDir with a {@code sizeLimit}: its host directory and the limit
  * @param withoutMeaning    the fields present that were declared without meaning, and why
  */
-public record PodTranslation(List<String> argv, String containerName, Path podDir, Path terminationFile,
-        boolean fallbackToLogs, long graceSeconds, Map<Path, String> sizeLimits, Map<String, String> withoutMeaning) {
+public record PodTranslation(
+        List<String> argv,
+        String containerName,
+        Path podDir,
+        Path terminationFile,
+        boolean fallbackToLogs,
+        long graceSeconds,
+        Map<Path, String> sizeLimits,
+        Map<String, String> withoutMeaning) {
 
     /** A field with no meaning on one machine, and why. */
     record NoMeaning(String path, String why) {}
@@ -40,18 +47,32 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
             new NoMeaning("spec.nodeSelector", "the scheduler's choice of a node; there is one node"),
             new NoMeaning("spec.affinity", "the scheduler's choice of a node; there is one node"),
             new NoMeaning("spec.tolerations", "taints the pod accepts on its node; the one node here has none"),
-            new NoMeaning("spec.priorityClassName", "the order in which pods are scheduled, preempted and evicted; one pod runs"),
+            new NoMeaning(
+                    "spec.priorityClassName",
+                    "the order in which pods are scheduled, preempted and evicted; one pod runs"),
             new NoMeaning("spec.schedulerName", "which scheduler places the pod; none places it here"),
-            new NoMeaning("spec.imagePullSecrets", "registry credentials; the image is local (no registry is reachable)"),
-            new NoMeaning("spec.enableServiceLinks", "variables for the namespace's Services; none exist here (the API "
-                    + "server's own are set either way)"),
-            new NoMeaning("spec.serviceAccountName", "the identity the API server authorizes the pod's token as; the "
-                    + "tests' API server, when there is one, authorizes every token"),
-            new NoMeaning(CONTAINER + ".resources.requests.memory", "the scheduler's, and the QoS class; the container's "
-                    + "memory cgroup holds the limit alone"));
+            new NoMeaning(
+                    "spec.imagePullSecrets", "registry credentials; the image is local (no registry is reachable)"),
+            new NoMeaning(
+                    "spec.enableServiceLinks",
+                    "variables for the namespace's Services; none exist here (the API "
+                            + "server's own are set either way)"),
+            new NoMeaning(
+                    "spec.serviceAccountName",
+                    "the identity the API server authorizes the pod's token as; the "
+                            + "tests' API server, when there is one, authorizes every token"),
+            new NoMeaning(
+                    CONTAINER + ".resources.requests.memory",
+                    "the scheduler's, and the QoS class; the container's " + "memory cgroup holds the limit alone"));
 
-    static PodTranslation translate(PodTemplate template, String podName, String uid, Path podDir,
-            Map<String, Path> claims, Map<String, Map<String, byte[]>> secrets, ClusterAccess cluster) {
+    static PodTranslation translate(
+            PodTemplate template,
+            String podName,
+            String uid,
+            Path podDir,
+            Map<String, Path> claims,
+            Map<String, Map<String, byte[]>> secrets,
+            ClusterAccess cluster) {
         TemplateFields f = new TemplateFields(template.template());
         NO_MEANING.forEach(n -> f.noMeaning(n.path(), n.why()));
         JsonNode labels = f.whole("metadata.labels");
@@ -67,12 +88,16 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
         ContainerArgs.Identity id = ContainerArgs.identity(f, c);
         Long grace = f.number("spec.terminationGracePeriodSeconds");
         mkdirs(podDir);
-        Map<String, HostVolume> volumes = KubeletVolumes.prepare(f, podDir, claims, secrets, id.fsGroup(),
-                id.fsGroupChangePolicy());
+        Map<String, HostVolume> volumes =
+                KubeletVolumes.prepare(f, podDir, claims, secrets, id.fsGroup(), id.fsGroupChangePolicy());
 
         String containerName = "etcd-workers-pod-" + podName + "-" + uid.substring(0, 8);
-        List<String> argv = new ArrayList<>(List.of("run", "--name=" + containerName,
-                "--label=io.etcd-workers.test=pod", "--network=host", "--hostname=" + podName,
+        List<String> argv = new ArrayList<>(List.of(
+                "run",
+                "--name=" + containerName,
+                "--label=io.etcd-workers.test=pod",
+                "--network=host",
+                "--hostname=" + podName,
                 "--stop-timeout=" + (grace == null ? 30 : grace)));
         argv.add("--pull=" + pull(f.text(c + ".imagePullPolicy")));
         argv.addAll(ContainerArgs.security(f, c, id));
@@ -81,14 +106,15 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
         boolean automount = f.bool("spec.automountServiceAccountToken", true);
         if (automount) {
             if (cluster == null) {
-                throw new IllegalStateException("the pod mounts its ServiceAccount's token (automountServiceAccountToken): "
-                        + "give PodRun the API server it reaches (cluster(...))");
+                throw new IllegalStateException(
+                        "the pod mounts its ServiceAccount's token (automountServiceAccountToken): "
+                                + "give PodRun the API server it reaches (cluster(...))");
             }
             HostVolume token = KubeletVolumes.serviceAccount(podDir, cluster, template.namespace(), id.fsGroup());
             argv.add("--volume=" + token.dir() + ":" + ClusterAccess.SERVICE_ACCOUNT_DIR + ":ro");
         }
-        PodEnvironment.PodIdentity pod = new PodEnvironment.PodIdentity(podName, template.namespace(), uid, labels,
-                annotations);
+        PodEnvironment.PodIdentity pod =
+                new PodEnvironment.PodIdentity(podName, template.namespace(), uid, labels, annotations);
         Map<String, String> env = PodEnvironment.resolve(f, c, pod, secrets, cluster);
         env.forEach((k, v) -> argv.add("--env=" + k + "=" + v));
 
@@ -109,12 +135,17 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
         Path terminationFile = terminationFile(podDir);
         argv.add("--volume=" + terminationFile + ":" + terminationPath);
         Map<Path, String> sizeLimits = new LinkedHashMap<>();
-        volumes.values().stream().filter(v -> v.sizeLimit() != null).forEach(v -> sizeLimits.put(v.dir(), v.sizeLimit()));
+        volumes.values().stream()
+                .filter(v -> v.sizeLimit() != null)
+                .forEach(v -> sizeLimits.put(v.dir(), v.sizeLimit()));
 
         List<String> command = texts(f, c + ".command");
         List<String> args = texts(f, c + ".args");
         if (!command.isEmpty()) {
-            argv.add("--entrypoint=" + json(command.stream().map(s -> PodEnvironment.expand(s, env)).toList()));
+            argv.add("--entrypoint="
+                    + json(command.stream()
+                            .map(s -> PodEnvironment.expand(s, env))
+                            .toList()));
         }
         argv.add(f.text(c + ".image"));
         args.forEach(a -> argv.add(PodEnvironment.expand(a, env)));
@@ -125,8 +156,15 @@ public record PodTranslation(List<String> argv, String containerName, Path podDi
             throw new IllegalStateException("the pod template has fields this translation neither runs nor declares "
                     + "without meaning (test-support's PodTranslation): " + unread);
         }
-        return new PodTranslation(argv, containerName, podDir, terminationFile,
-                "FallbackToLogsOnError".equals(policy), grace == null ? 30 : grace, sizeLimits, f.declaredWithoutMeaning());
+        return new PodTranslation(
+                argv,
+                containerName,
+                podDir,
+                terminationFile,
+                "FallbackToLogsOnError".equals(policy),
+                grace == null ? 30 : grace,
+                sizeLimits,
+                f.declaredWithoutMeaning());
     }
 
     private static String orDefault(String value, String otherwise) {

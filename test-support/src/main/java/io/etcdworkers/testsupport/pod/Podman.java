@@ -1,10 +1,9 @@
 package io.etcdworkers.testsupport.pod;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 import io.etcdworkers.testsupport.ProcessRun;
 import io.etcdworkers.testsupport.RequiredInCi;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,7 +72,9 @@ public final class Podman {
             ProcessRun exists = podman.run(List.of("image", "exists", image));
             if (exists.exitCode() != 0) {
                 return "podman has no image " + image + " (ETCD_WORKERS_IMAGE): build it with bash .ci/image.sh"
-                        + (exists.stderr().isBlank() ? "" : ": " + exists.stderr().strip());
+                        + (exists.stderr().isBlank()
+                                ? ""
+                                : ": " + exists.stderr().strip());
             }
             ProcessRun probe = podman.run(List.of("run", "--rm", "--network", "host", "--entrypoint", "true", image));
             if (probe.exitCode() != 0) {
@@ -99,7 +100,8 @@ public final class Podman {
 
     /** Starts {@code podman <args>} with its output in the files given. */
     Process start(List<String> args, Path stdout, Path stderr) {
-        ProcessBuilder builder = new ProcessBuilder(command(args)).redirectOutput(stdout.toFile())
+        ProcessBuilder builder = new ProcessBuilder(command(args))
+                .redirectOutput(stdout.toFile())
                 .redirectError(stderr.toFile());
         builder.environment().clear();
         builder.environment().putAll(env);

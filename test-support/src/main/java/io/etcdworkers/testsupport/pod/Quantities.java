@@ -12,12 +12,18 @@ final class Quantities {
     private static final Map<String, BigDecimal> FACTORS = Map.ofEntries(
             Map.entry("", BigDecimal.ONE),
             Map.entry("m", new BigDecimal("0.001")),
-            Map.entry("k", BigDecimal.TEN.pow(3)), Map.entry("M", BigDecimal.TEN.pow(6)),
-            Map.entry("G", BigDecimal.TEN.pow(9)), Map.entry("T", BigDecimal.TEN.pow(12)),
-            Map.entry("P", BigDecimal.TEN.pow(15)), Map.entry("E", BigDecimal.TEN.pow(18)),
-            Map.entry("Ki", BigDecimal.valueOf(2).pow(10)), Map.entry("Mi", BigDecimal.valueOf(2).pow(20)),
-            Map.entry("Gi", BigDecimal.valueOf(2).pow(30)), Map.entry("Ti", BigDecimal.valueOf(2).pow(40)),
-            Map.entry("Pi", BigDecimal.valueOf(2).pow(50)), Map.entry("Ei", BigDecimal.valueOf(2).pow(60)));
+            Map.entry("k", BigDecimal.TEN.pow(3)),
+            Map.entry("M", BigDecimal.TEN.pow(6)),
+            Map.entry("G", BigDecimal.TEN.pow(9)),
+            Map.entry("T", BigDecimal.TEN.pow(12)),
+            Map.entry("P", BigDecimal.TEN.pow(15)),
+            Map.entry("E", BigDecimal.TEN.pow(18)),
+            Map.entry("Ki", BigDecimal.valueOf(2).pow(10)),
+            Map.entry("Mi", BigDecimal.valueOf(2).pow(20)),
+            Map.entry("Gi", BigDecimal.valueOf(2).pow(30)),
+            Map.entry("Ti", BigDecimal.valueOf(2).pow(40)),
+            Map.entry("Pi", BigDecimal.valueOf(2).pow(50)),
+            Map.entry("Ei", BigDecimal.valueOf(2).pow(60)));
 
     private Quantities() {}
 
@@ -36,6 +42,9 @@ final class Quantities {
 
     /** A CPU quantity in millicores, rounded up. */
     static long milliCpu(String quantity) {
-        return of(quantity).multiply(BigDecimal.valueOf(1000)).setScale(0, RoundingMode.CEILING).longValueExact();
+        return of(quantity)
+                .multiply(BigDecimal.valueOf(1000))
+                .setScale(0, RoundingMode.CEILING)
+                .longValueExact();
     }
 }

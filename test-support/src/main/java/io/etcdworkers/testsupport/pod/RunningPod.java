@@ -51,8 +51,8 @@ public final class RunningPod {
     static RunningPod start(Podman podman, PodTranslation translation) {
         Path stdout = translation.podDir().resolve("stdout");
         Path stderr = translation.podDir().resolve("stderr");
-        RunningPod pod = new RunningPod(podman, translation, podman.start(translation.argv(), stdout, stderr), stdout,
-                stderr);
+        RunningPod pod =
+                new RunningPod(podman, translation, podman.start(translation.argv(), stdout, stderr), stdout, stderr);
         if (!translation.sizeLimits().isEmpty()) {
             pod.evictions.scheduleWithFixedDelay(pod::checkSizeLimits, 2, 2, TimeUnit.SECONDS);
         }
@@ -76,7 +76,9 @@ public final class RunningPod {
 
     /** Waits until the container's log (stderr or stdout) holds {@code text}; fails if it ends first. */
     public RunningPod awaitLog(String text, Duration atMost) {
-        Awaitility.await("the pod's log to hold \"" + text + "\"").atMost(atMost).pollInterval(Duration.ofMillis(50))
+        Awaitility.await("the pod's log to hold \"" + text + "\"")
+                .atMost(atMost)
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> {
                     if (log().contains(text)) {
                         return true;
@@ -122,8 +124,15 @@ public final class RunningPod {
             boolean oom = state.path("OOMKilled").asBoolean()
                     || (code != 0 && KernelOomLog.killedIn(inspect().path("Id").asText()));
             String reason = oom ? PodExit.OOM_KILLED : code == 0 ? PodExit.COMPLETED : PodExit.ERROR;
-            exit = new PodExit(code, reason, terminationMessage(code), read(stdout), read(stderr),
-                    instant(state.path("StartedAt").asText()), instant(state.path("FinishedAt").asText()), evicted);
+            exit = new PodExit(
+                    code,
+                    reason,
+                    terminationMessage(code),
+                    read(stdout),
+                    read(stderr),
+                    instant(state.path("StartedAt").asText()),
+                    instant(state.path("FinishedAt").asText()),
+                    evicted);
             return exit;
         } finally {
             podman("rm", "--force", translation.containerName());
@@ -141,7 +150,8 @@ public final class RunningPod {
         List<String> lines = (read(stderr) + read(stdout)).lines().toList();
         String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_LINES), lines.size()));
         byte[] bytes = tail.getBytes(StandardCharsets.UTF_8);
-        return bytes.length <= LOG_MAX ? tail
+        return bytes.length <= LOG_MAX
+                ? tail
                 : new String(Arrays.copyOfRange(bytes, bytes.length - LOG_MAX, bytes.length), StandardCharsets.UTF_8);
     }
 
@@ -158,7 +168,9 @@ public final class RunningPod {
     private JsonNode inspect() {
         ProcessRun run = podman("container", "inspect", translation.containerName());
         try {
-            return new ObjectMapper().readTree(run.requireSuccess(List.of("podman", "inspect"))).path(0);
+            return new ObjectMapper()
+                    .readTree(run.requireSuccess(List.of("podman", "inspect")))
+                    .path(0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -37,7 +37,8 @@ final class TemplateFields {
             if (node == null || node.isMissingNode()) {
                 return MissingNode.getInstance();
             }
-            node = step.startsWith("[") ? node.path(Integer.parseInt(step.substring(1, step.length() - 1)))
+            node = step.startsWith("[")
+                    ? node.path(Integer.parseInt(step.substring(1, step.length() - 1)))
                     : node.path(step);
         }
         return node;
@@ -112,7 +113,7 @@ final class TemplateFields {
             }
             return;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext();) {
+        for (Iterator<Map.Entry<String, JsonNode>> fields = node.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
             walk(field.getValue(), path.isEmpty() ? field.getKey() : path + "." + field.getKey(), unread);
         }

@@ -13,22 +13,28 @@ import org.opentest4j.TestAbortedException;
 final class SeedInFailure implements InvocationInterceptor {
 
     @Override
-    public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> call,
-            ExtensionContext context) throws Throwable {
+    public void interceptTestTemplateMethod(
+            Invocation<Void> invocation, ReflectiveInvocationContext<Method> call, ExtensionContext context)
+            throws Throwable {
         try {
             invocation.proceed();
         } catch (TestAbortedException skipped) {
             throw skipped;
         } catch (Throwable failure) {
-            SeededCase seeded = call.getArguments().stream().filter(SeededCase.class::isInstance)
-                    .map(SeededCase.class::cast).findFirst().orElse(null);
+            SeededCase seeded = call.getArguments().stream()
+                    .filter(SeededCase.class::isInstance)
+                    .map(SeededCase.class::cast)
+                    .findFirst()
+                    .orElse(null);
             if (seeded == null) {
                 throw failure;
             }
             Method method = call.getExecutable();
-            throw new AssertionError(seeded + " failed; rerun it alone with -Dtest="
-                    + method.getDeclaringClass().getSimpleName() + "#" + method.getName() + " -D"
-                    + SeededCases.SEED_PROPERTY + "=" + seeded.seed() + ": " + failure, failure);
+            throw new AssertionError(
+                    seeded + " failed; rerun it alone with -Dtest="
+                            + method.getDeclaringClass().getSimpleName() + "#" + method.getName() + " -D"
+                            + SeededCases.SEED_PROPERTY + "=" + seeded.seed() + ": " + failure,
+                    failure);
         }
     }
 }

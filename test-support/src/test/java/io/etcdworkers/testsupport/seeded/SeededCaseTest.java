@@ -16,14 +16,23 @@ class SeededCaseTest {
 
     @Test
     void theSeedAloneReproducesEveryDraw() {
-        assertThat(draws(new SeededCase(-42))).isEqualTo(draws(new SeededCase(-42)))
+        assertThat(draws(new SeededCase(-42)))
+                .isEqualTo(draws(new SeededCase(-42)))
                 .isNotEqualTo(draws(new SeededCase(43)));
     }
 
     @Test
     void drawsStayInTheirRangeAndReachItsEdges() {
-        long[][] ranges = {{Long.MIN_VALUE, Long.MAX_VALUE}, {0, 400}, {1, 8}, {-3, 2}, {5, 5},
-            {Long.MAX_VALUE - 2, Long.MAX_VALUE}, {Long.MIN_VALUE, Long.MIN_VALUE + 1}, {1, Long.MAX_VALUE}};
+        long[][] ranges = {
+            {Long.MIN_VALUE, Long.MAX_VALUE},
+            {0, 400},
+            {1, 8},
+            {-3, 2},
+            {5, 5},
+            {Long.MAX_VALUE - 2, Long.MAX_VALUE},
+            {Long.MIN_VALUE, Long.MIN_VALUE + 1},
+            {1, Long.MAX_VALUE}
+        };
         SeededCase c = new SeededCase(7);
         for (long[] range : ranges) {
             Set<Long> seen = new HashSet<>();
@@ -42,14 +51,15 @@ class SeededCaseTest {
         assertThat(EdgeCases.between(1, 8)).containsExactly(1L, 2L, 7L, 8L);
         assertThat(EdgeCases.between(-3, 2)).containsExactly(-3L, -2L, -1L, 0L, 1L, 2L);
         assertThat(EdgeCases.between(5, 5)).containsExactly(5L);
-        assertThat(EdgeCases.between(Long.MIN_VALUE, Long.MAX_VALUE)).containsExactly(Long.MIN_VALUE,
-                Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1, Long.MAX_VALUE);
+        assertThat(EdgeCases.between(Long.MIN_VALUE, Long.MAX_VALUE))
+                .containsExactly(Long.MIN_VALUE, Long.MIN_VALUE + 1, -1L, 0L, 1L, Long.MAX_VALUE - 1, Long.MAX_VALUE);
     }
 
     @Test
     void edgeByteArraysAreEmptyTheShortestOfEachEdgeByteAndTheLongest() {
         assertThat(EdgeCases.byteArrays(0, 300)).extracting(a -> a.length).containsExactly(0, 1, 1, 1, 1, 1, 300, 300);
-        assertThat(EdgeCases.byteArrays(0, 300).subList(1, 6)).extracting(a -> a[0])
+        assertThat(EdgeCases.byteArrays(0, 300).subList(1, 6))
+                .extracting(a -> a[0])
                 .containsExactly((byte) 0, (byte) 1, (byte) -1, Byte.MAX_VALUE, Byte.MIN_VALUE);
         assertThat(EdgeCases.byteArrays(3, 5)).extracting(a -> a.length).containsExactly(3, 3, 3, 3, 3, 5, 5);
         assertThat(EdgeCases.byteArrays(1, 1)).extracting(a -> a.length).containsExactly(1, 1, 1, 1, 1);
@@ -59,7 +69,9 @@ class SeededCaseTest {
     @Test
     void smallValuesComeOftenInAWideRange() {
         SeededCase c = new SeededCase(11);
-        long small = IntStream.range(0, 10_000).filter(i -> c.intBetween(0, 100_000) < 100).count();
+        long small = IntStream.range(0, 10_000)
+                .filter(i -> c.intBetween(0, 100_000) < 100)
+                .count();
         // uniform alone would give about 10 of 10,000
         assertThat(small).isGreaterThan(1000);
     }

@@ -28,7 +28,9 @@ class SeededTestRunTest {
 
         assertThat(results.passed).hasSize(25).allMatch(name -> name.matches("\\[\\d+] seed=-?\\d+"));
         assertThat(results.passed.stream().map(name -> Long.parseLong(name.substring(name.indexOf('=') + 1))))
-                .as("the seeds the cases drew from").containsExactlyInAnyOrderElementsOf(SEEDS).hasSize(25);
+                .as("the seeds the cases drew from")
+                .containsExactlyInAnyOrderElementsOf(SEEDS)
+                .hasSize(25);
     }
 
     @Test
@@ -37,8 +39,9 @@ class SeededTestRunTest {
 
         assertThat(results.failures).hasSize(3).allSatisfy(failure -> {
             assertThat(failure).isInstanceOf(AssertionError.class);
-            assertThat(failure.getMessage()).matches("(?s)seed=(-?\\d+) failed; rerun it alone with "
-                    + "-Dtest=Failing#alwaysFails -Dseed=\\1: java.lang.IllegalStateException: drew -?\\d+");
+            assertThat(failure.getMessage())
+                    .matches("(?s)seed=(-?\\d+) failed; rerun it alone with "
+                            + "-Dtest=Failing#alwaysFails -Dseed=\\1: java.lang.IllegalStateException: drew -?\\d+");
             assertThat(failure.getCause()).isInstanceOf(IllegalStateException.class);
         });
     }
@@ -63,7 +66,10 @@ class SeededTestRunTest {
         try {
             Results results = new Results();
             Launcher launcher = LauncherFactory.create();
-            launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass)).build(),
+            launcher.execute(
+                    LauncherDiscoveryRequestBuilder.request()
+                            .selectors(selectClass(testClass))
+                            .build(),
                     results);
             return results;
         } finally {

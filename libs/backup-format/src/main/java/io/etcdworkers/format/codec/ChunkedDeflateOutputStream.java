@@ -22,7 +22,8 @@ import java.util.zip.Deflater;
  */
 final class ChunkedDeflateOutputStream extends ParallelChunksOutputStream {
     enum Format {
-        GZIP, ZLIB
+        GZIP,
+        ZLIB
     }
 
     static final int CHUNK_SIZE = ParallelChunksOutputStream.CHUNK_SIZE;

@@ -110,9 +110,10 @@ public enum Compression {
         Objects.requireNonNull(sink, "sink");
         return switch (this) {
             case NONE -> sink;
-            case GZIP -> LibDeflate.get()
-                    .<OutputStream>map(lib -> new GzipMembersOutputStream(sink, lib, threads()))
-                    .orElseGet(() -> chunked(sink, ChunkedDeflateOutputStream.Format.GZIP));
+            case GZIP ->
+                LibDeflate.get()
+                        .<OutputStream>map(lib -> new GzipMembersOutputStream(sink, lib, threads()))
+                        .orElseGet(() -> chunked(sink, ChunkedDeflateOutputStream.Format.GZIP));
             case ZLIB -> chunked(sink, ChunkedDeflateOutputStream.Format.ZLIB);
             case LZW -> new LzwOutputStream(sink);
         };

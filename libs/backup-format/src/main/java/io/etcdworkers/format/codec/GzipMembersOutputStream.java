@@ -25,6 +25,7 @@ final class GzipMembersOutputStream extends ParallelChunksOutputStream {
     static final int SMALL_LEVEL = 12;
     /** Chunks looked at before choosing: an input of at most this many chunks is small. */
     private static final int SMALL_CHUNKS = 4;
+
     static final long SMALL_INPUT = (long) SMALL_CHUNKS * CHUNK_SIZE;
 
     private static final byte[] NOTHING = new byte[0];

@@ -172,8 +172,7 @@ final class InflatingInputStream extends BulkInputStream {
         CRC32 headerCrc = new CRC32();
         // Byte by byte: a lone 0x00 after the last member is garbage, not a member cut short.
         if (headerByte(headerCrc) != 0x1f || headerByte(headerCrc) != 0x8b) {
-            throw corrupt(members == 0 ? "no gzip magic number at the start"
-                    : "data after the end of the gzip stream");
+            throw corrupt(members == 0 ? "no gzip magic number at the start" : "data after the end of the gzip stream");
         }
         members++;
         if (headerByte(headerCrc) != 8) {
@@ -253,7 +252,7 @@ final class InflatingInputStream extends BulkInputStream {
     }
 
     private TruncatedStreamException truncated(String where) {
-        return new TruncatedStreamException(codec + ": stream ends " + where + ", after "
-                + (consumed + lim) + " bytes");
+        return new TruncatedStreamException(
+                codec + ": stream ends " + where + ", after " + (consumed + lim) + " bytes");
     }
 }

@@ -47,8 +47,14 @@ final class LibDeflate {
 
         Pointer libdeflate_alloc_decompressor();
 
-        int libdeflate_gzip_decompress_ex(Pointer decompressor, Pointer in, long inBytes, Pointer out, long outAvail,
-                LongByReference actualIn, LongByReference actualOut);
+        int libdeflate_gzip_decompress_ex(
+                Pointer decompressor,
+                Pointer in,
+                long inBytes,
+                Pointer out,
+                long outAvail,
+                LongByReference actualIn,
+                LongByReference actualOut);
 
         void libdeflate_free_decompressor(Pointer decompressor);
     }
@@ -145,8 +151,8 @@ final class LibDeflate {
                 throw new IllegalStateException("closed");
             }
             out.clear();
-            int result = api.libdeflate_gzip_decompress_ex(decompressor, address(in), in.remaining(), address(out),
-                    out.capacity(), actualIn, actualOut);
+            int result = api.libdeflate_gzip_decompress_ex(
+                    decompressor, address(in), in.remaining(), address(out), out.capacity(), actualIn, actualOut);
             Reference.reachabilityFence(in);
             Reference.reachabilityFence(out);
             if (result != SUCCESS) {
@@ -191,7 +197,8 @@ final class LibDeflate {
             if (failed != null) {
                 return note(failed);
             }
-            LOG.info("libdeflate compresses gzip snapshots and reads full snapshots and deltas file={}",
+            LOG.info(
+                    "libdeflate compresses gzip snapshots and reads full snapshots and deltas file={}",
                     library.getFile());
             return lib;
         } catch (LinkageError | RuntimeException e) {
@@ -222,7 +229,8 @@ final class LibDeflate {
         ByteBuffer in = ByteBuffer.allocateDirect(sample.length).put(sample).flip();
         byte[] member = lib.gzip(GzipMembersOutputStream.LEVEL, in, ByteBuffer::allocateDirect);
         try (InputStream back = new GZIPInputStream(new ByteArrayInputStream(member))) {
-            return Arrays.equals(back.readAllBytes(), sample) ? null
+            return Arrays.equals(back.readAllBytes(), sample)
+                    ? null
                     : "its gzip output does not read back as its input (self-check)";
         } catch (IOException e) {
             return "its gzip output does not read back (self-check): " + e.getMessage();

@@ -44,6 +44,7 @@ public final class LzwInputStream extends InputStream {
 
     /** Bits read from the input but not yet used, least significant first. */
     private int bits;
+
     private int nBits;
 
     private int width = MIN_WIDTH;
@@ -158,8 +159,8 @@ public final class LzwInputStream extends InputStream {
             while (nBits < width) {
                 if (inPos == inLim) {
                     if (!refill()) {
-                        failure = new TruncatedStreamException("lzw: stream ends before its EOF code, after "
-                                + inBase + " bytes");
+                        failure = new TruncatedStreamException(
+                                "lzw: stream ends before its EOF code, after " + inBase + " bytes");
                         inPos = this.inPos;
                         break;
                     }
@@ -210,8 +211,8 @@ public final class LzwInputStream extends InputStream {
                     define(hi, last, (byte) c);
                 }
             } else {
-                failure = new CorruptStreamException("lzw: invalid code " + code + " at input byte "
-                        + (inBase + inPos) + ": only codes up to " + hi + " are defined");
+                failure = new CorruptStreamException("lzw: invalid code " + code + " at input byte " + (inBase + inPos)
+                        + ": only codes up to " + hi + " are defined");
                 break;
             }
             last = code;

@@ -33,6 +33,7 @@ public final class LzwOutputStream extends OutputStream {
     private static final int LAST_CODE = (1 << MAX_WIDTH) - 1;
     /** Open addressing table for at most ~3840 live entries: load stays below one half. */
     private static final int SLOT_BITS = 13;
+
     private static final int SLOT_MASK = (1 << SLOT_BITS) - 1;
 
     private final OutputStream sink;

@@ -24,6 +24,7 @@ final class MemberInflatingInputStream extends BulkInputStream {
     static final int MEMBER_OUTPUT = ParallelChunksOutputStream.CHUNK_SIZE;
     /** Any member of at most {@link #MEMBER_OUTPUT} bytes is shorter, even stored uncompressed. */
     private static final int WHOLE_MEMBER = MEMBER_OUTPUT + 4096;
+
     private static final int WINDOW = 2 * MEMBER_OUTPUT;
 
     private final InputStream raw;
@@ -35,6 +36,7 @@ final class MemberInflatingInputStream extends BulkInputStream {
     private int decoded;
     /** Input bytes before the window's position. */
     private long consumed;
+
     private boolean rawEnded;
 
     MemberInflatingInputStream(InputStream raw, LibDeflate lib) {
@@ -89,8 +91,8 @@ final class MemberInflatingInputStream extends BulkInputStream {
         byte[] pending = new byte[window.remaining()];
         window.get(pending);
         members.close();
-        rest = InflatingInputStream.gzipAfter(new SequenceInputStream(new ByteArrayInputStream(pending), raw),
-                decoded, consumed);
+        rest = InflatingInputStream.gzipAfter(
+                new SequenceInputStream(new ByteArrayInputStream(pending), raw), decoded, consumed);
     }
 
     @Override

@@ -41,9 +41,11 @@ abstract class ParallelChunksOutputStream extends OutputStream {
     private final ArrayDeque<ByteBuffer> held = new ArrayDeque<>();
     /** Input buffers whose chunk is written: reused, so a long stream makes little garbage. */
     private final ArrayDeque<ByteBuffer> spare = new ArrayDeque<>();
+
     private final ThreadLocal<ByteBuffer> output = new ThreadLocal<>();
     /** Starts small (most deltas a generator or a test writes are), grows to a chunk when filled. */
     private ByteBuffer chunk = ByteBuffer.allocateDirect(FIRST_BUFFER);
+
     private boolean begun;
     private boolean closed;
     private IOException failed;
@@ -62,11 +64,13 @@ abstract class ParallelChunksOutputStream extends OutputStream {
         if (lookahead < 0) {
             throw new IllegalArgumentException("lookahead < 0: " + lookahead);
         }
-        this.pool = threads == 1 ? null : Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, threadName);
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = threads == 1
+                ? null
+                : Executors.newFixedThreadPool(threads, r -> {
+                    Thread t = new Thread(r, threadName);
+                    t.setDaemon(true);
+                    return t;
+                });
         this.maxInFlight = 2 * threads;
         this.lookahead = lookahead;
     }
@@ -175,7 +179,11 @@ abstract class ParallelChunksOutputStream extends OutputStream {
     private void submit(boolean last) throws IOException {
         try {
             ByteBuffer input = chunk.flip();
-            chunk = last ? null : spare.isEmpty() ? ByteBuffer.allocateDirect(CHUNK_SIZE) : spare.pop().clear();
+            chunk = last
+                    ? null
+                    : spare.isEmpty()
+                            ? ByteBuffer.allocateDirect(CHUNK_SIZE)
+                            : spare.pop().clear();
             if (begun) {
                 dispatch(input, last);
                 return;
@@ -203,7 +211,8 @@ abstract class ParallelChunksOutputStream extends OutputStream {
             return;
         }
         inFlight.add(new InFlight(pool.submit(work), input));
-        while (inFlight.size() >= maxInFlight || (!inFlight.isEmpty() && inFlight.peek().encoded().isDone())) {
+        while (inFlight.size() >= maxInFlight
+                || (!inFlight.isEmpty() && inFlight.peek().encoded().isDone())) {
             writeOldest();
         }
     }

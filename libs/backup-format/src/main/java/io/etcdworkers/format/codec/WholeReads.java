@@ -43,11 +43,13 @@ public final class WholeReads implements AutoCloseable {
     private static final long MIN_MEMBER = 20;
     /** Bytes of content held at once: 64 MiB, six of the 300,000-event benchmark's deltas. */
     static final long CONTENT_BUDGET = 64L << 20;
+
     private static final int TRANSFER = 64 * 1024;
 
     private final Optional<LibDeflate> lib;
     /** The content budget, in KiB. */
     private final Semaphore held;
+
     private final int budgetKib;
     private final BufferPool buffers = new BufferPool();
     private volatile boolean mapFailureLogged;
@@ -144,8 +146,8 @@ public final class WholeReads implements AutoCloseable {
      * Whether the {@code length} bytes of {@code input} are exactly one gzip member whose content,
      * now in {@code output}, is exactly {@code declared} bytes long (its CRC-32 and length checked).
      */
-    private static boolean oneMember(LibDeflate lib, MappedBuffer input, long length, MappedBuffer output,
-            long declared) {
+    private static boolean oneMember(
+            LibDeflate lib, MappedBuffer input, long length, MappedBuffer output, long declared) {
         ByteBuffer in = input.pointer().getByteBuffer(0, length);
         ByteBuffer out = output.pointer().getByteBuffer(0, declared);
         try (LibDeflate.Members members = lib.members()) {

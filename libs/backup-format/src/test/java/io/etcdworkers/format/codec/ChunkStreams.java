@@ -23,8 +23,8 @@ final class ChunkStreams {
         byte[] out = new byte[size];
         int i = 0;
         while (i < size) {
-            byte[] record = ("/registry/pods/ns-" + random.nextInt(50) + "/pod-" + random.nextInt(100_000) + "\0")
-                    .getBytes();
+            byte[] record =
+                    ("/registry/pods/ns-" + random.nextInt(50) + "/pod-" + random.nextInt(100_000) + "\0").getBytes();
             for (int j = 0; j < record.length && i < size; j++) {
                 out[i++] = record[j];
             }
@@ -51,8 +51,10 @@ final class ChunkStreams {
         Path file = dir.resolve("snapshot.gz");
         Files.write(file, gz);
         Path out = dir.resolve("snapshot");
-        Process gzip = new ProcessBuilder("gzip", "-dc", file.toString()).redirectOutput(out.toFile())
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process gzip = new ProcessBuilder("gzip", "-dc", file.toString())
+                .redirectOutput(out.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         assertThat(gzip.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(gzip.exitValue()).as("gzip -dc's exit").isZero();
         return Files.readAllBytes(out);

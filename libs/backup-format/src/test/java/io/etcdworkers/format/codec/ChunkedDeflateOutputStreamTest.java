@@ -31,7 +31,8 @@ class ChunkedDeflateOutputStreamTest {
 
     /** The JDK's own inflaters, which know nothing of this class. */
     private static byte[] jdkInflate(Format format, byte[] compressed) throws IOException {
-        try (InputStream in = format == Format.GZIP ? new GZIPInputStream(new ByteArrayInputStream(compressed))
+        try (InputStream in = format == Format.GZIP
+                ? new GZIPInputStream(new ByteArrayInputStream(compressed))
                 : new InflaterInputStream(new ByteArrayInputStream(compressed))) {
             return in.readAllBytes();
         }
@@ -45,7 +46,9 @@ class ChunkedDeflateOutputStreamTest {
             assertThat(jdkInflate(format, compressed)).as("%s, JDK", format).isEqualTo(data);
             Compression codec = format == Format.GZIP ? Compression.GZIP : Compression.ZLIB;
             try (InputStream in = codec.decompress(new ByteArrayInputStream(compressed))) {
-                assertThat(in.readAllBytes()).as("%s, ours (checks trailer and end)", format).isEqualTo(data);
+                assertThat(in.readAllBytes())
+                        .as("%s, ours (checks trailer and end)", format)
+                        .isEqualTo(data);
             }
         }
     }
@@ -79,7 +82,8 @@ class ChunkedDeflateOutputStreamTest {
         for (int size : new int[] {0, 1, 32 * 1024 - 1, CHUNK, CHUNK + 1, 2 * CHUNK}) {
             byte[] data = ChunkStreams.databaseLike(size, size);
             for (Format format : Format.values()) {
-                assertThat(jdkInflate(format, compress(format, 2, data, 10_000))).as("%s %d bytes", format, size)
+                assertThat(jdkInflate(format, compress(format, 2, data, 10_000)))
+                        .as("%s %d bytes", format, size)
                         .isEqualTo(data);
             }
         }
@@ -96,7 +100,8 @@ class ChunkedDeflateOutputStreamTest {
     @Test
     void gnuGzipReadsIt(@TempDir Path dir) throws Exception {
         byte[] data = ChunkStreams.databaseLike(2 * CHUNK + 999, 4);
-        assertThat(ChunkStreams.gnuGunzip(compress(Format.GZIP, 2, data, 65_536), dir)).isEqualTo(data);
+        assertThat(ChunkStreams.gnuGunzip(compress(Format.GZIP, 2, data, 65_536), dir))
+                .isEqualTo(data);
     }
 
     @Test

@@ -57,7 +57,9 @@ class CompressionCorruptionTest {
                         .as("%s cut at %d of %d", c, cut, valid.length)
                         .isInstanceOf(TruncatedStreamException.class);
                 byte[] got = delivered.toByteArray();
-                assertThat(got).as("%s bytes before the cut at %d", c, cut).isEqualTo(Arrays.copyOf(ORIGINAL, got.length));
+                assertThat(got)
+                        .as("%s bytes before the cut at %d", c, cut)
+                        .isEqualTo(Arrays.copyOf(ORIGINAL, got.length));
             }
         }
     }
@@ -94,13 +96,15 @@ class CompressionCorruptionTest {
 
     private static void assertDataAfterTheEndFails(Compression c, byte[] extra) {
         byte[] input = concat(VALID.get(c), extra);
-        assertThatThrownBy(() -> decompress(c, input)).as("%s with %s after the end", c, HexFormat.of().formatHex(extra))
+        assertThatThrownBy(() -> decompress(c, input))
+                .as("%s with %s after the end", c, HexFormat.of().formatHex(extra))
                 .isInstanceOfAny(CorruptStreamException.class, TruncatedStreamException.class);
     }
 
     @SeededTest(tries = 1000)
     void flippedBitsInValidStream(SeededCase c) {
-        assertFlippedBitsFailCleanlyOrDecode(CODECS[c.intBetween(0, 2)], c.intBetween(0, 100_000), c.intBetween(1, 255));
+        assertFlippedBitsFailCleanlyOrDecode(
+                CODECS[c.intBetween(0, 2)], c.intBetween(0, 100_000), c.intBetween(1, 255));
     }
 
     /** The first and last positions the random cases pick, with one, two, all but one and all eight bits. */
@@ -153,8 +157,10 @@ class CompressionCorruptionTest {
             } catch (CorruptStreamException | TruncatedStreamException expected) {
                 // one of the two documented outcomes
             } catch (Throwable other) {
-                throw new AssertionError("unexpected " + other + " from " + c + " for "
-                        + HexFormat.of().formatHex(input), other);
+                throw new AssertionError(
+                        "unexpected " + other + " from " + c + " for "
+                                + HexFormat.of().formatHex(input),
+                        other);
             }
         });
     }

@@ -16,8 +16,7 @@ class CompressionFixtureTest {
 
     static Stream<Arguments> objects() {
         List<String> names = EtcdbrFixtures.objectNames();
-        return Stream.of(Compression.values())
-                .flatMap(c -> names.stream().map(name -> Arguments.of(c, name)));
+        return Stream.of(Compression.values()).flatMap(c -> names.stream().map(name -> Arguments.of(c, name)));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -28,12 +27,14 @@ class CompressionFixtureTest {
         assertThat(Compression.fromSuffix(compression.suffix())).contains(compression);
 
         byte[] decoded;
-        try (InputStream in = compression.decompress(
-                new ByteArrayInputStream(EtcdbrFixtures.read(bucket, objectName)))) {
+        try (InputStream in =
+                compression.decompress(new ByteArrayInputStream(EtcdbrFixtures.read(bucket, objectName)))) {
             decoded = in.readAllBytes();
         }
 
-        assertThat(EtcdbrFixtures.hashTrailerMatches(decoded)).as("trailing SHA-256 of %s", objectName).isTrue();
+        assertThat(EtcdbrFixtures.hashTrailerMatches(decoded))
+                .as("trailing SHA-256 of %s", objectName)
+                .isTrue();
         assertThat(EtcdbrFixtures.comparableContent(name, decoded))
                 .isEqualTo(EtcdbrFixtures.comparableContent(name, EtcdbrFixtures.read("plain", name)));
     }

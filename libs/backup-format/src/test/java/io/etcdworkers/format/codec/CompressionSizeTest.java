@@ -25,13 +25,17 @@ class CompressionSizeTest {
     private static List<Written> etcdbrctlFullSnapshots() {
         Path fixtures = Path.of(System.getProperty("fixtures.dir"));
         return List.of(
-                new Written(fixtures.resolve("etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz"),
+                new Written(
+                        fixtures.resolve("etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz"),
                         Compression.GZIP),
-                new Written(fixtures.resolve("etcdbr-v0.23.0/zlib/v2/Full-00000000-00000601-1795986606.zlib"),
+                new Written(
+                        fixtures.resolve("etcdbr-v0.23.0/zlib/v2/Full-00000000-00000601-1795986606.zlib"),
                         Compression.ZLIB),
-                new Written(fixtures.resolve("etcdbr-v0.41.2/gzip/v2/Full-00000000-00000521-1796115241.gz"),
+                new Written(
+                        fixtures.resolve("etcdbr-v0.41.2/gzip/v2/Full-00000000-00000521-1796115241.gz"),
                         Compression.GZIP),
-                new Written(fixtures.resolve("etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"),
+                new Written(
+                        fixtures.resolve("etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"),
                         Compression.GZIP));
     }
 
@@ -52,9 +56,10 @@ class CompressionSizeTest {
         noLargerThanEtcdbrctls((codec, data) -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             ChunkedDeflateOutputStream.Format format = codec == Compression.GZIP
-                    ? ChunkedDeflateOutputStream.Format.GZIP : ChunkedDeflateOutputStream.Format.ZLIB;
-            try (OutputStream out = new ChunkedDeflateOutputStream(bytes, format, Compression.DEFLATE_LEVEL,
-                    Compression.DEFLATE_STRATEGY, 2)) {
+                    ? ChunkedDeflateOutputStream.Format.GZIP
+                    : ChunkedDeflateOutputStream.Format.ZLIB;
+            try (OutputStream out = new ChunkedDeflateOutputStream(
+                    bytes, format, Compression.DEFLATE_LEVEL, Compression.DEFLATE_STRATEGY, 2)) {
                 out.write(data);
             }
             return bytes.toByteArray();
@@ -69,9 +74,12 @@ class CompressionSizeTest {
             byte[] database = decompress(w.codec(), compressed);
             byte[] again = writer.compress(w.codec(), database);
 
-            assertThat(decompress(w.codec(), again)).as("round trip of %s", w.object()).isEqualTo(database);
+            assertThat(decompress(w.codec(), again))
+                    .as("round trip of %s", w.object())
+                    .isEqualTo(database);
             // one of them is 0.15 % above Go's; none more than half a percent
-            assertThat((double) again.length).as("%s: ours vs etcdbrctl's", w.object().getFileName())
+            assertThat((double) again.length)
+                    .as("%s: ours vs etcdbrctl's", w.object().getFileName())
                     .isLessThanOrEqualTo(compressed.length * 1.005);
             theirs += compressed.length;
             ours += again.length;

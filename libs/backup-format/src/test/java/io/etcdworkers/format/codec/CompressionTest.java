@@ -69,7 +69,8 @@ class CompressionTest {
 
     @Test
     void gzipHeaderIsPlainDeflateMember() throws IOException {
-        assertThat(HexFormat.of().formatHex(compress(Compression.GZIP, new byte[10]), 0, 3)).isEqualTo("1f8b08");
+        assertThat(HexFormat.of().formatHex(compress(Compression.GZIP, new byte[10]), 0, 3))
+                .isEqualTo("1f8b08");
     }
 
     /** Concatenated gzip members are one gzip stream (Go's reader is multistream by default). */
@@ -78,7 +79,8 @@ class CompressionTest {
         byte[] first = compress(Compression.GZIP, "first ".getBytes(StandardCharsets.US_ASCII));
         byte[] second = compress(Compression.GZIP, "second".getBytes(StandardCharsets.US_ASCII));
         byte[] both = concat(first, second);
-        assertThat(new String(decompress(Compression.GZIP, both), StandardCharsets.US_ASCII)).isEqualTo("first second");
+        assertThat(new String(decompress(Compression.GZIP, both), StandardCharsets.US_ASCII))
+                .isEqualTo("first second");
     }
 
     /** A header with every optional field, as other gzip writers may produce it. */
@@ -94,7 +96,8 @@ class CompressionTest {
         header.write((int) crc.getValue());
         header.write((int) (crc.getValue() >>> 8));
         byte[] withFields = concat(header.toByteArray(), Arrays.copyOfRange(plain, 10, plain.length));
-        assertThat(new String(decompress(Compression.GZIP, withFields), StandardCharsets.US_ASCII)).isEqualTo("payload");
+        assertThat(new String(decompress(Compression.GZIP, withFields), StandardCharsets.US_ASCII))
+                .isEqualTo("payload");
 
         withFields[header.size() - 1] ^= 1;
         assertThatThrownBy(() -> decompress(Compression.GZIP, withFields))
@@ -109,9 +112,11 @@ class CompressionTest {
         badCrc[valid.length - 8] ^= 1;
         byte[] badLength = valid.clone();
         badLength[valid.length - 4] ^= 1;
-        assertThatThrownBy(() -> decompress(Compression.GZIP, badCrc)).isInstanceOf(CorruptStreamException.class)
+        assertThatThrownBy(() -> decompress(Compression.GZIP, badCrc))
+                .isInstanceOf(CorruptStreamException.class)
                 .hasMessageContaining("CRC-32");
-        assertThatThrownBy(() -> decompress(Compression.GZIP, badLength)).isInstanceOf(CorruptStreamException.class)
+        assertThatThrownBy(() -> decompress(Compression.GZIP, badLength))
+                .isInstanceOf(CorruptStreamException.class)
                 .hasMessageContaining("length");
     }
 
@@ -123,7 +128,9 @@ class CompressionTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Compression.class, names = {"GZIP", "ZLIB", "LZW"})
+    @EnumSource(
+            value = Compression.class,
+            names = {"GZIP", "ZLIB", "LZW"})
     void emptyInputIsTruncated(Compression compression) {
         assertThatThrownBy(() -> decompress(compression, new byte[0])).isInstanceOf(TruncatedStreamException.class);
     }
@@ -132,7 +139,8 @@ class CompressionTest {
     void wrongFormatIsCorrupt() throws IOException {
         byte[] zlib = compress(Compression.ZLIB, "payload".getBytes(StandardCharsets.US_ASCII));
         byte[] gzip = compress(Compression.GZIP, "payload".getBytes(StandardCharsets.US_ASCII));
-        assertThatThrownBy(() -> decompress(Compression.GZIP, zlib)).isInstanceOf(CorruptStreamException.class)
+        assertThatThrownBy(() -> decompress(Compression.GZIP, zlib))
+                .isInstanceOf(CorruptStreamException.class)
                 .hasMessageContaining("magic");
         assertThatThrownBy(() -> decompress(Compression.ZLIB, gzip)).isInstanceOf(CorruptStreamException.class);
     }

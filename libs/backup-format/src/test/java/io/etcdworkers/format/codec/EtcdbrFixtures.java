@@ -3,12 +3,12 @@ package io.etcdworkers.format.codec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -20,8 +20,7 @@ import java.util.stream.Stream;
  * hash). Only the full snapshot is the same byte for byte in every bucket.
  */
 final class EtcdbrFixtures {
-    private EtcdbrFixtures() {
-    }
+    private EtcdbrFixtures() {}
 
     static Path bucket(String name) {
         String dir = System.getProperty("fixtures.dir");
@@ -34,7 +33,8 @@ final class EtcdbrFixtures {
     /** Names of the objects of the plain bucket; the other buckets add their suffix to them. */
     static List<String> objectNames() {
         try (Stream<Path> files = Files.list(bucket("plain"))) {
-            List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+            List<String> names =
+                    files.map(p -> p.getFileName().toString()).sorted().toList();
             if (names.isEmpty()) {
                 throw new IllegalStateException("no objects in " + bucket("plain"));
             }

@@ -30,8 +30,8 @@ class GzipMembersOutputStreamTest {
     static LibDeflate requireLibDeflate() {
         LibDeflate loaded = LibDeflate.get().orElse(null);
         if (loaded == null) {
-            String message = "libdeflate cannot be loaded (" + LibDeflate.unavailableReason().orElse("?")
-                    + "): install Debian's libdeflate0 (.ci/run does)";
+            String message = "libdeflate cannot be loaded ("
+                    + LibDeflate.unavailableReason().orElse("?") + "): install Debian's libdeflate0 (.ci/run does)";
             RequiredInCi.missing(message, "the libdeflate tests");
         }
         return loaded;
@@ -49,13 +49,15 @@ class GzipMembersOutputStreamTest {
 
     /** What the stream promises: libdeflate's gzip of each 1 MiB chunk at the level for the input's size, in order. */
     private static byte[] expected(byte[] data) {
-        int level = data.length <= GzipMembersOutputStream.SMALL_INPUT ? GzipMembersOutputStream.SMALL_LEVEL
+        int level = data.length <= GzipMembersOutputStream.SMALL_INPUT
+                ? GzipMembersOutputStream.SMALL_LEVEL
                 : GzipMembersOutputStream.LEVEL;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int off = 0;
         do {
             int n = Math.min(CHUNK, data.length - off);
-            ByteBuffer chunk = ByteBuffer.allocateDirect(Math.max(n, 1)).put(data, off, n).flip();
+            ByteBuffer chunk =
+                    ByteBuffer.allocateDirect(Math.max(n, 1)).put(data, off, n).flip();
             out.writeBytes(lib.gzip(level, chunk, ByteBuffer::allocateDirect));
             off += n;
         } while (off < data.length);
@@ -67,12 +69,17 @@ class GzipMembersOutputStreamTest {
         for (int size : new int[] {0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 4 * CHUNK, 4 * CHUNK + 1, 6 * CHUNK + 77}) {
             byte[] data = ChunkStreams.databaseLike(size, size);
             byte[] gz = compress(data, 2, 100_000);
-            assertThat(gz).as("%d bytes: one member per chunk at the promised level", size).isEqualTo(expected(data));
+            assertThat(gz)
+                    .as("%d bytes: one member per chunk at the promised level", size)
+                    .isEqualTo(expected(data));
             try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
-                assertThat(in.readAllBytes()).as("%d bytes, the JDK's reader", size).isEqualTo(data);
+                assertThat(in.readAllBytes())
+                        .as("%d bytes, the JDK's reader", size)
+                        .isEqualTo(data);
             }
             try (InputStream in = Compression.GZIP.decompress(new ByteArrayInputStream(gz))) {
-                assertThat(in.readAllBytes()).as("%d bytes, ours (every member's CRC and length)", size)
+                assertThat(in.readAllBytes())
+                        .as("%d bytes, ours (every member's CRC and length)", size)
                         .isEqualTo(data);
             }
         }
@@ -107,8 +114,8 @@ class GzipMembersOutputStreamTest {
 
     @Test
     void aFailingSinkFailsTheWriteAndIsStillClosed() {
-        ChunkStreams.failsWithItsSink(sink -> new GzipMembersOutputStream(sink, lib, 2),
-                ChunkStreams.databaseLike(8 * CHUNK, 5));
+        ChunkStreams.failsWithItsSink(
+                sink -> new GzipMembersOutputStream(sink, lib, 2), ChunkStreams.databaseLike(8 * CHUNK, 5));
     }
 
     @Test

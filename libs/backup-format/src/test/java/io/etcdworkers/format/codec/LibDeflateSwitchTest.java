@@ -1,7 +1,5 @@
 package io.etcdworkers.format.codec;
 
-import java.util.zip.Inflater;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etcdworkers.testsupport.MainRun;
@@ -13,6 +11,7 @@ import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.Inflater;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,8 +42,11 @@ class LibDeflateSwitchTest {
     /** Writes 2.5 MiB as a gzip snapshot, counts its members, reads it back both ways: the child's main. */
     public static final class SwitchMain {
         public static void main(String[] args) throws Exception {
-            System.out.println(LibDeflate.get().isPresent() ? "libdeflate=on"
-                    : "libdeflate=off reason=" + LibDeflate.unavailableReason().orElse("?"));
+            System.out.println(
+                    LibDeflate.get().isPresent()
+                            ? "libdeflate=on"
+                            : "libdeflate=off reason="
+                                    + LibDeflate.unavailableReason().orElse("?"));
             byte[] data = ChunkStreams.databaseLike(5 * ParallelChunksOutputStream.CHUNK_SIZE / 2, 1);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (OutputStream out = Compression.GZIP.compress(bytes)) {

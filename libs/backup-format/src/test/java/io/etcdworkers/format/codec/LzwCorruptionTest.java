@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
 class LzwCorruptionTest {
     /** A real delta's first 3 KB: a valid stream of a few hundred bytes with multi-byte codes. */
     private static final byte[] ORIGINAL = firstBytesOfDelta(3000);
+
     private static final byte[] VALID = encodeUnchecked(ORIGINAL);
 
     @SeededTest(tries = 1000)
@@ -155,8 +156,8 @@ class LzwCorruptionTest {
             } catch (CorruptStreamException | TruncatedStreamException expected) {
                 // one of the two documented outcomes
             } catch (Throwable other) {
-                throw new AssertionError("unexpected " + other + " for input "
-                        + HexFormat.of().formatHex(input), other);
+                throw new AssertionError(
+                        "unexpected " + other + " for input " + HexFormat.of().formatHex(input), other);
             }
         });
     }

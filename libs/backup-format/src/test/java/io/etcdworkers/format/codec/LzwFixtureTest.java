@@ -22,7 +22,9 @@ class LzwFixtureTest {
     void decodesGoWrittenObject(String name) throws IOException {
         byte[] decoded = decode(EtcdbrFixtures.read("lzw", name + ".Z"));
 
-        assertThat(EtcdbrFixtures.hashTrailerMatches(decoded)).as("trailing SHA-256 of %s", name).isTrue();
+        assertThat(EtcdbrFixtures.hashTrailerMatches(decoded))
+                .as("trailing SHA-256 of %s", name)
+                .isTrue();
         assertThat(EtcdbrFixtures.comparableContent(name, decoded))
                 .isEqualTo(EtcdbrFixtures.comparableContent(name, EtcdbrFixtures.read("plain", name)));
     }
@@ -40,7 +42,9 @@ class LzwFixtureTest {
         }
 
         byte[] ours = sink.toByteArray();
-        assertThat(Arrays.mismatch(ours, goCompressed)).as("first differing byte (-1: none)").isEqualTo(-1);
+        assertThat(Arrays.mismatch(ours, goCompressed))
+                .as("first differing byte (-1: none)")
+                .isEqualTo(-1);
     }
 
     private static byte[] decode(byte[] compressed) throws IOException {

@@ -33,7 +33,8 @@ class LzwRoundTripTest {
     /** Few symbols in long runs: long matches, the "code == hi" case, many dictionary clears. */
     @SeededTest(tries = 60)
     void repetitiveInputsRoundTrip(SeededCase c) throws IOException {
-        assertRoundTrips(runs(c.intBetween(1, 4), c.intBetween(0, 400_000), 64, c.random().nextLong()));
+        assertRoundTrips(runs(
+                c.intBetween(1, 4), c.intBetween(0, 400_000), 64, c.random().nextLong()));
     }
 
     @SeededTest(tries = 100)
@@ -76,10 +77,12 @@ class LzwRoundTripTest {
     static Stream<Named<byte[]>> edgeInputs() {
         Stream<Named<byte[]>> bytes = EdgeCases.byteArrays(0, 20_000).stream()
                 .map(data -> named(data.length == 0 ? "no byte" : data.length + " bytes of " + data[0], data));
-        return Stream.concat(bytes, Stream.of(
-                named("one symbol, 400,000 bytes", runs(1, 400_000, 64, 0)),
-                named("one symbol, 200,000 bytes in runs of up to 100", runs(1, 200_000, 100, 0)),
-                named("256 symbols, 200,000 bytes in runs of one", runs(256, 200_000, 1, 0))));
+        return Stream.concat(
+                bytes,
+                Stream.of(
+                        named("one symbol, 400,000 bytes", runs(1, 400_000, 64, 0)),
+                        named("one symbol, 200,000 bytes in runs of up to 100", runs(1, 200_000, 100, 0)),
+                        named("256 symbols, 200,000 bytes in runs of one", runs(256, 200_000, 1, 0))));
     }
 
     private static void assertRoundTrips(byte[] data) throws IOException {
@@ -114,8 +117,7 @@ class LzwRoundTripTest {
         assertThat(sink.toByteArray()).isEqualTo(encode(data));
     }
 
-    private static void assertReadingInAnyChunkSizesGivesTheSameBytes(byte[] data, Random random)
-            throws IOException {
+    private static void assertReadingInAnyChunkSizesGivesTheSameBytes(byte[] data, Random random) throws IOException {
         ByteArrayOutputStream got = new ByteArrayOutputStream();
         try (InputStream in = new LzwInputStream(new ByteArrayInputStream(encode(data)))) {
             byte[] buf = new byte[70_000];
@@ -177,10 +179,12 @@ class LzwRoundTripTest {
             long t1 = System.nanoTime();
             byte[] decoded = decode(compressed);
             long t2 = System.nanoTime();
-            assertThat(Arrays.mismatch(decoded, data)).as("first differing byte").isEqualTo(-1);
-            System.out.printf("lzw %-16s %,d -> %,d bytes: encode %.0f MB/s, decode %.0f MB/s%n",
-                    input[0], data.length, compressed.length, mbPerSecond(size, t1 - t0),
-                    mbPerSecond(size, t2 - t1));
+            assertThat(Arrays.mismatch(decoded, data))
+                    .as("first differing byte")
+                    .isEqualTo(-1);
+            System.out.printf(
+                    "lzw %-16s %,d -> %,d bytes: encode %.0f MB/s, decode %.0f MB/s%n",
+                    input[0], data.length, compressed.length, mbPerSecond(size, t1 - t0), mbPerSecond(size, t2 - t1));
         }
     }
 
@@ -189,7 +193,11 @@ class LzwRoundTripTest {
         if (c.anyBoolean()) {
             return c.bytes(0, 3000);
         }
-        return runs(c.intBetween(1, 256), c.intBetween(0, 200_000), c.intBetween(1, 100), c.random().nextLong());
+        return runs(
+                c.intBetween(1, 256),
+                c.intBetween(0, 200_000),
+                c.intBetween(1, 100),
+                c.random().nextLong());
     }
 
     /** Runs of random length over an alphabet of {@code symbols} byte values. */

@@ -28,8 +28,8 @@ class MapRefusedTest {
     void aRefusedMappingStreamsTheDeltaInstead() throws Exception {
         GzipMembersOutputStreamTest.requireLibDeflate();
         // interpreted only: no compiler thread is started (and mapped) once the limit is set
-        ProcessRun child = MainRun.run(LimitedMain.class, List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"),
-                Duration.ofSeconds(120));
+        ProcessRun child = MainRun.run(
+                LimitedMain.class, List.of("-Xint", "-XX:+UseSerialGC", "-Xms64m", "-Xmx64m"), Duration.ofSeconds(120));
         String output = MainRun.output(child);
         assertThat(child.exitCode()).as(output).isZero();
         assertThat(output)
@@ -37,7 +37,9 @@ class MapRefusedTest {
                 .contains("cannot map")
                 .contains("after the limit: sameContent=true pooled=0 budgetKib=" + (WholeReads.CONTENT_BUDGET >> 10))
                 .contains("mapping refused directly: OutOfMemoryError");
-        assertThat(output.split("cannot map", -1)).as("the refusal is logged once").hasSize(2);
+        assertThat(output.split("cannot map", -1))
+                .as("the refusal is logged once")
+                .hasSize(2);
     }
 
     /** Linux's {@code getrlimit}/{@code setrlimit}; a {@code struct rlimit} is two 64-bit values. */

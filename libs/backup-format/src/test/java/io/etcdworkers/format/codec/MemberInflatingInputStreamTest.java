@@ -64,8 +64,10 @@ class MemberInflatingInputStreamTest {
     @Test
     void etcdbrctlsFullSnapshotsReadAsTheJdkReaderReadsThem() throws IOException {
         Path fixtures = Path.of(System.getProperty("fixtures.dir"));
-        for (String name : new String[] {"etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz",
-                "etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"}) {
+        for (String name : new String[] {
+            "etcdbr-v0.23.0/gzip/v2/Full-00000000-00000601-1795986606.gz",
+            "etcdbr-v0.41.2/gzip/v2/Full-00000000-00002037-1796115300.gz"
+        }) {
             byte[] gz = Files.readAllBytes(fixtures.resolve(name));
             ReadOutcome expected = jdk(gz);
             assertThat(expected.end()).isNull();
@@ -79,7 +81,9 @@ class MemberInflatingInputStreamTest {
         byte[] valid = ours(data);
         Random sizes = new Random(42);
         for (Damage d : Damage.of(valid, 42, 120)) {
-            assertThat(members(d.bytes(), 1 + sizes.nextInt(70_000))).as(d.what()).isEqualTo(jdk(d.bytes()));
+            assertThat(members(d.bytes(), 1 + sizes.nextInt(70_000)))
+                    .as(d.what())
+                    .isEqualTo(jdk(d.bytes()));
         }
     }
 

@@ -44,7 +44,9 @@ class WholeReadsTest {
 
     @AfterEach
     void nothingHeld() {
-        assertThat(reads.availableBudgetKib()).as("content budget after the test").isEqualTo(BUDGET_KIB);
+        assertThat(reads.availableBudgetKib())
+                .as("content budget after the test")
+                .isEqualTo(BUDGET_KIB);
         reads.close();
         assertThat(reads.pooledBuffers()).as("buffers mapped after close").isZero();
     }
@@ -71,8 +73,11 @@ class WholeReadsTest {
             byte[] data = ChunkStreams.databaseLike(size, size);
             ByteArrayInputStream raw = new ByteArrayInputStream(ChunkStreams.oneMember(data));
             InputStream content = whole(raw, raw.available());
-            assertThat(raw.available()).as("unread compressed bytes, %d bytes of content", size).isZero();
-            assertThat(reads.availableBudgetKib()).as("budget while read")
+            assertThat(raw.available())
+                    .as("unread compressed bytes, %d bytes of content", size)
+                    .isZero();
+            assertThat(reads.availableBudgetKib())
+                    .as("budget while read")
                     .isEqualTo(BUDGET_KIB - Math.max(1, (size + 1023) / 1024));
             assertThat(ReadOutcome.of(content, 7000)).isEqualTo(new ReadOutcome(data, null));
         }
@@ -84,7 +89,9 @@ class WholeReadsTest {
             byte[] data = ChunkStreams.databaseLike(200_000 + 50_000 * (i % 5), i);
             byte[] gz = ChunkStreams.oneMember(data);
             assertThat(whole(gz, gz.length, 65_536)).isEqualTo(new ReadOutcome(data, null));
-            assertThat(reads.pooledBuffers()).as("an input and an output kept, after %d reads", i + 1).isEqualTo(2);
+            assertThat(reads.pooledBuffers())
+                    .as("an input and an output kept, after %d reads", i + 1)
+                    .isEqualTo(2);
         }
         byte[] data = ChunkStreams.databaseLike(100_000, 99);
         byte[] gz = ChunkStreams.oneMember(data);
@@ -92,7 +99,9 @@ class WholeReadsTest {
         reads.close();
         assertThat(reads.pooledBuffers()).as("the input's buffer unmapped").isZero();
         assertThat(ReadOutcome.of(open, 1000)).as("a content read after close").isEqualTo(new ReadOutcome(data, null));
-        assertThat(reads.pooledBuffers()).as("its buffer unmapped when given back").isZero();
+        assertThat(reads.pooledBuffers())
+                .as("its buffer unmapped when given back")
+                .isZero();
     }
 
     @Test
@@ -140,7 +149,8 @@ class WholeReadsTest {
         byte[] valid = ChunkStreams.oneMember(ChunkStreams.databaseLike(700_000, 3));
         Random sizes = new Random(7);
         for (Damage d : Damage.of(valid, 7, 120)) {
-            assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000))).as(d.what())
+            assertThat(whole(d.bytes(), d.bytes().length, 1 + sizes.nextInt(70_000)))
+                    .as(d.what())
                     .isEqualTo(jdk(d.bytes()));
         }
     }

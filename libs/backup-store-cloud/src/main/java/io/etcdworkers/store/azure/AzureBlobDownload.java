@@ -49,9 +49,11 @@ final class AzureBlobDownload {
      * exactly as long as the store announced (whole) or as asked (range).
      */
     InputStream open(String blobUrl, String key, Optional<long[]> range) {
-        String action = "reading \"" + key + "\"" + range.map(r -> " at " + r[0] + "+" + r[1]).orElse("");
+        String action = "reading \"" + key + "\""
+                + range.map(r -> " at " + r[0] + "+" + r[1]).orElse("");
         // Shared-key signing reads both headers from the request (an absent length signs as "null").
-        HttpRequest request = new HttpRequest(HttpMethod.GET, blobUrl).setHeader(VERSION, serviceVersion)
+        HttpRequest request = new HttpRequest(HttpMethod.GET, blobUrl)
+                .setHeader(VERSION, serviceVersion)
                 .setHeader(HttpHeaderName.CONTENT_LENGTH, "0");
         range.ifPresent(r -> request.setHeader(RANGE, "bytes=" + r[0] + "-" + (r[0] + r[1] - 1)));
         HttpResponse response;
@@ -71,30 +73,39 @@ final class AzureBlobDownload {
         if (range.isPresent()) {
             long[] r = range.get();
             String contentRange = response.getHeaderValue(HttpHeaderName.CONTENT_RANGE);
-            if (status != 206 || contentRange == null || !contentRange.startsWith(
-                    "bytes " + r[0] + "-" + (r[0] + r[1] - 1) + "/")) {
+            if (status != 206
+                    || contentRange == null
+                    || !contentRange.startsWith("bytes " + r[0] + "-" + (r[0] + r[1] - 1) + "/")) {
                 response.close();
                 long size = totalSize(contentRange);
                 if (size >= 0 && size < r[0] + r[1]) {
-                    throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, store + ": \"" + key + "\" has " + size
-                            + " bytes, fewer than the " + (r[0] + r[1]) + " asked for");
+                    throw new WorkerException(
+                            ErrorCode.TRUNCATED_OBJECT,
+                            store + ": \"" + key + "\" has " + size + " bytes, fewer than the " + (r[0] + r[1])
+                                    + " asked for");
                 }
-                throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, store + ": " + action + " got HTTP " + status
-                        + " with Content-Range " + contentRange);
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE,
+                        store + ": " + action + " got HTTP " + status + " with Content-Range " + contentRange);
             }
             expected = r[1];
         } else {
             String length = response.getHeaderValue(HttpHeaderName.CONTENT_LENGTH);
             if (length == null) {
                 response.close();
-                throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, store + ": " + action + " failed: the store "
-                        + "sent no Content-Length, so a cut-short body would go unnoticed");
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE,
+                        store + ": " + action + " failed: the store "
+                                + "sent no Content-Length, so a cut-short body would go unnoticed");
             }
             expected = Long.parseLong(length.strip());
         }
         InputStream body = new ClosingResponse(response.getBodyAsInputStreamSync(), response);
-        return new LengthCheckedInputStream(body, expected, store + ": \"" + key + "\""
-                + range.map(r -> " at " + r[0] + "+" + r[1]).orElse(""));
+        return new LengthCheckedInputStream(
+                body,
+                expected,
+                store + ": \"" + key + "\""
+                        + range.map(r -> " at " + r[0] + "+" + r[1]).orElse(""));
     }
 
     /** The total of a {@code bytes a-b/total} Content-Range, or -1 when it does not say. */
@@ -103,7 +114,8 @@ final class AzureBlobDownload {
             return -1;
         }
         try {
-            return Long.parseLong(contentRange.substring(contentRange.indexOf('/') + 1).strip());
+            return Long.parseLong(
+                    contentRange.substring(contentRange.indexOf('/') + 1).strip());
         } catch (NumberFormatException e) {
             // "*" (unknown total): the caller reports the raw header.
             return -1;

@@ -56,8 +56,8 @@ public final class AzureBlobStore implements ObjectStore {
                 .retryOptions(retryOptions(config.retry()))
                 .buildClient();
         checkUrlUnderstood();
-        this.download = new AzureBlobDownload(container.getHttpPipeline(), container.getServiceVersion().getVersion(),
-                errors, describe());
+        this.download = new AzureBlobDownload(
+                container.getHttpPipeline(), container.getServiceVersion().getVersion(), errors, describe());
     }
 
     @Override
@@ -72,12 +72,18 @@ public final class AzureBlobStore implements ObjectStore {
         try {
             ListBlobsOptions options = new ListBlobsOptions().setPrefix(keyPrefix.isEmpty() ? null : keyPrefix);
             // By page, so that each page's request is retried on its own and none is held twice.
-            for (PagedResponse<BlobItem> page : container.listBlobs(options, null).iterableByPage()) {
+            for (PagedResponse<BlobItem> page :
+                    container.listBlobs(options, null).iterableByPage()) {
                 for (BlobItem item : page.getValue()) {
-                    Long size = item.getProperties() == null ? null : item.getProperties().getContentLength();
-                    result.add(new ObjectInfo(item.getName(), size == null ? 0 : size,
+                    Long size = item.getProperties() == null
+                            ? null
+                            : item.getProperties().getContentLength();
+                    result.add(new ObjectInfo(
+                            item.getName(),
+                            size == null ? 0 : size,
                             item.getProperties() == null || item.getProperties().getLastModified() == null
-                                    ? Instant.EPOCH : item.getProperties().getLastModified().toInstant()));
+                                    ? Instant.EPOCH
+                                    : item.getProperties().getLastModified().toInstant()));
                 }
             }
         } catch (RuntimeException e) {
@@ -138,9 +144,11 @@ public final class AzureBlobStore implements ObjectStore {
         String url = container.getBlobContainerUrl();
         if (!config.container().equals(container.getBlobContainerName())
                 || !stripSlash(url).equals(stripSlash(config.containerUrl().toString()))) {
-            throw new WorkerException(ErrorCode.USAGE, describe() + ": the Azure SDK reads this URL as container \""
-                    + container.getBlobContainerName() + "\" at " + url + "; give --store-endpoint-override as "
-                    + "https://<account>.<domain> (no port) or http://<host>:<port>/<account>");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    describe() + ": the Azure SDK reads this URL as container \""
+                            + container.getBlobContainerName() + "\" at " + url + "; give --store-endpoint-override as "
+                            + "https://<account>.<domain> (no port) or http://<host>:<port>/<account>");
         }
     }
 
@@ -149,10 +157,11 @@ public final class AzureBlobStore implements ObjectStore {
     }
 
     private static HttpClient httpClient(StoreRetry retry) {
-        Duration socket = retry.tryTimeout().compareTo(MAX_SOCKET_TIMEOUT) < 0 ? retry.tryTimeout() : MAX_SOCKET_TIMEOUT;
+        Duration socket =
+                retry.tryTimeout().compareTo(MAX_SOCKET_TIMEOUT) < 0 ? retry.tryTimeout() : MAX_SOCKET_TIMEOUT;
         // HTTP/1.1: the JDK client would otherwise try an h2c upgrade on every plain-http request.
-        return new JdkHttpClientBuilder(java.net.http.HttpClient.newBuilder()
-                .version(java.net.http.HttpClient.Version.HTTP_1_1))
+        return new JdkHttpClientBuilder(
+                        java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1))
                 .connectionTimeout(CONNECT_TIMEOUT)
                 .responseTimeout(socket)
                 .readTimeout(socket)
@@ -161,7 +170,12 @@ public final class AzureBlobStore implements ObjectStore {
     }
 
     private static RequestRetryOptions retryOptions(StoreRetry retry) {
-        return new RequestRetryOptions(RetryPolicyType.EXPONENTIAL, retry.maxTries(), retry.tryTimeout(),
-                retry.baseDelay(), retry.maxDelay(), null);
+        return new RequestRetryOptions(
+                RetryPolicyType.EXPONENTIAL,
+                retry.maxTries(),
+                retry.tryTimeout(),
+                retry.baseDelay(),
+                retry.maxDelay(),
+                null);
     }
 }

@@ -44,6 +44,7 @@ final class AzureBlockWriter implements ObjectWriter {
     private final AzureErrorTranslator errors;
     /** Block ids of one blob must all be as long; a per-writer prefix keeps two writers' apart. */
     private final String idPrefix = UUID.randomUUID().toString();
+
     private final List<String> blockIds = new ArrayList<>();
     private final OutputStream out = new WriterStream(this::write);
 
@@ -81,8 +82,12 @@ final class AzureBlockWriter implements ObjectWriter {
             }
             block.release();
             BlobProperties properties = client.getProperties();
-            committed = new ObjectInfo(key, properties.getBlobSize(), properties.getLastModified() == null
-                    ? Instant.EPOCH : properties.getLastModified().toInstant());
+            committed = new ObjectInfo(
+                    key,
+                    properties.getBlobSize(),
+                    properties.getLastModified() == null
+                            ? Instant.EPOCH
+                            : properties.getLastModified().toInstant());
             return committed;
         } catch (RuntimeException e) {
             throw errors.translate(e, "committing \"" + key + "\"", Target.CONTAINER);
@@ -102,16 +107,19 @@ final class AzureBlockWriter implements ObjectWriter {
 
     private void stageBlock() {
         if (blockIds.size() == MAX_BLOCKS) {
-            throw new WorkerException(ErrorCode.UNEXPECTED, "\"" + key + "\" needs more than " + MAX_BLOCKS
-                    + " blocks of " + blockSize + " bytes: raise the block size");
+            throw new WorkerException(
+                    ErrorCode.UNEXPECTED,
+                    "\"" + key + "\" needs more than " + MAX_BLOCKS + " blocks of " + blockSize
+                            + " bytes: raise the block size");
         }
-        String id = Base64.getEncoder().encodeToString(
-                String.format("%s-%06d", idPrefix, blockIds.size()).getBytes(StandardCharsets.US_ASCII));
+        String id = Base64.getEncoder()
+                .encodeToString(
+                        String.format("%s-%06d", idPrefix, blockIds.size()).getBytes(StandardCharsets.US_ASCII));
         try {
             client.stageBlockWithResponse(new BlockBlobStageBlockOptions(id, body()), null, null);
         } catch (RuntimeException e) {
-            throw errors.translate(e, "staging block " + (blockIds.size() + 1) + " of \"" + key + "\"",
-                    Target.CONTAINER);
+            throw errors.translate(
+                    e, "staging block " + (blockIds.size() + 1) + " of \"" + key + "\"", Target.CONTAINER);
         }
         blockIds.add(id);
         block.sent();
@@ -119,13 +127,14 @@ final class AzureBlockWriter implements ObjectWriter {
 
     /** The buffered bytes without a copy; the SDK replays them when it retries. */
     private BinaryData body() {
-        return BinaryData.fromByteBuffer(ByteBuffer.wrap(block.array(), 0, block.size()).asReadOnlyBuffer());
+        return BinaryData.fromByteBuffer(
+                ByteBuffer.wrap(block.array(), 0, block.size()).asReadOnlyBuffer());
     }
 
     private void ensureOpen() {
         if (closed || committed != null) {
-            throw new IllegalStateException("writer of \"" + key + "\" is already "
-                    + (committed != null ? "committed" : "closed"));
+            throw new IllegalStateException(
+                    "writer of \"" + key + "\" is already " + (committed != null ? "committed" : "closed"));
         }
     }
 }

@@ -24,16 +24,15 @@ public final class AzureCredentialFileReader {
     static final String PROVIDER = "ABS";
     private static final String LEGACY_EMULATOR_KEY = "emulatorEnabled";
 
-    private AzureCredentialFileReader() {
-    }
+    private AzureCredentialFileReader() {}
 
     /** The keys of either form of the Secret. */
     static AzureCredentials read(CredentialSecret s) {
         Optional<String> account = s.text("storageAccount");
         Optional<String> key = s.text("storageKey");
         List<String> missing = new ArrayList<>();
-        account.ifPresentOrElse(a -> { }, () -> missing.add("storageAccount"));
-        key.ifPresentOrElse(k -> { }, () -> missing.add("storageKey"));
+        account.ifPresentOrElse(a -> {}, () -> missing.add("storageAccount"));
+        key.ifPresentOrElse(k -> {}, () -> missing.add("storageKey"));
         if (!missing.isEmpty()) {
             throw s.invalid("must set storageAccount and storageKey; missing: " + String.join(", ", missing));
         }

@@ -16,8 +16,8 @@ import java.util.Optional;
  *     {@code --store-endpoint-override}, still honoured as etcdbrctl does
  * @param ignoredKeys keys etcdbrctl v0.41 no longer reads ({@code emulatorEnabled}) that the Secret holds
  */
-public record AzureCredentials(Path source, String storageAccount, String storageKey, Optional<String> domain,
-        List<String> ignoredKeys) {
+public record AzureCredentials(
+        Path source, String storageAccount, String storageKey, Optional<String> domain, List<String> ignoredKeys) {
     public AzureCredentials {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(storageAccount, "storageAccount");

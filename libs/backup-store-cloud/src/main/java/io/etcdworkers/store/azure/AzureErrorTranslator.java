@@ -25,7 +25,10 @@ final class AzureErrorTranslator {
     }
 
     /** What the request was about: a missing resource means another thing for each. */
-    enum Target { CONTAINER, BLOB }
+    enum Target {
+        CONTAINER,
+        BLOB
+    }
 
     /**
      * @param e what the SDK threw (or an exception whose cause chain holds it)
@@ -41,9 +44,13 @@ final class AzureErrorTranslator {
         }
         if (find(e, IOException.class) != null || find(e, TimeoutException.class) != null) {
             Throwable root = rootCause(e);
-            return fail(ErrorCode.STORE_UNAVAILABLE, action, "the store could not be reached or did not answer in time "
-                    + "after retries (" + root.getClass().getSimpleName() + (root.getMessage() == null ? ""
-                            : ": " + root.getMessage()) + ")", e);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the store could not be reached or did not answer in time "
+                            + "after retries (" + root.getClass().getSimpleName()
+                            + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")",
+                    e);
         }
         return fail(ErrorCode.UNEXPECTED, action, e.getClass().getSimpleName(), e);
     }
@@ -60,41 +67,50 @@ final class AzureErrorTranslator {
      *
      * @param cause the SDK's exception, or null when the answer was read directly
      */
-    WorkerException translateStatus(int status, String errorCode, String requestId, String action, Target target,
-            Throwable cause) {
+    WorkerException translateStatus(
+            int status, String errorCode, String requestId, String action, Target target, Throwable cause) {
         BlobErrorCode code = errorCode == null || errorCode.isBlank() ? null : BlobErrorCode.fromString(errorCode);
         return classify(status, code, requestId, action, target, cause);
     }
 
-    private WorkerException classify(int status, BlobErrorCode code, String requestId, String action, Target target,
-            Throwable e) {
+    private WorkerException classify(
+            int status, BlobErrorCode code, String requestId, String action, Target target, Throwable e) {
         String detail = " (HTTP " + status + (code == null ? "" : ", " + code)
                 + (requestId == null ? "" : ", request id " + requestId) + ")";
-        if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code) || (status == 404 && code == null
-                && target == Target.CONTAINER)) {
+        if (BlobErrorCode.CONTAINER_NOT_FOUND.equals(code)
+                || (status == 404 && code == null && target == Target.CONTAINER)) {
             return fail(ErrorCode.STORE_NOT_FOUND, action, "the container does not exist" + detail, e);
         }
         if (BlobErrorCode.BLOB_NOT_FOUND.equals(code) || (status == 404 && code == null)) {
-            return fail(ErrorCode.OBJECT_VANISHED, action,
-                    "the blob does not exist (deleted since it was listed?)" + detail, e);
+            return fail(
+                    ErrorCode.OBJECT_VANISHED,
+                    action,
+                    "the blob does not exist (deleted since it was listed?)" + detail,
+                    e);
         }
         if (BlobErrorCode.CONDITION_NOT_MET.equals(code) || status == 412) {
-            return fail(ErrorCode.OBJECT_VANISHED, action,
-                    "the blob changed while it was read (overwritten since it was opened)" + detail, e);
+            return fail(
+                    ErrorCode.OBJECT_VANISHED,
+                    action,
+                    "the blob changed while it was read (overwritten since it was opened)" + detail,
+                    e);
         }
         if (status == 403 || BlobErrorCode.AUTHENTICATION_FAILED.equals(code)) {
-            String why = BlobErrorCode.AUTHENTICATION_FAILED.equals(code)
-                    || BlobErrorCode.AUTHORIZATION_FAILURE.equals(code)
-                    ? "the storageKey does not sign for the storageAccount (wrong key or account)"
-                    : "these credentials may not use the container";
+            String why =
+                    BlobErrorCode.AUTHENTICATION_FAILED.equals(code) || BlobErrorCode.AUTHORIZATION_FAILURE.equals(code)
+                            ? "the storageKey does not sign for the storageAccount (wrong key or account)"
+                            : "these credentials may not use the container";
             return fail(ErrorCode.STORE_NOT_FOUND, action, "access denied: " + why + detail, e);
         }
         if (BlobErrorCode.INVALID_RANGE.equals(code) || status == 416) {
             return fail(ErrorCode.TRUNCATED_OBJECT, action, "the range lies beyond the blob's end" + detail, e);
         }
         if (status >= 500 || status == 429 || status == 408) {
-            return fail(ErrorCode.STORE_UNAVAILABLE, action,
-                    "the store kept failing or throttling after retries" + detail, e);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the store kept failing or throttling after retries" + detail,
+                    e);
         }
         return fail(ErrorCode.UNEXPECTED, action, "the store refused the request" + detail, e);
     }

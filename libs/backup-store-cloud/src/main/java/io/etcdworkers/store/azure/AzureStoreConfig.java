@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param retry tries, backoff and the per-try timeout ({@link StoreRetry})
  * @param blockSize the size of each staged block of an upload
  */
-public record AzureStoreConfig(String container, URI containerUrl, String storageAccount, String storageKey,
-        StoreRetry retry, int blockSize) {
+public record AzureStoreConfig(
+        String container, URI containerUrl, String storageAccount, String storageKey, StoreRetry retry, int blockSize) {
     /** 8 MiB: a 50 MB upload is 7 blocks; memory holds one. Azure allows 50,000 blocks of up to 4000 MiB. */
     public static final int DEFAULT_BLOCK_SIZE = 8 * 1024 * 1024;
 

@@ -35,6 +35,7 @@ public final class AzureStoreConfigFactory {
     static final String WHERE = "the file named by " + CREDENTIALS_JSON_ENV + ", then the directory named by "
             + CREDENTIALS_DIR_ENV + " (etcd-druid mounts the backup Secret there: a *.json file, or the files "
             + "storageAccount and storageKey)";
+
     private static final Logger LOG = LoggerFactory.getLogger(AzureStoreConfigFactory.class);
 
     private final Map<String, String> env;
@@ -48,34 +49,52 @@ public final class AzureStoreConfigFactory {
      *     credentials file, or a container URL that is not one
      */
     public AzureStoreConfig create(Optional<String> containerFlag, Optional<URI> endpointOverrideFlag) {
-        String container = containerFlag.filter(s -> !s.isBlank()).map(String::strip)
+        String container = containerFlag
+                .filter(s -> !s.isBlank())
+                .map(String::strip)
                 .or(() -> envValue(WorkerEnv.STORAGE_CONTAINER))
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
                         "no ABS container: give the container flag or set " + WorkerEnv.STORAGE_CONTAINER));
         AzureCredentials credentials = credentials();
-        credentials.ignoredKeys().forEach(key -> LOG.warn("ignoring {} in the ABS credentials {}, as etcdbrctl v0.41 "
-                + "does; point --store-endpoint-override at the emulator instead", key, credentials.source()));
+        credentials
+                .ignoredKeys()
+                .forEach(key -> LOG.warn(
+                        "ignoring {} in the ABS credentials {}, as etcdbrctl v0.41 "
+                                + "does; point --store-endpoint-override at the emulator instead",
+                        key,
+                        credentials.source()));
         URI url;
         if (endpointOverrideFlag.isPresent()) {
             url = join(endpointOverrideFlag.get().toString(), container);
         } else {
-            credentials.domain().ifPresent(d -> LOG.warn("domain in the ABS credentials {} is deprecated (etcdbrctl "
-                    + "v0.41 too); use --store-endpoint-override instead", credentials.source()));
-            url = parse("https://" + credentials.storageAccount() + "." + credentials.domain().orElse(GLOBAL_DOMAIN)
-                    + "/" + container, "the container URL built from storageAccount and domain in "
-                    + credentials.source());
+            credentials
+                    .domain()
+                    .ifPresent(d -> LOG.warn(
+                            "domain in the ABS credentials {} is deprecated (etcdbrctl "
+                                    + "v0.41 too); use --store-endpoint-override instead",
+                            credentials.source()));
+            url = parse(
+                    "https://" + credentials.storageAccount() + "."
+                            + credentials.domain().orElse(GLOBAL_DOMAIN) + "/" + container,
+                    "the container URL built from storageAccount and domain in " + credentials.source());
         }
-        return new AzureStoreConfig(container, url, credentials.storageAccount(), credentials.storageKey(),
-                StoreRetry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+        return new AzureStoreConfig(
+                container,
+                url,
+                credentials.storageAccount(),
+                credentials.storageKey(),
+                StoreRetry.DEFAULT,
+                AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 
     /** The credentials the environment points at, read and validated. */
     public AzureCredentials credentials() {
-        return CredentialSecret.fromEnv(AzureCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV,
-                        CREDENTIALS_DIR_ENV)
+        return CredentialSecret.fromEnv(
+                        AzureCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV)
                 .map(AzureCredentialFileReader::read)
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
-                        "no ABS credentials found; looked in " + WHERE));
+                .orElseThrow(
+                        () -> new WorkerException(ErrorCode.USAGE, "no ABS credentials found; looked in " + WHERE));
     }
 
     /** Go's {@code url.JoinPath(override, container)}: one slash between, the override's path kept. */

@@ -53,8 +53,9 @@ public final class LengthCheckedInputStream extends FilterInputStream {
         } else {
             count += n;
             if (count > expected) {
-                throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, what + ": the store sent more than the "
-                        + expected + " bytes announced");
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE,
+                        what + ": the store sent more than the " + expected + " bytes announced");
             }
         }
         return n;
@@ -83,8 +84,9 @@ public final class LengthCheckedInputStream extends FilterInputStream {
 
     private void checkComplete() {
         if (count < expected) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, what + ": the body ended after "
-                    + count + " of " + expected + " bytes");
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    what + ": the body ended after " + count + " of " + expected + " bytes");
         }
     }
 
@@ -92,12 +94,19 @@ public final class LengthCheckedInputStream extends FilterInputStream {
         try {
             return read.read();
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, what + ": the body broke off after "
-                    + count + " of " + expected + " bytes (" + e.getClass().getSimpleName() + ": "
-                    + e.getMessage() + ")", e);
+            throw new WorkerException(
+                    ErrorCode.TRUNCATED_OBJECT,
+                    what + ": the body broke off after "
+                            + count + " of " + expected + " bytes ("
+                            + e.getClass().getSimpleName() + ": "
+                            + e.getMessage() + ")",
+                    e);
         } catch (SdkException e) {
-            throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, what + ": reading the body failed after "
-                    + count + " of " + expected + " bytes (" + e.getMessage() + ")", e);
+            throw new WorkerException(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    what + ": reading the body failed after " + count + " of " + expected + " bytes (" + e.getMessage()
+                            + ")",
+                    e);
         }
     }
 

@@ -1,10 +1,10 @@
 package io.etcdworkers.store.gcs;
 
+import com.google.api.gax.retrying.RetrySettings;
 import com.google.auth.Credentials;
 import com.google.auth.oauth2.ExternalAccountCredentials;
 import com.google.auth.oauth2.GoogleCredentials;
 import com.google.auth.oauth2.ServiceAccountCredentials;
-import com.google.api.gax.retrying.RetrySettings;
 import com.google.cloud.NoCredentials;
 import com.google.cloud.http.HttpTransportOptions;
 import com.google.cloud.storage.Storage;
@@ -34,14 +34,15 @@ final class GcsClientFactory {
             + "/var/.gcp/serviceaccount.json), then the SDK's application default credentials: gcloud's "
             + "application_default_credentials.json, then the metadata server (GKE workload identity, the node's "
             + "service account)";
+
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
-    private GcsClientFactory() {
-    }
+    private GcsClientFactory() {}
 
     static Storage storage(GcsStoreConfig config) {
         GcsCredentials identity = config.credentials();
-        int readTimeout = (int) Math.min(Integer.MAX_VALUE, config.retry().tryTimeout().toMillis());
+        int readTimeout =
+                (int) Math.min(Integer.MAX_VALUE, config.retry().tryTimeout().toMillis());
         return StorageOptions.http()
                 .setHost(config.endpoint().toString())
                 .setProjectId(identity.file().map(GcsCredentialFile::projectId).orElse(NO_PROJECT))
@@ -75,10 +76,15 @@ final class GcsClientFactory {
             };
         } catch (IOException | RuntimeException e) {
             // Not the SDK's message: a key it cannot parse may be quoted in it.
-            throw new WorkerException(ErrorCode.USAGE, "GCS credentials " + file.source() + " (" + file.type().json()
-                    + ") could not be loaded by Google's SDK (" + e.getClass().getSimpleName() + "); check "
-                    + (file.type() == GcsCredentialFile.Type.SERVICE_ACCOUNT ? "private_key and client_email"
-                            : "the token file beside it"), e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "GCS credentials " + file.source() + " (" + file.type().json()
+                            + ") could not be loaded by Google's SDK ("
+                            + e.getClass().getSimpleName() + "); check "
+                            + (file.type() == GcsCredentialFile.Type.SERVICE_ACCOUNT
+                                    ? "private_key and client_email"
+                                    : "the token file beside it"),
+                    e);
         }
     }
 

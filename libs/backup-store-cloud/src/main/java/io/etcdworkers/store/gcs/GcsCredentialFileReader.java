@@ -40,11 +40,20 @@ import java.util.regex.Pattern;
  */
 public final class GcsCredentialFileReader {
     static final Pattern PROJECT_ID = Pattern.compile("[a-z][a-z0-9-]{4,28}[a-z0-9]");
-    static final Set<String> SERVICE_ACCOUNT_KEYS = Set.of("type", "project_id", "client_email", "universe_domain",
-            "auth_uri", "auth_provider_x509_cert_url", "client_x509_cert_url", "client_id", "private_key_id",
-            "private_key", "token_uri");
-    static final Set<String> EXTERNAL_ACCOUNT_REQUIRED = Set.of("audience", "credential_source",
-            "subject_token_type", "token_url", "type", "universe_domain");
+    static final Set<String> SERVICE_ACCOUNT_KEYS = Set.of(
+            "type",
+            "project_id",
+            "client_email",
+            "universe_domain",
+            "auth_uri",
+            "auth_provider_x509_cert_url",
+            "client_x509_cert_url",
+            "client_id",
+            "private_key_id",
+            "private_key",
+            "token_uri");
+    static final Set<String> EXTERNAL_ACCOUNT_REQUIRED =
+            Set.of("audience", "credential_source", "subject_token_type", "token_url", "type", "universe_domain");
     static final String IMPERSONATION_URL_KEY = "service_account_impersonation_url";
     static final String SUBJECT_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:jwt";
     static final String TOKEN_URL = "https://sts.googleapis.com/v1/token";
@@ -52,11 +61,11 @@ public final class GcsCredentialFileReader {
             "https://iamcredentials\\.googleapis\\.com/v1/projects/-/serviceAccounts/.+:generateAccessToken");
     /** Beside an {@code external_account} file: the project and the subject token. */
     static final String PROJECT_ID_FILE = "projectID";
+
     static final String TOKEN_FILE = "token";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private GcsCredentialFileReader() {
-    }
+    private GcsCredentialFileReader() {}
 
     /** Reads and checks {@code file}. */
     public static GcsCredentialFile read(Path file) {
@@ -69,22 +78,28 @@ public final class GcsCredentialFileReader {
         if (Type.EXTERNAL_ACCOUNT.json().equals(typeName)) {
             return externalAccount(file, root);
         }
-        throw usage(file, "has type \"" + typeName + "\"; only \"" + Type.SERVICE_ACCOUNT.json() + "\" and \""
-                + Type.EXTERNAL_ACCOUNT.json() + "\" are accepted (as etcdbrctl v0.41 accepts)", null);
+        throw usage(
+                file,
+                "has type \"" + typeName + "\"; only \"" + Type.SERVICE_ACCOUNT.json() + "\" and \""
+                        + Type.EXTERNAL_ACCOUNT.json() + "\" are accepted (as etcdbrctl v0.41 accepts)",
+                null);
     }
 
     private static GcsCredentialFile serviceAccount(Path file, JsonNode root) {
         Set<String> extra = new TreeSet<>(keys(root));
         extra.removeAll(SERVICE_ACCOUNT_KEYS);
         if (!extra.isEmpty()) {
-            throw usage(file, "has keys a service account key does not have: " + String.join(", ", extra)
-                    + " (allowed: " + String.join(", ", new TreeSet<>(SERVICE_ACCOUNT_KEYS)) + ")", null);
+            throw usage(
+                    file,
+                    "has keys a service account key does not have: " + String.join(", ", extra) + " (allowed: "
+                            + String.join(", ", new TreeSet<>(SERVICE_ACCOUNT_KEYS)) + ")",
+                    null);
         }
         JsonNode project = root.get("project_id");
         String projectId = project != null && project.isTextual() ? project.asText() : "";
         if (!PROJECT_ID.matcher(projectId).matches()) {
-            throw usage(file, "has project_id \"" + projectId + "\", which is not a project id (" + PROJECT_ID + ")",
-                    null);
+            throw usage(
+                    file, "has project_id \"" + projectId + "\", which is not a project id (" + PROJECT_ID + ")", null);
         }
         return new GcsCredentialFile(file, Type.SERVICE_ACCOUNT, projectId);
     }
@@ -96,8 +111,8 @@ public final class GcsCredentialFileReader {
         extra.removeAll(EXTERNAL_ACCOUNT_REQUIRED);
         extra.remove(IMPERSONATION_URL_KEY);
         if (!extra.isEmpty()) {
-            throw usage(file, "has keys a workload identity configuration may not have: " + String.join(", ", extra),
-                    null);
+            throw usage(
+                    file, "has keys a workload identity configuration may not have: " + String.join(", ", extra), null);
         }
         Set<String> missing = new TreeSet<>(EXTERNAL_ACCOUNT_REQUIRED);
         missing.removeAll(keys);
@@ -113,8 +128,11 @@ public final class GcsCredentialFileReader {
         JsonNode source = root.get("credential_source");
         Path token = beside(file, TOKEN_FILE);
         if (!isTokenFileSource(source, token)) {
-            throw usage(file, "must have credential_source {\"file\": \"" + token
-                    + "\", \"format\": {\"type\": \"text\"}} and nothing else", null);
+            throw usage(
+                    file,
+                    "must have credential_source {\"file\": \"" + token
+                            + "\", \"format\": {\"type\": \"text\"}} and nothing else",
+                    null);
         }
         if (root.has(IMPERSONATION_URL_KEY)) {
             String url = text(root, IMPERSONATION_URL_KEY);
@@ -130,8 +148,11 @@ public final class GcsCredentialFileReader {
             return false;
         }
         JsonNode format = source.get("format");
-        return token.toString().equals(text(source, "file")) && format != null && format.isObject()
-                && format.size() == 1 && "text".equals(text(format, "type"));
+        return token.toString().equals(text(source, "file"))
+                && format != null
+                && format.isObject()
+                && format.size() == 1
+                && "text".equals(text(format, "type"));
     }
 
     /** A file in the same directory, named as Go's {@code path.Join(path.Dir(file), name)} names it. */
@@ -144,12 +165,18 @@ public final class GcsCredentialFileReader {
         try {
             projectId = Files.readString(projectFile, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
-            throw usage(file, "is a workload identity configuration, but " + projectFile + " cannot be read ("
-                    + e.getClass().getSimpleName() + ")", e);
+            throw usage(
+                    file,
+                    "is a workload identity configuration, but " + projectFile + " cannot be read ("
+                            + e.getClass().getSimpleName() + ")",
+                    e);
         }
         if (!PROJECT_ID.matcher(projectId).matches()) {
-            throw usage(file, "is a workload identity configuration, but " + projectFile + " holds \"" + projectId
-                    + "\", which is not a project id (" + PROJECT_ID + ")", null);
+            throw usage(
+                    file,
+                    "is a workload identity configuration, but " + projectFile + " holds \"" + projectId
+                            + "\", which is not a project id (" + PROJECT_ID + ")",
+                    null);
         }
         return projectId;
     }
@@ -160,7 +187,9 @@ public final class GcsCredentialFileReader {
             root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
         } catch (JsonProcessingException e) {
             // Jackson's message may quote the content, which holds the private key: keep only the place.
-            String line = e.getLocation() == null ? "?" : String.valueOf(e.getLocation().getLineNr());
+            String line = e.getLocation() == null
+                    ? "?"
+                    : String.valueOf(e.getLocation().getLineNr());
             throw usage(file, "is not valid JSON (line " + line + ")", null);
         } catch (IOException e) {
             throw usage(file, "cannot be read (" + e.getClass().getSimpleName() + ")", e);

@@ -50,7 +50,8 @@ public record GcsCredentials(Kind kind, Optional<GcsCredentialFile> file, String
     public String describe() {
         return switch (kind) {
             case ANONYMOUS -> "no credentials (" + reason + ")";
-            case FILE -> file.get().type().json() + " credentials from " + file.get().source();
+            case FILE ->
+                file.get().type().json() + " credentials from " + file.get().source();
             case AMBIENT -> "the SDK's application default credentials (" + reason + ")";
         };
     }

@@ -33,7 +33,10 @@ final class GcsErrorTranslator {
     }
 
     /** What the request was about: a 404 means another thing for each. */
-    enum Target { BUCKET, OBJECT }
+    enum Target {
+        BUCKET,
+        OBJECT
+    }
 
     /**
      * @param e what the SDK threw (or an exception whose cause chain holds it)
@@ -46,11 +49,15 @@ final class GcsErrorTranslator {
         IOException auth = findAuthFailure(e);
         if (auth != null) {
             boolean retryable = ((Retryable) auth).isRetryable();
-            return fail(retryable ? ErrorCode.STORE_UNAVAILABLE : ErrorCode.STORE_NOT_FOUND, action,
-                    retryable ? "no access token: Google's token service kept failing after retries ("
-                            + shorten(auth.getMessage()) + ")"
-                            : "access denied: Google's token service refused the credentials (" + shorten(auth.getMessage())
-                                    + ")", e);
+            return fail(
+                    retryable ? ErrorCode.STORE_UNAVAILABLE : ErrorCode.STORE_NOT_FOUND,
+                    action,
+                    retryable
+                            ? "no access token: Google's token service kept failing after retries ("
+                                    + shorten(auth.getMessage()) + ")"
+                            : "access denied: Google's token service refused the credentials ("
+                                    + shorten(auth.getMessage()) + ")",
+                    e);
         }
         BaseServiceException service = find(e, BaseServiceException.class);
         if (service != null && service.getCode() > 0) {
@@ -58,9 +65,13 @@ final class GcsErrorTranslator {
         }
         if (find(e, IOException.class) != null) {
             Throwable root = rootCause(e);
-            return fail(ErrorCode.STORE_UNAVAILABLE, action, "the store could not be reached or did not answer in time "
-                    + "after retries (" + root.getClass().getSimpleName() + (root.getMessage() == null ? ""
-                            : ": " + shorten(root.getMessage())) + ")", e);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the store could not be reached or did not answer in time "
+                            + "after retries (" + root.getClass().getSimpleName()
+                            + (root.getMessage() == null ? "" : ": " + shorten(root.getMessage())) + ")",
+                    e);
         }
         return fail(ErrorCode.UNEXPECTED, action, e.getClass().getSimpleName(), e);
     }
@@ -70,34 +81,49 @@ final class GcsErrorTranslator {
      *
      * @param cause the SDK's exception
      */
-    WorkerException translateStatus(int status, String reason, String message, String action, Target target,
-            Throwable cause) {
+    WorkerException translateStatus(
+            int status, String reason, String message, String action, Target target, Throwable cause) {
         String detail = " (HTTP " + status + (reason == null || reason.isBlank() ? "" : ", " + reason)
                 + (message == null || message.isBlank() ? "" : ": " + shorten(message)) + ")";
         if (status == 404) {
             return target == Target.BUCKET
                     ? fail(ErrorCode.STORE_NOT_FOUND, action, "the bucket does not exist" + detail, cause)
-                    : fail(ErrorCode.OBJECT_VANISHED, action,
-                            "the object does not exist (deleted since it was listed?)" + detail, cause);
+                    : fail(
+                            ErrorCode.OBJECT_VANISHED,
+                            action,
+                            "the object does not exist (deleted since it was listed?)" + detail,
+                            cause);
         }
         if (status == 412) {
-            return fail(ErrorCode.OBJECT_VANISHED, action,
-                    "the object changed while it was read (overwritten since it was opened)" + detail, cause);
+            return fail(
+                    ErrorCode.OBJECT_VANISHED,
+                    action,
+                    "the object changed while it was read (overwritten since it was opened)" + detail,
+                    cause);
         }
         if (status == 401) {
-            return fail(ErrorCode.STORE_NOT_FOUND, action, "access denied: the credentials were not accepted" + detail,
+            return fail(
+                    ErrorCode.STORE_NOT_FOUND,
+                    action,
+                    "access denied: the credentials were not accepted" + detail,
                     cause);
         }
         if (status == 403) {
-            return fail(ErrorCode.STORE_NOT_FOUND, action, "access denied: these credentials may not use the bucket"
-                    + detail, cause);
+            return fail(
+                    ErrorCode.STORE_NOT_FOUND,
+                    action,
+                    "access denied: these credentials may not use the bucket" + detail,
+                    cause);
         }
         if (status == 416) {
             return fail(ErrorCode.TRUNCATED_OBJECT, action, "the range lies beyond the object's end" + detail, cause);
         }
         if (status >= 500 || status == 429 || status == 408) {
-            return fail(ErrorCode.STORE_UNAVAILABLE, action,
-                    "the store kept failing or throttling after retries" + detail, cause);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the store kept failing or throttling after retries" + detail,
+                    cause);
         }
         return fail(ErrorCode.UNEXPECTED, action, "the store refused the request" + detail, cause);
     }

@@ -63,7 +63,8 @@ public final class GcsObjectStore implements ObjectStore {
     public List<ObjectInfo> list(String keyPrefix) {
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         List<ObjectInfo> result = new ArrayList<>();
-        List<BlobListOption> options = new ArrayList<>(List.of(BlobListOption.pageSize(config.pageSize()),
+        List<BlobListOption> options = new ArrayList<>(List.of(
+                BlobListOption.pageSize(config.pageSize()),
                 BlobListOption.fields(BlobField.NAME, BlobField.SIZE, BlobField.UPDATED)));
         if (!keyPrefix.isEmpty()) {
             options.add(BlobListOption.prefix(keyPrefix));
@@ -71,10 +72,14 @@ public final class GcsObjectStore implements ObjectStore {
         try {
             // By page, so that each page's request is retried on its own.
             for (Page<Blob> page = storage.list(config.bucket(), options.toArray(BlobListOption[]::new));
-                    page != null; page = page.hasNextPage() ? page.getNextPage() : null) {
+                    page != null;
+                    page = page.hasNextPage() ? page.getNextPage() : null) {
                 for (Blob blob : page.getValues()) {
-                    result.add(new ObjectInfo(blob.getName(), blob.getSize() == null ? 0 : blob.getSize(),
-                            blob.getUpdateTimeOffsetDateTime() == null ? Instant.EPOCH
+                    result.add(new ObjectInfo(
+                            blob.getName(),
+                            blob.getSize() == null ? 0 : blob.getSize(),
+                            blob.getUpdateTimeOffsetDateTime() == null
+                                    ? Instant.EPOCH
                                     : blob.getUpdateTimeOffsetDateTime().toInstant()));
                 }
             }
@@ -102,7 +107,9 @@ public final class GcsObjectStore implements ObjectStore {
             exists(key, action);
             return InputStream.nullInputStream();
         }
-        return new LengthCheckedInputStream(read(key, action, offset, length), length,
+        return new LengthCheckedInputStream(
+                read(key, action, offset, length),
+                length,
                 describe() + ": \"" + key + "\" at " + offset + "+" + length);
     }
 
@@ -110,7 +117,8 @@ public final class GcsObjectStore implements ObjectStore {
     public ObjectWriter create(String key) {
         Objects.requireNonNull(key, "key");
         BlobInfo info = BlobInfo.newBuilder(BlobId.of(config.bucket(), key))
-                .setContentType("application/octet-stream").build();
+                .setContentType("application/octet-stream")
+                .build();
         WriteChannel channel;
         try {
             // Snapshots are compressed already (or, as etcd writes them, incompressible).
@@ -136,7 +144,8 @@ public final class GcsObjectStore implements ObjectStore {
     private InputStream read(String key, String action, long offset, long length) {
         ReadChannel channel = null;
         try {
-            channel = storage.reader(BlobId.of(config.bucket(), key), BlobSourceOption.shouldReturnRawInputStream(true));
+            channel =
+                    storage.reader(BlobId.of(config.bucket(), key), BlobSourceOption.shouldReturnRawInputStream(true));
             if (offset > 0) {
                 channel.seek(offset);
             }

@@ -1,11 +1,10 @@
 package io.etcdworkers.store.gcs;
 
-import java.util.Objects;
-
 import com.google.cloud.ReadChannel;
 import io.etcdworkers.store.gcs.GcsErrorTranslator.Target;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 
 /**
  * An object body read through the SDK's {@link ReadChannel}: one streaming GET (ranged when the

@@ -68,11 +68,19 @@ final class GcsResumableWriter implements ObjectWriter {
             throw errors.translate(e, "reading back \"" + id.getName() + "\" after its upload", Target.OBJECT);
         }
         if (blob == null) {
-            throw errors.translateStatus(404, null, "not found right after its upload was finalized",
-                    "reading back \"" + id.getName() + "\"", Target.OBJECT, null);
+            throw errors.translateStatus(
+                    404,
+                    null,
+                    "not found right after its upload was finalized",
+                    "reading back \"" + id.getName() + "\"",
+                    Target.OBJECT,
+                    null);
         }
-        committed = new ObjectInfo(id.getName(), blob.getSize() == null ? 0 : blob.getSize(),
-                blob.getUpdateTimeOffsetDateTime() == null ? Instant.EPOCH
+        committed = new ObjectInfo(
+                id.getName(),
+                blob.getSize() == null ? 0 : blob.getSize(),
+                blob.getUpdateTimeOffsetDateTime() == null
+                        ? Instant.EPOCH
                         : blob.getUpdateTimeOffsetDateTime().toInstant());
         return committed;
     }
@@ -98,8 +106,8 @@ final class GcsResumableWriter implements ObjectWriter {
 
     private void ensureOpen() {
         if (closed || committed != null) {
-            throw new IllegalStateException("writer of \"" + id.getName() + "\" is already "
-                    + (committed != null ? "committed" : "closed"));
+            throw new IllegalStateException(
+                    "writer of \"" + id.getName() + "\" is already " + (committed != null ? "committed" : "closed"));
         }
     }
 }

@@ -16,13 +16,14 @@ import java.util.Objects;
  * @param chunkSize bytes a resumable upload buffers and sends per request (a multiple of 256 KiB)
  * @param pageSize objects per listing request (GCS sends at most 1,000)
  */
-public record GcsStoreConfig(String bucket, URI endpoint, GcsCredentials credentials, StoreRetry retry,
-        int chunkSize, int pageSize) {
+public record GcsStoreConfig(
+        String bucket, URI endpoint, GcsCredentials credentials, StoreRetry retry, int chunkSize, int pageSize) {
     public static final String DEFAULT_ENDPOINT = "https://storage.googleapis.com";
     /** GCS takes resumable upload chunks in multiples of this (the last one excepted). */
     public static final int CHUNK_GRANULARITY = 256 * 1024;
     /** 16 MiB: the SDK's own default; memory holds one chunk per upload. */
     public static final int DEFAULT_CHUNK_SIZE = 16 * 1024 * 1024;
+
     public static final int DEFAULT_PAGE_SIZE = 1000;
 
     public GcsStoreConfig {

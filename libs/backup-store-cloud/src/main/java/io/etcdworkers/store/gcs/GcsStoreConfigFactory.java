@@ -71,9 +71,12 @@ public final class GcsStoreConfigFactory {
      *     etcdbrctl would refuse, or an endpoint that is not a URL
      */
     public GcsStoreConfig create(Optional<String> containerFlag, Optional<URI> endpointOverrideFlag) {
-        String bucket = containerFlag.filter(s -> !s.isBlank()).map(String::strip)
+        String bucket = containerFlag
+                .filter(s -> !s.isBlank())
+                .map(String::strip)
                 .or(() -> envValue(WorkerEnv.STORAGE_CONTAINER))
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
                         "no GCS bucket: give the container flag or set " + WorkerEnv.STORAGE_CONTAINER));
         Optional<Path> credentialsPath = envValue(CREDENTIALS_ENV).map(Path::of);
         Optional<GcsCredentialFile> file = credentialsPath.map(GcsCredentialFileReader::read);
@@ -86,27 +89,37 @@ public final class GcsStoreConfigFactory {
         } else {
             credentials = file.map(GcsCredentials::file).orElseGet(GcsCredentials::ambient);
         }
-        return new GcsStoreConfig(bucket, endpoint.uri(), credentials, StoreRetry.DEFAULT,
-                GcsStoreConfig.DEFAULT_CHUNK_SIZE, GcsStoreConfig.DEFAULT_PAGE_SIZE);
+        return new GcsStoreConfig(
+                bucket,
+                endpoint.uri(),
+                credentials,
+                StoreRetry.DEFAULT,
+                GcsStoreConfig.DEFAULT_CHUNK_SIZE,
+                GcsStoreConfig.DEFAULT_PAGE_SIZE);
     }
 
     private Endpoint endpoint(Optional<URI> flag, Optional<Path> credentialsPath) {
         if (flag.isPresent()) {
-            return new Endpoint(normalize(flag.get().toString(), "--store-endpoint-override"),
-                    "--store-endpoint-override");
+            return new Endpoint(
+                    normalize(flag.get().toString(), "--store-endpoint-override"), "--store-endpoint-override");
         }
-        Optional<Path> endpointFile = credentialsPath.map(p -> GcsCredentialFileReader.beside(p, ENDPOINT_FILE))
+        Optional<Path> endpointFile = credentialsPath
+                .map(p -> GcsCredentialFileReader.beside(p, ENDPOINT_FILE))
                 .filter(Files::isRegularFile);
-        Optional<String> fromFile = endpointFile.map(GcsStoreConfigFactory::readEndpointFile).filter(s -> !s.isEmpty());
+        Optional<String> fromFile =
+                endpointFile.map(GcsStoreConfigFactory::readEndpointFile).filter(s -> !s.isEmpty());
         if (fromFile.isPresent()) {
-            LOG.warn("the GCS endpoint comes from {}, which etcdbrctl v0.41 deprecates; use --store-endpoint-override",
+            LOG.warn(
+                    "the GCS endpoint comes from {}, which etcdbrctl v0.41 deprecates; use --store-endpoint-override",
                     endpointFile.get());
             return new Endpoint(normalize(fromFile.get(), endpointFile.get().toString()), ENDPOINT_FILE);
         }
         Optional<String> fromEnv = envValue(API_ENDPOINT_ENV);
         if (fromEnv.isPresent()) {
-            LOG.warn("the GCS endpoint comes from {}, which etcdbrctl reads only up to v0.32; use "
-                    + "--store-endpoint-override", API_ENDPOINT_ENV);
+            LOG.warn(
+                    "the GCS endpoint comes from {}, which etcdbrctl reads only up to v0.32; use "
+                            + "--store-endpoint-override",
+                    API_ENDPOINT_ENV);
             return new Endpoint(normalize(fromEnv.get(), API_ENDPOINT_ENV), API_ENDPOINT_ENV);
         }
         Optional<String> emulator = envValue(EMULATOR_HOST_ENV);
@@ -137,8 +150,8 @@ public final class GcsStoreConfigFactory {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new WorkerException(ErrorCode.USAGE, "the GCS endpoint from " + what + " is not a URL: "
-                    + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.USAGE, "the GCS endpoint from " + what + " is not a URL: " + e.getMessage(), e);
         }
     }
 
@@ -146,8 +159,11 @@ public final class GcsStoreConfigFactory {
         try {
             return Files.readString(file, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.USAGE, "the GCS endpoint file " + file + " cannot be read ("
-                    + e.getClass().getSimpleName() + ")", e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "the GCS endpoint file " + file + " cannot be read ("
+                            + e.getClass().getSimpleName() + ")",
+                    e);
         }
     }
 

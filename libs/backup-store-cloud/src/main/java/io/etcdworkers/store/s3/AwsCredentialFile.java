@@ -44,9 +44,20 @@ public record AwsCredentialFile(
 
     public AwsCredentialFile {
         Objects.requireNonNull(source, "source");
-        List.of(accessKeyId, secretAccessKey, region, endpoint, s3ForcePathStyle, insecureSkipVerify,
-                trustedCaCert, sseCustomerKey, sseCustomerAlgorithm, roleArn, tokenPath,
-                requestChecksumCalculation, responseChecksumValidation)
+        List.of(
+                        accessKeyId,
+                        secretAccessKey,
+                        region,
+                        endpoint,
+                        s3ForcePathStyle,
+                        insecureSkipVerify,
+                        trustedCaCert,
+                        sseCustomerKey,
+                        sseCustomerAlgorithm,
+                        roleArn,
+                        tokenPath,
+                        requestChecksumCalculation,
+                        responseChecksumValidation)
                 .forEach(o -> Objects.requireNonNull(o, "optional fields must not be null"));
     }
 

@@ -19,8 +19,7 @@ import java.util.Optional;
 public final class AwsCredentialFileReader {
     static final String PROVIDER = "S3";
 
-    private AwsCredentialFileReader() {
-    }
+    private AwsCredentialFileReader() {}
 
     /** Reads the JSON file named by {@code AWS_APPLICATION_CREDENTIALS_JSON}. */
     public static AwsCredentialFile readJson(Path file) {
@@ -37,13 +36,25 @@ public final class AwsCredentialFileReader {
 
     /** Either form; the web identity token is the {@code token} file of a directory, or {@code tokenPath} of a JSON file. */
     static AwsCredentialFile read(CredentialSecret s) {
-        Optional<Path> token = s.isDirectory() ? s.file("token") : s.text("tokenPath").map(Path::of);
-        return validate(s, new AwsCredentialFile(s.source(),
-                s.text("accessKeyID"), s.text("secretAccessKey"), s.text("region"), s.text("endpoint"),
-                s.bool("s3ForcePathStyle"), s.bool("insecureSkipVerify"),
-                s.text("trustedCaCert"), s.text("sseCustomerKey"), s.text("sseCustomerAlgorithm"),
-                s.text("roleARN"), token,
-                s.text("requestChecksumCalculation"), s.text("responseChecksumValidation")));
+        Optional<Path> token =
+                s.isDirectory() ? s.file("token") : s.text("tokenPath").map(Path::of);
+        return validate(
+                s,
+                new AwsCredentialFile(
+                        s.source(),
+                        s.text("accessKeyID"),
+                        s.text("secretAccessKey"),
+                        s.text("region"),
+                        s.text("endpoint"),
+                        s.bool("s3ForcePathStyle"),
+                        s.bool("insecureSkipVerify"),
+                        s.text("trustedCaCert"),
+                        s.text("sseCustomerKey"),
+                        s.text("sseCustomerAlgorithm"),
+                        s.text("roleARN"),
+                        token,
+                        s.text("requestChecksumCalculation"),
+                        s.text("responseChecksumValidation")));
     }
 
     private static AwsCredentialFile validate(CredentialSecret s, AwsCredentialFile f) {

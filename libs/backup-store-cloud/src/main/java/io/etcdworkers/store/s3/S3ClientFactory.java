@@ -1,10 +1,9 @@
 package io.etcdworkers.store.s3;
 
-import java.io.IOException;
-
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -34,13 +33,12 @@ final class S3ClientFactory {
      */
     static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
-    private S3ClientFactory() {
-    }
+    private S3ClientFactory() {}
 
     /** The HTTP client; the caller closes it after the S3 client (the SDK does not own it). */
     static SdkHttpClient httpClient(S3StoreConfig.Tls tls, S3StoreConfig.Retry retry) {
-        Duration socketTimeout = retry.attemptTimeout().compareTo(SOCKET_TIMEOUT) < 0
-                ? retry.attemptTimeout() : SOCKET_TIMEOUT;
+        Duration socketTimeout =
+                retry.attemptTimeout().compareTo(SOCKET_TIMEOUT) < 0 ? retry.attemptTimeout() : SOCKET_TIMEOUT;
         ApacheHttpClient.Builder builder = ApacheHttpClient.builder()
                 .connectionTimeout(CONNECT_TIMEOUT.compareTo(socketTimeout) < 0 ? CONNECT_TIMEOUT : socketTimeout)
                 .socketTimeout(socketTimeout);
@@ -50,7 +48,8 @@ final class S3ClientFactory {
         });
         if (tls.insecureSkipVerify()) {
             return builder.buildWithDefaults(AttributeMap.builder()
-                    .put(SdkHttpConfigurationOption.TRUST_ALL_CERTIFICATES, true).build());
+                    .put(SdkHttpConfigurationOption.TRUST_ALL_CERTIFICATES, true)
+                    .build());
         }
         return builder.build();
     }
@@ -63,7 +62,9 @@ final class S3ClientFactory {
                 .forcePathStyle(config.forcePathStyle())
                 .requestChecksumCalculation(config.requestChecksums())
                 .responseChecksumValidation(config.responseChecksums())
-                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(config.chunkedEncoding()).build())
+                .serviceConfiguration(S3Configuration.builder()
+                        .chunkedEncodingEnabled(config.chunkedEncoding())
+                        .build())
                 .overrideConfiguration(o -> o.retryStrategy(retryStrategy(config.retry()))
                         // Without these the SDK bounds nothing but each socket read: a server that
                         // accepts and trickles, or a stalled upload, would hold a call forever.

@@ -46,48 +46,73 @@ public final class S3CompatibleCredentialsReader {
     }
 
     public S3CompatibleCredentials oss() {
-        CredentialSecret s = secret("OSS", WorkerEnv.ALICLOUD_APPLICATION_CREDENTIALS_JSON,
-                WorkerEnv.ALICLOUD_APPLICATION_CREDENTIALS, "accessKeyID, accessKeySecret and storageEndpoint");
+        CredentialSecret s = secret(
+                "OSS",
+                WorkerEnv.ALICLOUD_APPLICATION_CREDENTIALS_JSON,
+                WorkerEnv.ALICLOUD_APPLICATION_CREDENTIALS,
+                "accessKeyID, accessKeySecret and storageEndpoint");
         Optional<String> id = s.text("accessKeyID");
         Optional<String> key = s.text("accessKeySecret");
         Optional<String> endpoint = s.text("storageEndpoint");
         requireAll(s, List.of("accessKeyID", "accessKeySecret", "storageEndpoint"), id, key, endpoint);
-        return new S3CompatibleCredentials("OSS", s.source().toString(), endpoint.get(), Optional.empty(), id.get(),
-                key.get(), false, false);
+        return new S3CompatibleCredentials(
+                "OSS", s.source().toString(), endpoint.get(), Optional.empty(), id.get(), key.get(), false, false);
     }
 
     public S3CompatibleCredentials ocs() {
-        CredentialSecret s = secret("OCS", WorkerEnv.OPENSHIFT_APPLICATION_CREDENTIALS_JSON,
-                WorkerEnv.OPENSHIFT_APPLICATION_CREDENTIALS, "endpoint, region, accessKeyID and secretAccessKey");
+        CredentialSecret s = secret(
+                "OCS",
+                WorkerEnv.OPENSHIFT_APPLICATION_CREDENTIALS_JSON,
+                WorkerEnv.OPENSHIFT_APPLICATION_CREDENTIALS,
+                "endpoint, region, accessKeyID and secretAccessKey");
         Optional<String> endpoint = s.text("endpoint");
         Optional<String> region = s.text("region");
         Optional<String> id = s.text("accessKeyID");
         Optional<String> key = s.text("secretAccessKey");
         requireAll(s, List.of("endpoint", "region", "accessKeyID", "secretAccessKey"), endpoint, region, id, key);
-        return new S3CompatibleCredentials("OCS", s.source().toString(), endpoint.get(), region, id.get(), key.get(),
-                s.bool("disableSSL").orElse(false), s.bool("insecureSkipVerify").orElse(false));
+        return new S3CompatibleCredentials(
+                "OCS",
+                s.source().toString(),
+                endpoint.get(),
+                region,
+                id.get(),
+                key.get(),
+                s.bool("disableSSL").orElse(false),
+                s.bool("insecureSkipVerify").orElse(false));
     }
 
     public S3CompatibleCredentials ecs() {
-        List<String> required = List.of(WorkerEnv.ECS_ENDPOINT, WorkerEnv.ECS_ACCESS_KEY_ID,
-                WorkerEnv.ECS_SECRET_ACCESS_KEY);
-        List<String> missing = required.stream().filter(name -> value(name).isEmpty()).toList();
+        List<String> required =
+                List.of(WorkerEnv.ECS_ENDPOINT, WorkerEnv.ECS_ACCESS_KEY_ID, WorkerEnv.ECS_SECRET_ACCESS_KEY);
+        List<String> missing =
+                required.stream().filter(name -> value(name).isEmpty()).toList();
         if (!missing.isEmpty()) {
-            throw new WorkerException(ErrorCode.USAGE, "no ECS credentials: set " + String.join(", ", required)
-                    + " (etcd-druid sets them from the backup Secret's endpoint, accessKeyID and secretAccessKey); "
-                    + "missing: " + String.join(", ", missing));
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "no ECS credentials: set " + String.join(", ", required)
+                            + " (etcd-druid sets them from the backup Secret's endpoint, accessKeyID and secretAccessKey); "
+                            + "missing: " + String.join(", ", missing));
         }
-        return new S3CompatibleCredentials("ECS", "the environment (" + String.join(", ", required) + ")",
-                value(WorkerEnv.ECS_ENDPOINT).get(), Optional.empty(), value(WorkerEnv.ECS_ACCESS_KEY_ID).get(),
-                value(WorkerEnv.ECS_SECRET_ACCESS_KEY).get(), ecsBool(WorkerEnv.ECS_DISABLE_SSL),
+        return new S3CompatibleCredentials(
+                "ECS",
+                "the environment (" + String.join(", ", required) + ")",
+                value(WorkerEnv.ECS_ENDPOINT).get(),
+                Optional.empty(),
+                value(WorkerEnv.ECS_ACCESS_KEY_ID).get(),
+                value(WorkerEnv.ECS_SECRET_ACCESS_KEY).get(),
+                ecsBool(WorkerEnv.ECS_DISABLE_SSL),
                 ecsBool(WorkerEnv.ECS_INSECURE_SKIP_VERIFY));
     }
 
     private CredentialSecret secret(String provider, String jsonVariable, String dirVariable, String keys) {
         return CredentialSecret.fromEnv(provider, env, jsonVariable, dirVariable)
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE, "no " + provider + " credentials found; "
-                        + "looked in the file named by " + jsonVariable + ", then the directory named by " + dirVariable
-                        + " (etcd-druid mounts the backup Secret there: a *.json file, or the files " + keys + ")"));
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
+                        "no " + provider + " credentials found; "
+                                + "looked in the file named by " + jsonVariable + ", then the directory named by "
+                                + dirVariable
+                                + " (etcd-druid mounts the backup Secret there: a *.json file, or the files " + keys
+                                + ")"));
     }
 
     @SafeVarargs
@@ -104,10 +129,12 @@ public final class S3CompatibleCredentialsReader {
     }
 
     private boolean ecsBool(String name) {
-        return value(name).map(v -> CredentialSecret.goBool(v).orElseGet(() -> {
-            LOG.warn("{} is not true or false; taking false, as etcdbrctl does", name);
-            return false;
-        })).orElse(false);
+        return value(name)
+                .map(v -> CredentialSecret.goBool(v).orElseGet(() -> {
+                    LOG.warn("{} is not true or false; taking false, as etcdbrctl does", name);
+                    return false;
+                }))
+                .orElse(false);
     }
 
     private Optional<String> value(String name) {

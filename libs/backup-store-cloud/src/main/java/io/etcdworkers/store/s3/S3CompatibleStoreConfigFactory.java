@@ -45,8 +45,10 @@ import software.amazon.awssdk.regions.Region;
 public final class S3CompatibleStoreConfigFactory {
     /** What etcdbrctl signs ECS requests for: ECS has no regions. */
     public static final String ECS_REGION = "US-Standard";
+
     private static final Logger LOG = LoggerFactory.getLogger(S3CompatibleStoreConfigFactory.class);
-    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+    private static final Pattern IPV4 =
+            Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
 
     private final Map<String, String> env;
     private final S3CompatibleCredentialsReader reader;
@@ -59,7 +61,8 @@ public final class S3CompatibleStoreConfigFactory {
     public S3StoreConfig oss(Optional<String> containerFlag, Optional<URI> endpointOverrideFlag) {
         String bucket = bucket("OSS", containerFlag);
         S3CompatibleCredentials c = reader.oss();
-        URI endpoint = ossEndpoint(endpointOverrideFlag.map(URI::toString).orElse(c.endpoint()),
+        URI endpoint = ossEndpoint(
+                endpointOverrideFlag.map(URI::toString).orElse(c.endpoint()),
                 endpointOverrideFlag.isPresent() ? "--store-endpoint-override" : "storageEndpoint in " + c.source(),
                 bucket);
         return config(c, bucket, Region.AWS_GLOBAL, endpoint, !isIpAddress(endpoint.getHost()), false);
@@ -81,14 +84,30 @@ public final class S3CompatibleStoreConfigFactory {
         return config(c, bucket, region, endpoint, false, true);
     }
 
-    private static S3StoreConfig config(S3CompatibleCredentials c, String bucket, Region region, URI endpoint,
-            boolean virtualHosted, boolean chunkedEncoding) {
-        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKeyId(),
-                c.secretAccessKey()));
+    private static S3StoreConfig config(
+            S3CompatibleCredentials c,
+            String bucket,
+            Region region,
+            URI endpoint,
+            boolean virtualHosted,
+            boolean chunkedEncoding) {
+        var credentials =
+                StaticCredentialsProvider.create(AwsBasicCredentials.create(c.accessKeyId(), c.secretAccessKey()));
         S3StoreConfig.Tls tls = new S3StoreConfig.Tls(c.insecureSkipVerify() && !c.disableSsl(), Optional.empty());
-        return new S3StoreConfig(c.provider(), bucket, region, Optional.of(endpoint), !virtualHosted, credentials,
-                Optional.empty(), tls, S3StoreConfig.Retry.DEFAULT, S3StoreConfig.DEFAULT_PART_SIZE,
-                RequestChecksumCalculation.WHEN_REQUIRED, ResponseChecksumValidation.WHEN_REQUIRED, chunkedEncoding);
+        return new S3StoreConfig(
+                c.provider(),
+                bucket,
+                region,
+                Optional.of(endpoint),
+                !virtualHosted,
+                credentials,
+                Optional.empty(),
+                tls,
+                S3StoreConfig.Retry.DEFAULT,
+                S3StoreConfig.DEFAULT_PART_SIZE,
+                RequestChecksumCalculation.WHEN_REQUIRED,
+                ResponseChecksumValidation.WHEN_REQUIRED,
+                chunkedEncoding);
     }
 
     /** etcdbrctl's OSS SDK: a missing scheme is http, and only scheme, host and port are used. */
@@ -101,8 +120,11 @@ public final class S3CompatibleStoreConfigFactory {
         } else if (value.startsWith("http://")) {
             rest = value.substring("http://".length());
         } else {
-            LOG.warn("the OSS endpoint {} has no scheme: using http://, as etcdbrctl's OSS SDK does "
-                    + "(write https://{} to encrypt)", value, value);
+            LOG.warn(
+                    "the OSS endpoint {} has no scheme: using http://, as etcdbrctl's OSS SDK does "
+                            + "(write https://{} to encrypt)",
+                    value,
+                    value);
         }
         URI parsed = absoluteUrl("OSS", scheme + "://" + rest, what, bucket);
         return withPathAndScheme(parsed, scheme, null);
@@ -117,8 +139,11 @@ public final class S3CompatibleStoreConfigFactory {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new WorkerException(ErrorCode.USAGE, provider + " endpoint \"" + value + "\" (" + what
-                    + ", bucket \"" + bucket + "\") is not an absolute http(s) URL", e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    provider + " endpoint \"" + value + "\" (" + what + ", bucket \"" + bucket
+                            + "\") is not an absolute http(s) URL",
+                    e);
         }
     }
 
@@ -129,8 +154,14 @@ public final class S3CompatibleStoreConfigFactory {
     /** {@code uri} with another scheme and path; user info, query and fragment dropped. */
     private static URI withPathAndScheme(URI uri, String scheme, String path) {
         try {
-            return new URI(scheme, null, uri.getHost(), uri.getPort(), path == null || path.isEmpty() ? null : path,
-                    null, null);
+            return new URI(
+                    scheme,
+                    null,
+                    uri.getHost(),
+                    uri.getPort(),
+                    path == null || path.isEmpty() ? null : path,
+                    null,
+                    null);
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot rebuild " + uri, e);
         }
@@ -142,10 +173,15 @@ public final class S3CompatibleStoreConfigFactory {
     }
 
     private String bucket(String provider, Optional<String> containerFlag) {
-        return containerFlag.filter(s -> !s.isBlank()).map(String::strip)
-                .or(() -> Optional.ofNullable(env.get(S3StoreConfigFactory.CONTAINER_ENV)).map(String::strip)
+        return containerFlag
+                .filter(s -> !s.isBlank())
+                .map(String::strip)
+                .or(() -> Optional.ofNullable(env.get(S3StoreConfigFactory.CONTAINER_ENV))
+                        .map(String::strip)
                         .filter(s -> !s.isEmpty()))
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE, "no " + provider
-                        + " bucket: give the container flag or set " + S3StoreConfigFactory.CONTAINER_ENV));
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
+                        "no " + provider + " bucket: give the container flag or set "
+                                + S3StoreConfigFactory.CONTAINER_ENV));
     }
 }

@@ -37,9 +37,12 @@ final class S3ErrorTranslator {
             return fail(ErrorCode.USAGE, action, "no S3 credentials found; looked in " + CredentialsSearch.WHERE, e);
         }
         if (e instanceof SdkClientException) {
-            return fail(ErrorCode.STORE_UNAVAILABLE, action,
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
                     "the store could not be reached or answered unreadably after retries ("
-                            + e.getClass().getSimpleName() + ": " + e.getMessage() + ")", e);
+                            + e.getClass().getSimpleName() + ": " + e.getMessage() + ")",
+                    e);
         }
         return fail(ErrorCode.UNEXPECTED, action, e.getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
@@ -54,26 +57,35 @@ final class S3ErrorTranslator {
             return fail(ErrorCode.STORE_NOT_FOUND, action, "the bucket does not exist" + detail, e);
         }
         if (e instanceof NoSuchKeyException || s3Code.equals("NoSuchKey")) {
-            return fail(ErrorCode.OBJECT_VANISHED, action,
-                    "the object does not exist (deleted since it was listed?)" + detail, e);
+            return fail(
+                    ErrorCode.OBJECT_VANISHED,
+                    action,
+                    "the object does not exist (deleted since it was listed?)" + detail,
+                    e);
         }
         if (e instanceof NoSuchUploadException || s3Code.equals("NoSuchUpload")) {
-            return fail(ErrorCode.STORE_UNAVAILABLE, action, "the multipart upload vanished"
-                    + " (aborted by someone else or a lifecycle rule)" + detail, e);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the multipart upload vanished" + " (aborted by someone else or a lifecycle rule)" + detail,
+                    e);
         }
         String denied = deniedReason(s3Code, status);
         if (denied != null) {
             return fail(ErrorCode.STORE_NOT_FOUND, action, denied + detail, e);
         }
         if (s3Code.equals("InvalidRange") || status == 416) {
-            return fail(ErrorCode.TRUNCATED_OBJECT, action,
-                    "the range lies beyond the object's end" + detail, e);
+            return fail(ErrorCode.TRUNCATED_OBJECT, action, "the range lies beyond the object's end" + detail, e);
         }
         if (status >= 500 || status == 429 || e.isThrottlingException()) {
-            return fail(ErrorCode.STORE_UNAVAILABLE, action,
-                    "the store kept failing or throttling after retries" + detail, e);
+            return fail(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    action,
+                    "the store kept failing or throttling after retries" + detail,
+                    e);
         }
-        String message = e.awsErrorDetails() == null ? "" : ": " + e.awsErrorDetails().errorMessage();
+        String message =
+                e.awsErrorDetails() == null ? "" : ": " + e.awsErrorDetails().errorMessage();
         return fail(ErrorCode.UNEXPECTED, action, "the store refused the request" + message + detail, e);
     }
 
@@ -96,9 +108,9 @@ final class S3ErrorTranslator {
             case "AccessDenied":
                 return "access denied to the bucket for these credentials";
             default:
-                return status == 403 ? "access denied to the bucket for these credentials"
-                        : status == 301 ? "the bucket is in another region or needs another endpoint"
-                        : null;
+                return status == 403
+                        ? "access denied to the bucket for these credentials"
+                        : status == 301 ? "the bucket is in another region or needs another endpoint" : null;
         }
     }
 

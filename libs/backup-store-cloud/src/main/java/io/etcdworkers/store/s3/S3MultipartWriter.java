@@ -45,8 +45,13 @@ final class S3MultipartWriter implements ObjectWriter {
     private ObjectInfo committed;
     private boolean closed;
 
-    S3MultipartWriter(S3Client client, String bucket, String key, Optional<SseCustomerKey> sse,
-            long partSize, S3ErrorTranslator errors) {
+    S3MultipartWriter(
+            S3Client client,
+            String bucket,
+            String key,
+            Optional<SseCustomerKey> sse,
+            long partSize,
+            S3ErrorTranslator errors) {
         this.client = client;
         this.bucket = bucket;
         this.key = key;
@@ -70,16 +75,23 @@ final class S3MultipartWriter implements ObjectWriter {
         ensureOpen();
         try {
             if (uploadId == null) {
-                client.putObject(b -> b.bucket(bucket).key(key)
-                        .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
-                        .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
-                        .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
+                client.putObject(
+                        b -> b.bucket(bucket)
+                                .key(key)
+                                .sseCustomerAlgorithm(
+                                        sse.map(SseCustomerKey::algorithm).orElse(null))
+                                .sseCustomerKey(
+                                        sse.map(SseCustomerKey::keyBase64).orElse(null))
+                                .sseCustomerKeyMD5(
+                                        sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
                         body());
             } else {
                 if (part.size() > 0) {
                     uploadPart();
                 }
-                client.completeMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(uploadId)
+                client.completeMultipartUpload(b -> b.bucket(bucket)
+                        .key(key)
+                        .uploadId(uploadId)
                         .multipartUpload(m -> m.parts(parts))
                         .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                         .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
@@ -87,12 +99,13 @@ final class S3MultipartWriter implements ObjectWriter {
                 uploadId = null;
             }
             part.release();
-            HeadObjectResponse head = client.headObject(b -> b.bucket(bucket).key(key)
+            HeadObjectResponse head = client.headObject(b -> b.bucket(bucket)
+                    .key(key)
                     .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                     .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
                     .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)));
-            committed = new ObjectInfo(key, head.contentLength(),
-                    head.lastModified() == null ? Instant.EPOCH : head.lastModified());
+            committed = new ObjectInfo(
+                    key, head.contentLength(), head.lastModified() == null ? Instant.EPOCH : head.lastModified());
             return committed;
         } catch (SdkException e) {
             throw errors.translate(e, "committing \"" + key + "\"");
@@ -114,8 +127,10 @@ final class S3MultipartWriter implements ObjectWriter {
         try {
             client.abortMultipartUpload(b -> b.bucket(bucket).key(key).uploadId(id));
         } catch (SdkException e) {
-            throw errors.translate(e, "aborting the multipart upload " + id + " of \"" + key
-                    + "\" (its parts stay until a lifecycle rule removes them)");
+            throw errors.translate(
+                    e,
+                    "aborting the multipart upload " + id + " of \"" + key
+                            + "\" (its parts stay until a lifecycle rule removes them)");
         }
     }
 
@@ -126,24 +141,38 @@ final class S3MultipartWriter implements ObjectWriter {
 
     private void uploadPart() {
         if (parts.size() == MAX_PARTS) {
-            throw new WorkerException(ErrorCode.UNEXPECTED, "\"" + key + "\" needs more than "
-                    + MAX_PARTS + " parts of " + partSize + " bytes: raise the part size");
+            throw new WorkerException(
+                    ErrorCode.UNEXPECTED,
+                    "\"" + key + "\" needs more than " + MAX_PARTS + " parts of " + partSize
+                            + " bytes: raise the part size");
         }
         int partNumber = parts.size() + 1;
         try {
             if (uploadId == null) {
-                uploadId = client.createMultipartUpload(b -> b.bucket(bucket).key(key)
-                        .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
-                        .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
-                        .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)))
+                uploadId = client.createMultipartUpload(b -> b.bucket(bucket)
+                                .key(key)
+                                .sseCustomerAlgorithm(
+                                        sse.map(SseCustomerKey::algorithm).orElse(null))
+                                .sseCustomerKey(
+                                        sse.map(SseCustomerKey::keyBase64).orElse(null))
+                                .sseCustomerKeyMD5(
+                                        sse.map(SseCustomerKey::keyMd5Base64).orElse(null)))
                         .uploadId();
             }
-            String etag = client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId)
-                    .partNumber(partNumber).contentLength((long) part.size())
-                    .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
-                    .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
-                    .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)),
-                    body()).eTag();
+            String etag = client.uploadPart(
+                            b -> b.bucket(bucket)
+                                    .key(key)
+                                    .uploadId(uploadId)
+                                    .partNumber(partNumber)
+                                    .contentLength((long) part.size())
+                                    .sseCustomerAlgorithm(
+                                            sse.map(SseCustomerKey::algorithm).orElse(null))
+                                    .sseCustomerKey(
+                                            sse.map(SseCustomerKey::keyBase64).orElse(null))
+                                    .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64)
+                                            .orElse(null)),
+                            body())
+                    .eTag();
             parts.add(CompletedPart.builder().partNumber(partNumber).eTag(etag).build());
             part.sent();
         } catch (SdkException e) {
@@ -155,14 +184,14 @@ final class S3MultipartWriter implements ObjectWriter {
     private RequestBody body() {
         byte[] bytes = part.array();
         int length = part.size();
-        return RequestBody.fromContentProvider(() -> new ByteArrayInputStream(bytes, 0, length),
-                length, "application/octet-stream");
+        return RequestBody.fromContentProvider(
+                () -> new ByteArrayInputStream(bytes, 0, length), length, "application/octet-stream");
     }
 
     private void ensureOpen() {
         if (closed || committed != null) {
-            throw new IllegalStateException("writer of \"" + key + "\" is already "
-                    + (committed != null ? "committed" : "closed"));
+            throw new IllegalStateException(
+                    "writer of \"" + key + "\" is already " + (committed != null ? "committed" : "closed"));
         }
     }
 }

@@ -48,7 +48,9 @@ public final class S3ObjectStore implements ObjectStore {
     @Override
     public String describe() {
         return config.provider() + " bucket \"" + config.bucket() + "\" "
-                + config.endpointOverride().map(URI::toString).map(e -> "at " + e)
+                + config.endpointOverride()
+                        .map(URI::toString)
+                        .map(e -> "at " + e)
                         .orElse("in region " + config.region());
     }
 
@@ -58,9 +60,13 @@ public final class S3ObjectStore implements ObjectStore {
         List<ObjectInfo> result = new ArrayList<>();
         try {
             ListObjectsV2Request request = ListObjectsV2Request.builder()
-                    .bucket(config.bucket()).prefix(keyPrefix).build();
+                    .bucket(config.bucket())
+                    .prefix(keyPrefix)
+                    .build();
             for (S3Object o : client.listObjectsV2Paginator(request).contents()) {
-                result.add(new ObjectInfo(o.key(), o.size() == null ? 0 : o.size(),
+                result.add(new ObjectInfo(
+                        o.key(),
+                        o.size() == null ? 0 : o.size(),
                         o.lastModified() == null ? Instant.EPOCH : o.lastModified()));
             }
         } catch (SdkException e) {
@@ -75,8 +81,10 @@ public final class S3ObjectStore implements ObjectStore {
         Long length = body.response().contentLength();
         if (length == null) {
             body.abort();
-            throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, describe() + ": reading \"" + key
-                    + "\" failed: the store sent no Content-Length, so a cut-short body would go unnoticed");
+            throw new WorkerException(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    describe() + ": reading \"" + key
+                            + "\" failed: the store sent no Content-Length, so a cut-short body would go unnoticed");
         }
         return new LengthCheckedInputStream(body, length, describe() + ": \"" + key + "\"");
     }
@@ -92,8 +100,8 @@ public final class S3ObjectStore implements ObjectStore {
             return InputStream.nullInputStream();
         }
         String range = "bytes " + offset + "-" + (offset + length - 1) + "/";
-        ResponseInputStream<GetObjectResponse> body = get(key, Optional.of(
-                "bytes=" + offset + "-" + (offset + length - 1)));
+        ResponseInputStream<GetObjectResponse> body =
+                get(key, Optional.of("bytes=" + offset + "-" + (offset + length - 1)));
         String contentRange = body.response().contentRange();
         if (contentRange == null || !contentRange.startsWith(range)) {
             // A short range (object smaller than offset+length) or a server that ignored the
@@ -101,21 +109,23 @@ public final class S3ObjectStore implements ObjectStore {
             body.abort();
             long size = totalSize(contentRange).orElse(-1L);
             if (size >= 0 && size < offset + length) {
-                throw new WorkerException(ErrorCode.TRUNCATED_OBJECT, describe() + ": \"" + key
-                        + "\" has " + size + " bytes, fewer than the " + (offset + length) + " asked for");
+                throw new WorkerException(
+                        ErrorCode.TRUNCATED_OBJECT,
+                        describe() + ": \"" + key + "\" has " + size + " bytes, fewer than the " + (offset + length)
+                                + " asked for");
             }
-            throw new WorkerException(ErrorCode.STORE_UNAVAILABLE, describe() + ": reading \"" + key
-                    + "\" at " + offset + "+" + length + " got Content-Range " + contentRange);
+            throw new WorkerException(
+                    ErrorCode.STORE_UNAVAILABLE,
+                    describe() + ": reading \"" + key + "\" at " + offset + "+" + length + " got Content-Range "
+                            + contentRange);
         }
-        return new LengthCheckedInputStream(body, length,
-                describe() + ": \"" + key + "\" at " + offset + "+" + length);
+        return new LengthCheckedInputStream(body, length, describe() + ": \"" + key + "\" at " + offset + "+" + length);
     }
 
     @Override
     public ObjectWriter create(String key) {
         Objects.requireNonNull(key, "key");
-        return new S3MultipartWriter(client, config.bucket(), key, config.sseCustomerKey(),
-                config.partSize(), errors);
+        return new S3MultipartWriter(client, config.bucket(), key, config.sseCustomerKey(), config.partSize(), errors);
     }
 
     @Override
@@ -131,7 +141,8 @@ public final class S3ObjectStore implements ObjectStore {
     private ResponseInputStream<GetObjectResponse> get(String key, Optional<String> range) {
         Optional<SseCustomerKey> sse = config.sseCustomerKey();
         GetObjectRequest request = GetObjectRequest.builder()
-                .bucket(config.bucket()).key(key)
+                .bucket(config.bucket())
+                .key(key)
                 .range(range.orElse(null))
                 .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                 .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
@@ -147,7 +158,8 @@ public final class S3ObjectStore implements ObjectStore {
     private void head(String key) {
         Optional<SseCustomerKey> sse = config.sseCustomerKey();
         try {
-            client.headObject(b -> b.bucket(config.bucket()).key(key)
+            client.headObject(b -> b.bucket(config.bucket())
+                    .key(key)
                     .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                     .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))
                     .sseCustomerKeyMD5(sse.map(SseCustomerKey::keyMd5Base64).orElse(null)));
@@ -162,7 +174,8 @@ public final class S3ObjectStore implements ObjectStore {
             return Optional.empty();
         }
         try {
-            return Optional.of(Long.parseLong(contentRange.substring(contentRange.indexOf('/') + 1).trim()));
+            return Optional.of(Long.parseLong(
+                    contentRange.substring(contentRange.indexOf('/') + 1).trim()));
         } catch (NumberFormatException e) {
             // "*" (unknown total) and anything else unparseable: the caller reports the raw header.
             return Optional.empty();

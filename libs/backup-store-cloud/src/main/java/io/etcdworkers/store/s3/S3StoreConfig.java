@@ -72,35 +72,74 @@ public record S3StoreConfig(
             throw new IllegalArgumentException("empty bucket name");
         }
         if (partSize < MIN_PART_SIZE || partSize > MAX_PART_SIZE) {
-            throw new IllegalArgumentException("part size " + partSize + " outside S3's limits ["
-                    + MIN_PART_SIZE + ", " + MAX_PART_SIZE + "]");
+            throw new IllegalArgumentException(
+                    "part size " + partSize + " outside S3's limits [" + MIN_PART_SIZE + ", " + MAX_PART_SIZE + "]");
         }
         endpointOverride.ifPresent(uri -> {
             if (!uri.isAbsolute() || uri.getHost() == null) {
-                throw new IllegalArgumentException("endpoint must be an absolute URL such as"
-                        + " https://host:port, got " + uri);
+                throw new IllegalArgumentException(
+                        "endpoint must be an absolute URL such as" + " https://host:port, got " + uri);
             }
         });
     }
 
     /** A config with the defaults for everything but where and who. */
-    public static S3StoreConfig of(String bucket, Region region, Optional<URI> endpointOverride,
-            boolean forcePathStyle, AwsCredentialsProvider credentials) {
-        return new S3StoreConfig(S3, bucket, region, endpointOverride, forcePathStyle, credentials,
-                Optional.empty(), Tls.DEFAULT, Retry.DEFAULT, DEFAULT_PART_SIZE,
-                RequestChecksumCalculation.WHEN_SUPPORTED, ResponseChecksumValidation.WHEN_SUPPORTED, true);
+    public static S3StoreConfig of(
+            String bucket,
+            Region region,
+            Optional<URI> endpointOverride,
+            boolean forcePathStyle,
+            AwsCredentialsProvider credentials) {
+        return new S3StoreConfig(
+                S3,
+                bucket,
+                region,
+                endpointOverride,
+                forcePathStyle,
+                credentials,
+                Optional.empty(),
+                Tls.DEFAULT,
+                Retry.DEFAULT,
+                DEFAULT_PART_SIZE,
+                RequestChecksumCalculation.WHEN_SUPPORTED,
+                ResponseChecksumValidation.WHEN_SUPPORTED,
+                true);
     }
 
     /** The same config with another part size. */
     public S3StoreConfig withPartSize(long newPartSize) {
-        return new S3StoreConfig(provider, bucket, region, endpointOverride, forcePathStyle, credentials,
-                sseCustomerKey, tls, retry, newPartSize, requestChecksums, responseChecksums, chunkedEncoding);
+        return new S3StoreConfig(
+                provider,
+                bucket,
+                region,
+                endpointOverride,
+                forcePathStyle,
+                credentials,
+                sseCustomerKey,
+                tls,
+                retry,
+                newPartSize,
+                requestChecksums,
+                responseChecksums,
+                chunkedEncoding);
     }
 
     /** The same config with other retry settings. */
     public S3StoreConfig withRetry(Retry newRetry) {
-        return new S3StoreConfig(provider, bucket, region, endpointOverride, forcePathStyle, credentials,
-                sseCustomerKey, tls, newRetry, partSize, requestChecksums, responseChecksums, chunkedEncoding);
+        return new S3StoreConfig(
+                provider,
+                bucket,
+                region,
+                endpointOverride,
+                forcePathStyle,
+                credentials,
+                sseCustomerKey,
+                tls,
+                newRetry,
+                partSize,
+                requestChecksums,
+                responseChecksums,
+                chunkedEncoding);
     }
 
     /** Leaves out the credentials provider and the SSE-C key: they may print secrets. */
@@ -131,8 +170,8 @@ public record S3StoreConfig(
 
         @Override
         public String toString() {
-            return "Tls[insecureSkipVerify=" + insecureSkipVerify
-                    + ", trustedCaCert=" + (trustedCaCertPem.isPresent() ? "given" : "-") + "]";
+            return "Tls[insecureSkipVerify=" + insecureSkipVerify + ", trustedCaCert="
+                    + (trustedCaCertPem.isPresent() ? "given" : "-") + "]";
         }
     }
 
@@ -184,7 +223,9 @@ public record S3StoreConfig(
          * backoff at its cap. Only a backstop; the attempt timeout is what normally ends a try.
          */
         public Duration callTimeout() {
-            return attemptTimeout.multipliedBy(maxAttempts).plus(maxBackoff.multipliedBy(maxAttempts - 1L))
+            return attemptTimeout
+                    .multipliedBy(maxAttempts)
+                    .plus(maxBackoff.multipliedBy(maxAttempts - 1L))
                     .plusSeconds(10);
         }
     }

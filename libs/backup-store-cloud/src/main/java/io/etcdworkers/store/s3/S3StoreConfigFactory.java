@@ -70,20 +70,26 @@ public final class S3StoreConfigFactory {
      *     credentials file
      */
     public S3StoreConfig create(Optional<String> containerFlag, Optional<URI> endpointOverrideFlag) {
-        String bucket = containerFlag.filter(s -> !s.isBlank())
+        String bucket = containerFlag
+                .filter(s -> !s.isBlank())
                 .or(() -> envValue(CONTAINER_ENV))
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
-                        "no S3 bucket: give the container flag or set " + CONTAINER_ENV));
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE, "no S3 bucket: give the container flag or set " + CONTAINER_ENV));
         Optional<AwsCredentialFile> file = credentialFile();
         Region region = file.flatMap(AwsCredentialFile::region)
                 .or(() -> envValue("AWS_REGION"))
                 .map(Region::of)
                 .or(sdkRegionChain)
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE, "no AWS region for bucket \""
-                        + bucket + "\": set region in the credentials file or AWS_REGION"));
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
+                        "no AWS region for bucket \"" + bucket
+                                + "\": set region in the credentials file or AWS_REGION"));
         Optional<URI> endpoint = endpointOverrideFlag.or(
                 () -> file.flatMap(AwsCredentialFile::endpoint).map(S3StoreConfigFactory::endpointUri));
-        S3StoreConfig base = S3StoreConfig.of(bucket, region, endpoint,
+        S3StoreConfig base = S3StoreConfig.of(
+                bucket,
+                region,
+                endpoint,
                 file.flatMap(AwsCredentialFile::s3ForcePathStyle).orElse(false),
                 credentialsProvider(file, region));
         if (file.isEmpty()) {
@@ -91,20 +97,32 @@ public final class S3StoreConfigFactory {
         }
         AwsCredentialFile f = file.get();
         Optional<SseCustomerKey> sse = f.sseCustomerKey()
-                .map(key -> SseCustomerKey.fromRawKey(key, f.sseCustomerAlgorithm().orElseThrow()));
-        return new S3StoreConfig(S3StoreConfig.S3, bucket, region, endpoint, base.forcePathStyle(), base.credentials(),
-                sse, new S3StoreConfig.Tls(f.insecureSkipVerify().orElse(false), f.trustedCaCert()),
-                base.retry(), base.partSize(),
-                f.requestChecksumCalculation().map(S3StoreConfigFactory::requestChecksums)
+                .map(key ->
+                        SseCustomerKey.fromRawKey(key, f.sseCustomerAlgorithm().orElseThrow()));
+        return new S3StoreConfig(
+                S3StoreConfig.S3,
+                bucket,
+                region,
+                endpoint,
+                base.forcePathStyle(),
+                base.credentials(),
+                sse,
+                new S3StoreConfig.Tls(f.insecureSkipVerify().orElse(false), f.trustedCaCert()),
+                base.retry(),
+                base.partSize(),
+                f.requestChecksumCalculation()
+                        .map(S3StoreConfigFactory::requestChecksums)
                         .orElse(base.requestChecksums()),
-                f.responseChecksumValidation().map(S3StoreConfigFactory::responseChecksums)
+                f.responseChecksumValidation()
+                        .map(S3StoreConfigFactory::responseChecksums)
                         .orElse(base.responseChecksums()),
                 base.chunkedEncoding());
     }
 
     /** The credentials file the environment points at, read and validated; none without one. */
     public Optional<AwsCredentialFile> credentialFile() {
-        return CredentialSecret.fromEnv(AwsCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV)
+        return CredentialSecret.fromEnv(
+                        AwsCredentialFileReader.PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV)
                 .map(AwsCredentialFileReader::read);
     }
 
@@ -134,9 +152,10 @@ public final class S3StoreConfigFactory {
         Optional<String> secret = envValue("AWS_SECRET_ACCESS_KEY");
         if (keyId.isPresent() && secret.isPresent()) {
             Optional<String> token = envValue("AWS_SESSION_TOKEN");
-            return StaticCredentialsProvider.create(token.isPresent()
-                    ? AwsSessionCredentials.create(keyId.get(), secret.get(), token.get())
-                    : AwsBasicCredentials.create(keyId.get(), secret.get()));
+            return StaticCredentialsProvider.create(
+                    token.isPresent()
+                            ? AwsSessionCredentials.create(keyId.get(), secret.get(), token.get())
+                            : AwsBasicCredentials.create(keyId.get(), secret.get()));
         }
         return new CredentialsSearch(DefaultCredentialsProvider.builder().build());
     }
@@ -149,24 +168,28 @@ public final class S3StoreConfigFactory {
         try {
             URI uri = new URI(value);
             if (!uri.isAbsolute() || uri.getHost() == null) {
-                throw new WorkerException(ErrorCode.USAGE, "S3 endpoint \"" + value
-                        + "\" in the credentials file must be an absolute URL such as https://host:port");
+                throw new WorkerException(
+                        ErrorCode.USAGE,
+                        "S3 endpoint \"" + value
+                                + "\" in the credentials file must be an absolute URL such as https://host:port");
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new WorkerException(ErrorCode.USAGE, "S3 endpoint \"" + value
-                    + "\" in the credentials file is not a URL", e);
+            throw new WorkerException(
+                    ErrorCode.USAGE, "S3 endpoint \"" + value + "\" in the credentials file is not a URL", e);
         }
     }
 
     private static RequestChecksumCalculation requestChecksums(String value) {
         return value.toLowerCase(Locale.ROOT).equals("when_required")
-                ? RequestChecksumCalculation.WHEN_REQUIRED : RequestChecksumCalculation.WHEN_SUPPORTED;
+                ? RequestChecksumCalculation.WHEN_REQUIRED
+                : RequestChecksumCalculation.WHEN_SUPPORTED;
     }
 
     private static ResponseChecksumValidation responseChecksums(String value) {
         return value.toLowerCase(Locale.ROOT).equals("when_required")
-                ? ResponseChecksumValidation.WHEN_REQUIRED : ResponseChecksumValidation.WHEN_SUPPORTED;
+                ? ResponseChecksumValidation.WHEN_REQUIRED
+                : ResponseChecksumValidation.WHEN_SUPPORTED;
     }
 
     private static Optional<Region> sdkRegion() {

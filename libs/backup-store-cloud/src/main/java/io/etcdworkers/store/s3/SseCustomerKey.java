@@ -29,8 +29,8 @@ public record SseCustomerKey(String algorithm, String keyBase64, String keyMd5Ba
     /** Builds the headers from the raw key string of an etcd-backup-restore credentials file. */
     public static SseCustomerKey fromRawKey(String rawKey, String algorithm) {
         if (rawKey.isEmpty() || algorithm.isBlank()) {
-            throw new WorkerException(ErrorCode.USAGE,
-                    "sseCustomerKey and sseCustomerAlgorithm must both be non-empty");
+            throw new WorkerException(
+                    ErrorCode.USAGE, "sseCustomerKey and sseCustomerAlgorithm must both be non-empty");
         }
         byte[] key = rawKey.getBytes(StandardCharsets.UTF_8);
         Base64.Encoder base64 = Base64.getEncoder();

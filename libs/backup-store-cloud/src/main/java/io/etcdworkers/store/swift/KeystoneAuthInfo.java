@@ -11,13 +11,27 @@ import java.util.Objects;
  * <p>The secrets ({@code password}, {@code token}, {@code applicationCredentialSecret}) never
  * appear in {@link #toString()}.
  */
-public record KeystoneAuthInfo(String authUrl, String token, String username, String userId, String password,
-        String projectId, String projectName, String domainId, String domainName, String defaultDomain,
-        String projectDomainId, String projectDomainName, String userDomainId, String userDomainName,
-        String applicationCredentialId, String applicationCredentialName, String applicationCredentialSecret) {
+public record KeystoneAuthInfo(
+        String authUrl,
+        String token,
+        String username,
+        String userId,
+        String password,
+        String projectId,
+        String projectName,
+        String domainId,
+        String domainName,
+        String defaultDomain,
+        String projectDomainId,
+        String projectDomainName,
+        String userDomainId,
+        String userDomainName,
+        String applicationCredentialId,
+        String applicationCredentialName,
+        String applicationCredentialSecret) {
 
-    public static final KeystoneAuthInfo EMPTY = new KeystoneAuthInfo("", "", "", "", "", "", "", "", "", "", "", "",
-            "", "", "", "", "");
+    public static final KeystoneAuthInfo EMPTY =
+            new KeystoneAuthInfo("", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "");
 
     public KeystoneAuthInfo {
         authUrl = Objects.requireNonNullElse(authUrl, "");
@@ -41,20 +55,21 @@ public record KeystoneAuthInfo(String authUrl, String token, String username, St
 
     /** A password login as etcdbrctl's Secret gives it: auth URL, user domain, user and password. */
     public static KeystoneAuthInfo password(String authUrl, String domainName, String username, String password) {
-        return new KeystoneAuthInfo(authUrl, "", username, "", password, "", "", "", domainName, "", "", "", "", "",
-                "", "", "");
+        return new KeystoneAuthInfo(
+                authUrl, "", username, "", password, "", "", "", domainName, "", "", "", "", "", "", "", "");
     }
 
     /** An application credential login as etcdbrctl's Secret gives it. */
-    public static KeystoneAuthInfo applicationCredential(String authUrl, String domainName, String id, String name,
-            String secret) {
-        return new KeystoneAuthInfo(authUrl, "", "", "", "", "", "", "", domainName, "", "", "", "", "", id, name,
-                secret);
+    public static KeystoneAuthInfo applicationCredential(
+            String authUrl, String domainName, String id, String name, String secret) {
+        return new KeystoneAuthInfo(
+                authUrl, "", "", "", "", "", "", "", domainName, "", "", "", "", "", id, name, secret);
     }
 
     /** Whether any application credential field is set (gophercloud's {@code isApplicationCredential}). */
     public boolean isApplicationCredential() {
-        return !applicationCredentialId.isEmpty() || !applicationCredentialName.isEmpty()
+        return !applicationCredentialId.isEmpty()
+                || !applicationCredentialName.isEmpty()
                 || !applicationCredentialSecret.isEmpty();
     }
 
@@ -114,8 +129,23 @@ public record KeystoneAuthInfo(String authUrl, String token, String username, St
                 pId = defaultDomain;
             }
         }
-        return new KeystoneAuthInfo(authUrl, token, username, userId, password, projectId, projectName, dId, dName,
-                defaultDomain, pId, pName, uId, uName, applicationCredentialId, applicationCredentialName,
+        return new KeystoneAuthInfo(
+                authUrl,
+                token,
+                username,
+                userId,
+                password,
+                projectId,
+                projectName,
+                dId,
+                dName,
+                defaultDomain,
+                pId,
+                pName,
+                uId,
+                uName,
+                applicationCredentialId,
+                applicationCredentialName,
                 applicationCredentialSecret);
     }
 

@@ -22,8 +22,7 @@ final class KeystoneCatalog {
     /** One catalog endpoint. */
     record Endpoint(String url, String region) {}
 
-    private KeystoneCatalog() {
-    }
+    private KeystoneCatalog() {}
 
     /**
      * @param token the {@code token} object of Keystone's answer
@@ -43,18 +42,26 @@ final class KeystoneCatalog {
                     String id = endpoint.path("region_id").asText();
                     seen.add(iface + " in " + (name.isEmpty() ? id.isEmpty() ? "no region" : id : name));
                     if (INTERFACE.equals(iface)
-                            && (region.isEmpty() || region.get().equals(name) || region.get().equals(id))) {
-                        return new Endpoint(checkUrl(endpoint.path("url").asText(), keystone),
-                                name.isEmpty() ? id : name);
+                            && (region.isEmpty()
+                                    || region.get().equals(name)
+                                    || region.get().equals(id))) {
+                        return new Endpoint(
+                                checkUrl(endpoint.path("url").asText(), keystone), name.isEmpty() ? id : name);
                     }
                 }
             }
         }
-        String wanted = INTERFACE + " " + TYPE + " endpoint" + region.map(r -> " in region " + r).orElse("");
-        throw new WorkerException(ErrorCode.USAGE, "the token from " + keystone + " has no " + wanted + " in its "
-                + "catalog (" + (seen.isEmpty() ? "it lists no " + TYPE + " service" : TYPE + " endpoints: "
-                        + String.join(", ", seen)) + "); set OS_REGION_NAME to one of its regions, or give the "
-                + "account URL as --store-endpoint-override");
+        String wanted = INTERFACE + " " + TYPE + " endpoint"
+                + region.map(r -> " in region " + r).orElse("");
+        throw new WorkerException(
+                ErrorCode.USAGE,
+                "the token from " + keystone + " has no " + wanted + " in its "
+                        + "catalog ("
+                        + (seen.isEmpty()
+                                ? "it lists no " + TYPE + " service"
+                                : TYPE + " endpoints: " + String.join(", ", seen))
+                        + "); set OS_REGION_NAME to one of its regions, or give the "
+                        + "account URL as --store-endpoint-override");
     }
 
     private static String checkUrl(String url, String keystone) {
@@ -65,8 +72,10 @@ final class KeystoneCatalog {
             }
             return url;
         } catch (URISyntaxException e) {
-            throw new WorkerException(ErrorCode.USAGE, "the object-store endpoint in the catalog of " + keystone
-                    + " is not a URL: " + url, e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "the object-store endpoint in the catalog of " + keystone + " is not a URL: " + url,
+                    e);
         }
     }
 }

@@ -29,8 +29,7 @@ import java.util.Objects;
 public final class KeystoneTokenRequest {
     private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
-    private KeystoneTokenRequest() {
-    }
+    private KeystoneTokenRequest() {}
 
     /** The scope a login asks for, as gophercloud's {@code AuthScope}. */
     record Scope(String projectId, String projectName, String domainId, String domainName) {
@@ -49,11 +48,13 @@ public final class KeystoneTokenRequest {
             a = a.withDomainSpread();
             scope = Scope.NONE;
         } else if (a.projectId().isEmpty() && a.projectName().isEmpty()) {
-            scope = !a.domainId().isEmpty() ? new Scope("", "", a.domainId(), "")
+            scope = !a.domainId().isEmpty()
+                    ? new Scope("", "", a.domainId(), "")
                     : new Scope("", "", "", a.domainName());
         } else {
             a = a.withDomainSpread();
-            scope = !a.projectId().isEmpty() ? new Scope(a.projectId(), "", "", "")
+            scope = !a.projectId().isEmpty()
+                    ? new Scope(a.projectId(), "", "", "")
                     : new Scope("", a.projectName(), a.projectDomainId(), a.projectDomainName());
         }
         String username = a.username();
@@ -72,8 +73,10 @@ public final class KeystoneTokenRequest {
             throw usage(source, "no Keystone URL: set authURL (or OS_AUTH_URL)");
         }
         if (!a.token().isEmpty() && scope.equals(Scope.NONE)) {
-            throw usage(source, "a token (OS_TOKEN/OS_AUTH_TOKEN) without a project or domain to scope it to cannot be "
-                    + "renewed, so etcdbrctl refuses it too: set tenantName or OS_PROJECT_ID, or log in with a password");
+            throw usage(
+                    source,
+                    "a token (OS_TOKEN/OS_AUTH_TOKEN) without a project or domain to scope it to cannot be "
+                            + "renewed, so etcdbrctl refuses it too: set tenantName or OS_PROJECT_ID, or log in with a password");
         }
         ObjectNode identity = identity(a, username, userId, password, userDomainId, userDomainName, source);
         ObjectNode auth = JSON.objectNode();
@@ -87,8 +90,14 @@ public final class KeystoneTokenRequest {
         return body;
     }
 
-    private static ObjectNode identity(KeystoneAuthInfo a, String username, String userId, String password,
-            String userDomainId, String userDomainName, String source) {
+    private static ObjectNode identity(
+            KeystoneAuthInfo a,
+            String username,
+            String userId,
+            String password,
+            String userDomainId,
+            String userDomainName,
+            String source) {
         ObjectNode identity = JSON.objectNode();
         if (password.isEmpty()) {
             if (!a.token().isEmpty()) {
@@ -97,7 +106,8 @@ public final class KeystoneTokenRequest {
             } else if (!a.applicationCredentialId().isEmpty()) {
                 requireSecret(a, source);
                 identity.putArray("methods").add("application_credential");
-                identity.putObject("application_credential").put("id", a.applicationCredentialId())
+                identity.putObject("application_credential")
+                        .put("id", a.applicationCredentialId())
                         .put("secret", a.applicationCredentialSecret());
             } else if (!a.applicationCredentialName().isEmpty()) {
                 requireSecret(a, source);
@@ -105,8 +115,10 @@ public final class KeystoneTokenRequest {
                 if (!userId.isEmpty()) {
                     user = JSON.objectNode().put("id", userId);
                 } else if (username.isEmpty()) {
-                    throw usage(source, "an application credential given by name (applicationCredentialName) needs "
-                            + "its user: set OS_USERNAME and a domain, or OS_USER_ID, or give applicationCredentialID");
+                    throw usage(
+                            source,
+                            "an application credential given by name (applicationCredentialName) needs "
+                                    + "its user: set OS_USERNAME and a domain, or OS_USER_ID, or give applicationCredentialID");
                 } else if (!userDomainId.isEmpty()) {
                     user = JSON.objectNode().put("name", username);
                     user.putObject("domain").put("id", userDomainId);
@@ -122,8 +134,10 @@ public final class KeystoneTokenRequest {
                 credential.set("user", user);
                 credential.put("secret", a.applicationCredentialSecret());
             } else {
-                throw usage(source, "no password and no application credential: set username and password, or "
-                        + "applicationCredentialID (or applicationCredentialName) and applicationCredentialSecret");
+                throw usage(
+                        source,
+                        "no password and no application credential: set username and password, or "
+                                + "applicationCredentialID (or applicationCredentialName) and applicationCredentialSecret");
             }
             return identity;
         }
@@ -137,8 +151,9 @@ public final class KeystoneTokenRequest {
                 throw usage(source, "both a username and OS_USER_ID: give one of them");
             }
             if (userDomainId.isEmpty() && userDomainName.isEmpty()) {
-                throw usage(source, "the user needs a domain: set domainName (or OS_USER_DOMAIN_NAME, "
-                        + "OS_USER_DOMAIN_ID)");
+                throw usage(
+                        source,
+                        "the user needs a domain: set domainName (or OS_USER_DOMAIN_NAME, " + "OS_USER_DOMAIN_ID)");
             }
             if (!userDomainId.isEmpty() && !userDomainName.isEmpty()) {
                 throw usage(source, "the user's domain is given by both id and name: give one of them");
@@ -163,8 +178,10 @@ public final class KeystoneTokenRequest {
         ObjectNode node = JSON.objectNode();
         if (!scope.projectName().isEmpty()) {
             if (scope.domainId().isEmpty() && scope.domainName().isEmpty()) {
-                throw usage(source, "the project (tenantName) needs a domain: set domainName (or "
-                        + "OS_PROJECT_DOMAIN_NAME, OS_PROJECT_DOMAIN_ID)");
+                throw usage(
+                        source,
+                        "the project (tenantName) needs a domain: set domainName (or "
+                                + "OS_PROJECT_DOMAIN_NAME, OS_PROJECT_DOMAIN_ID)");
             }
             ObjectNode project = node.putObject("project").put("name", scope.projectName());
             if (!scope.domainId().isEmpty()) {

@@ -1,19 +1,17 @@
 package io.etcdworkers.store.swift;
 
-import java.net.URISyntaxException;
-import java.util.function.Supplier;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.contract.WorkerException;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -58,24 +56,33 @@ final class SwiftAuthenticator {
     /** A new token; the caller serializes calls. */
     Login login() {
         SwiftCredentials credentials = config.credentials();
-        return credentials.method() == SwiftCredentials.Method.TEMPAUTH_V1 ? tempauth(credentials)
+        return credentials.method() == SwiftCredentials.Method.TEMPAUTH_V1
+                ? tempauth(credentials)
                 : keystone(credentials);
     }
 
     private Login tempauth(SwiftCredentials credentials) {
         String authUrl = credentials.auth().authUrl();
         String action = "logging in to tempauth as " + credentials.tempauthUser();
-        HttpResponse<byte[]> response = send(() -> http.request(URI.create(authUrl)).GET()
-                .header("X-Auth-User", credentials.tempauthUser())
-                .header("X-Auth-Key", credentials.auth().password()).build(), action, authUrl);
+        HttpResponse<byte[]> response = send(
+                () -> http.request(URI.create(authUrl))
+                        .GET()
+                        .header("X-Auth-User", credentials.tempauthUser())
+                        .header("X-Auth-Key", credentials.auth().password())
+                        .build(),
+                action,
+                authUrl);
         if (response.statusCode() / 100 != 2) {
             throw errors.login(response.statusCode(), "", authUrl, action);
         }
-        String token = response.headers().firstValue("X-Auth-Token")
-                .or(() -> response.headers().firstValue("X-Storage-Token")).orElse("");
+        String token = response.headers()
+                .firstValue("X-Auth-Token")
+                .or(() -> response.headers().firstValue("X-Storage-Token"))
+                .orElse("");
         Optional<String> storage = response.headers().firstValue("X-Storage-Url");
         if (token.isEmpty() || storage.isEmpty() && config.storageUrl().isEmpty()) {
-            throw errors.fail(ErrorCode.UNEXPECTED, action, authUrl + " answered without X-Auth-Token or X-Storage-Url");
+            throw errors.fail(
+                    ErrorCode.UNEXPECTED, action, authUrl + " answered without X-Auth-Token or X-Storage-Url");
         }
         return new Login(token, config.storageUrl().orElseGet(() -> url(storage.get(), action)));
     }
@@ -90,12 +97,18 @@ final class SwiftAuthenticator {
         } catch (IOException e) {
             throw new IllegalStateException("cannot write a token request", e);
         }
-        HttpResponse<byte[]> response = send(() -> http.request(tokens)
-                .header("Content-Type", "application/json").header("Accept", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), action, tokens.toString());
+        HttpResponse<byte[]> response = send(
+                () -> http.request(tokens)
+                        .header("Content-Type", "application/json")
+                        .header("Accept", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                action,
+                tokens.toString());
         JsonNode answer = parse(response.body());
         if (response.statusCode() / 100 != 2) {
-            throw errors.login(response.statusCode(), answer.path("error").path("message").asText(""), authUrl, action);
+            throw errors.login(
+                    response.statusCode(), answer.path("error").path("message").asText(""), authUrl, action);
         }
         String token = response.headers().firstValue("X-Subject-Token").orElse("");
         if (token.isEmpty()) {
@@ -105,11 +118,16 @@ final class SwiftAuthenticator {
             return new Login(token, config.storageUrl().get());
         }
         KeystoneCatalog.Endpoint endpoint = KeystoneCatalog.objectStore(answer.get("token"), config.region(), authUrl);
-        credentials.secretRegion().filter(r -> !r.equals(endpoint.region())).ifPresent(r -> LOG.warn(
-                "the Swift credentials {} name region {}, but the account is in {}: etcdbrctl ignores the Secret's "
-                        + "region as well and takes OS_REGION_NAME (or the catalog's first public endpoint), so its "
-                        + "backups are there; set OS_REGION_NAME to choose", credentials.source(), r,
-                endpoint.region().isEmpty() ? "no region" : endpoint.region()));
+        credentials
+                .secretRegion()
+                .filter(r -> !r.equals(endpoint.region()))
+                .ifPresent(r -> LOG.warn(
+                        "the Swift credentials {} name region {}, but the account is in {}: etcdbrctl ignores the Secret's "
+                                + "region as well and takes OS_REGION_NAME (or the catalog's first public endpoint), so its "
+                                + "backups are there; set OS_REGION_NAME to choose",
+                        credentials.source(),
+                        r,
+                        endpoint.region().isEmpty() ? "no region" : endpoint.region()));
         return new Login(token, url(endpoint.url(), action));
     }
 
@@ -124,13 +142,21 @@ final class SwiftAuthenticator {
             v3 = identity;
         } else {
             String base = baseEndpoint(identity);
-            HttpResponse<byte[]> response = send(() -> http.request(URI.create(base)).GET()
-                    .header("Accept", "application/json").build(), "asking " + base + " for its versions", base);
+            HttpResponse<byte[]> response = send(
+                    () -> http.request(URI.create(base))
+                            .GET()
+                            .header("Accept", "application/json")
+                            .build(),
+                    "asking " + base + " for its versions",
+                    base);
             if (response.statusCode() != 200 && response.statusCode() != 300) {
                 throw errors.login(response.statusCode(), "", authUrl, action);
             }
-            v3 = chooseV3(parse(response.body()), identity).orElseThrow(() -> errors.fail(ErrorCode.USAGE, action,
-                    base + " offers no stable Keystone v3: give its v3 URL as authURL"));
+            v3 = chooseV3(parse(response.body()), identity)
+                    .orElseThrow(() -> errors.fail(
+                            ErrorCode.USAGE,
+                            action,
+                            base + " offers no stable Keystone v3: give its v3 URL as authURL"));
         }
         tokensUrl = url(withSlash(baseEndpoint(v3)) + "v3/auth/tokens", action);
         return tokensUrl;
@@ -153,7 +179,8 @@ final class SwiftAuthenticator {
                 return Optional.of(href);
             }
             String status = value.path("status").asText().toLowerCase(Locale.ROOT);
-            if (chosen == null && !href.isEmpty()
+            if (chosen == null
+                    && !href.isEmpty()
                     && (status.equals("current") || status.equals("supported") || status.equals("stable"))) {
                 chosen = href;
             }
@@ -174,8 +201,11 @@ final class SwiftAuthenticator {
 
     private HttpResponse<byte[]> send(Supplier<HttpRequest> request, String action, String where) {
         try {
-            return http.send(request, info -> HttpResponse.BodySubscribers.mapping(
-                    HttpResponse.BodySubscribers.ofByteArray(), b -> b.length > MAX_BODY ? new byte[0] : b), action);
+            return http.send(
+                    request,
+                    info -> HttpResponse.BodySubscribers.mapping(
+                            HttpResponse.BodySubscribers.ofByteArray(), b -> b.length > MAX_BODY ? new byte[0] : b),
+                    action);
         } catch (IOException e) {
             throw errors.unreachable(e, action, where);
         }
@@ -198,7 +228,8 @@ final class SwiftAuthenticator {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw errors.fail(ErrorCode.UNEXPECTED, action, "the login answered an account URL that is not one: " + value);
+            throw errors.fail(
+                    ErrorCode.UNEXPECTED, action, "the login answered an account URL that is not one: " + value);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.etcdworkers.store.swift;
 
-import java.util.function.Supplier;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.store.BoundedInputStream;
@@ -26,6 +24,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The few calls of Swift's object API the store makes on one container, each with the token of
@@ -57,9 +56,11 @@ final class SwiftContainerClient {
     /** {@code swift container "c" at <account URL>}, or at the login URL before the first login. */
     String describe() {
         Login current = login;
-        String at = current != null ? current.storageUrl().toString()
-                : config.storageUrl().map(URI::toString).orElse(config.credentials().auth().authUrl()
-                        + " (account from the login)");
+        String at = current != null
+                ? current.storageUrl().toString()
+                : config.storageUrl()
+                        .map(URI::toString)
+                        .orElse(config.credentials().auth().authUrl() + " (account from the login)");
         return "swift container \"" + config.container() + "\" at " + at;
     }
 
@@ -80,8 +81,10 @@ final class SwiftContainerClient {
     List<ObjectInfo> listPage(String prefix, String marker, int limit, String action) {
         String query = "format=json&limit=" + limit + (prefix.isEmpty() ? "" : "&prefix=" + SwiftPaths.query(prefix))
                 + (marker.isEmpty() ? "" : "&marker=" + SwiftPaths.query(marker));
-        HttpResponse<byte[]> response = call(action, l -> http.request(url(l, null, query)).GET()
-                .header("Accept", "application/json"), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = call(
+                action,
+                l -> http.request(url(l, null, query)).GET().header("Accept", "application/json"),
+                HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() == 204) {
             return List.of();
         }
@@ -92,13 +95,17 @@ final class SwiftContainerClient {
         try {
             page = JSON.readTree(response.body());
         } catch (IOException e) {
-            throw errors.fail(io.etcdworkers.contract.ErrorCode.STORE_UNAVAILABLE, action,
+            throw errors.fail(
+                    io.etcdworkers.contract.ErrorCode.STORE_UNAVAILABLE,
+                    action,
                     "the listing is not JSON (" + e.getClass().getSimpleName() + ")");
         }
         List<ObjectInfo> result = new ArrayList<>();
         for (JsonNode entry : page) {
             if (entry.has("name")) {
-                result.add(new ObjectInfo(entry.get("name").asText(), Math.max(0, entry.path("bytes").asLong()),
+                result.add(new ObjectInfo(
+                        entry.get("name").asText(),
+                        Math.max(0, entry.path("bytes").asLong()),
                         listingTime(entry.path("last_modified").asText())));
             }
         }
@@ -108,13 +115,16 @@ final class SwiftContainerClient {
     /** A GET of the object, whole ({@code length} -1) or of {@code length} bytes from {@code offset}. */
     Body get(String key, long offset, long length, String action) {
         String range = length < 0 ? null : "bytes=" + offset + "-" + (offset + length - 1);
-        HttpResponse<InputStream> response = call(action, l -> {
-            HttpRequest.Builder b = http.request(url(l, key, null)).GET();
-            if (range != null) {
-                b.header("Range", range);
-            }
-            return b;
-        }, HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = call(
+                action,
+                l -> {
+                    HttpRequest.Builder b = http.request(url(l, key, null)).GET();
+                    if (range != null) {
+                        b.header("Range", range);
+                    }
+                    return b;
+                },
+                HttpResponse.BodyHandlers.ofInputStream());
         int status = response.statusCode();
         if (status != 200 && status != 206) {
             SwiftHttp.errorBody(response, MAX_ERROR_BODY);
@@ -131,13 +141,19 @@ final class SwiftContainerClient {
             }
             return new Body(new BoundedInputStream(in, length), length);
         }
-        return new Body(in, range != null ? length : response.headers().firstValueAsLong("Content-Length").orElse(-1));
+        return new Body(
+                in,
+                range != null
+                        ? length
+                        : response.headers().firstValueAsLong("Content-Length").orElse(-1));
     }
 
     /** The object as a HEAD sees it; empty when it does not exist. */
     Optional<ObjectInfo> head(String key, String action) {
-        HttpResponse<byte[]> response = call(action, l -> http.request(url(l, key, null))
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = call(
+                action,
+                l -> http.request(url(l, key, null)).method("HEAD", HttpRequest.BodyPublishers.noBody()),
+                HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() == 404) {
             return Optional.empty();
         }
@@ -145,8 +161,12 @@ final class SwiftContainerClient {
             throw errors.status(response.statusCode(), transId(response), action, Target.OBJECT);
         }
         HttpHeaders headers = response.headers();
-        return Optional.of(new ObjectInfo(key, headers.firstValueAsLong("Content-Length").orElse(0),
-                headers.firstValue("Last-Modified").map(SwiftContainerClient::httpTime).orElse(Instant.EPOCH)));
+        return Optional.of(new ObjectInfo(
+                key,
+                headers.firstValueAsLong("Content-Length").orElse(0),
+                headers.firstValue("Last-Modified")
+                        .map(SwiftContainerClient::httpTime)
+                        .orElse(Instant.EPOCH)));
     }
 
     /**
@@ -154,9 +174,12 @@ final class SwiftContainerClient {
      * may be null), with its MD5 as ETag so Swift refuses bytes that changed on the way.
      */
     void put(String key, String query, byte[] bytes, int length, String md5Hex, String action) {
-        HttpResponse<byte[]> response = call(action, l -> http.request(url(l, key, query))
-                .header("Content-Type", "application/octet-stream").header("ETag", md5Hex)
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes, 0, length)),
+        HttpResponse<byte[]> response = call(
+                action,
+                l -> http.request(url(l, key, query))
+                        .header("Content-Type", "application/octet-stream")
+                        .header("ETag", md5Hex)
+                        .PUT(HttpRequest.BodyPublishers.ofByteArray(bytes, 0, length)),
                 HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() / 100 != 2) {
             throw errors.status(response.statusCode(), transId(response), action, Target.CONTAINER);
@@ -165,8 +188,8 @@ final class SwiftContainerClient {
 
     /** A DELETE; false when there was nothing to delete. */
     boolean delete(String key, String action) {
-        HttpResponse<byte[]> response = call(action, l -> http.request(url(l, key, null)).DELETE(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response =
+                call(action, l -> http.request(url(l, key, null)).DELETE(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() == 404) {
             return false;
         }
@@ -176,22 +199,30 @@ final class SwiftContainerClient {
         return true;
     }
 
-    private <T> HttpResponse<T> call(String action, Function<Login, HttpRequest.Builder> build,
-            HttpResponse.BodyHandler<T> handler) {
+    private <T> HttpResponse<T> call(
+            String action, Function<Login, HttpRequest.Builder> build, HttpResponse.BodyHandler<T> handler) {
         Login used = current();
-        HttpResponse<T> response = send(action, () -> build.apply(used).header("X-Auth-Token", used.token()).build(),
-                handler, used);
+        HttpResponse<T> response = send(
+                action,
+                () -> build.apply(used).header("X-Auth-Token", used.token()).build(),
+                handler,
+                used);
         if (response.statusCode() == 401) {
             SwiftHttp.discard(response);
             Login fresh = renew(used);
-            response = send(action, () -> build.apply(fresh).header("X-Auth-Token", fresh.token()).build(), handler,
+            response = send(
+                    action,
+                    () -> build.apply(fresh)
+                            .header("X-Auth-Token", fresh.token())
+                            .build(),
+                    handler,
                     fresh);
         }
         return response;
     }
 
-    private <T> HttpResponse<T> send(String action, Supplier<HttpRequest> request,
-            HttpResponse.BodyHandler<T> handler, Login used) {
+    private <T> HttpResponse<T> send(
+            String action, Supplier<HttpRequest> request, HttpResponse.BodyHandler<T> handler, Login used) {
         try {
             return http.send(request, handler, describe() + ": " + action);
         } catch (IOException e) {
@@ -219,7 +250,8 @@ final class SwiftContainerClient {
         while (base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        String path = base + "/" + SwiftPaths.path(config.container()) + (key == null ? "" : "/" + SwiftPaths.path(key));
+        String path =
+                base + "/" + SwiftPaths.path(config.container()) + (key == null ? "" : "/" + SwiftPaths.path(key));
         return URI.create(query == null ? path : path + "?" + query);
     }
 
@@ -238,7 +270,8 @@ final class SwiftContainerClient {
 
     private static Instant httpTime(String value) {
         try {
-            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
         } catch (DateTimeParseException e) {
             return Instant.EPOCH;
         }
@@ -248,8 +281,7 @@ final class SwiftContainerClient {
     static final class SwiftPaths {
         private static final String UNRESERVED = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
 
-        private SwiftPaths() {
-        }
+        private SwiftPaths() {}
 
         static String path(String value) {
             return encode(value, true);
@@ -266,7 +298,8 @@ final class SwiftContainerClient {
                 if (UNRESERVED.indexOf(c) >= 0 || keepSlash && c == '/') {
                     out.append(c);
                 } else {
-                    out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+                    out.append('%')
+                            .append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
                             .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
                 }
             }

@@ -46,8 +46,9 @@ public record SwiftCredentials(String source, Method method, KeystoneAuthInfo au
                 ? "application credential " + auth.applicationCredentialId()
                 : !auth.applicationCredentialName().isEmpty()
                         ? "application credential " + auth.applicationCredentialName()
-                        : !auth.token().isEmpty() ? "a token" : "user " + (auth.username().isEmpty() ? auth.userId()
-                                : auth.username());
+                        : !auth.token().isEmpty()
+                                ? "a token"
+                                : "user " + (auth.username().isEmpty() ? auth.userId() : auth.username());
         return "Keystone v3 " + who + " at " + auth.authUrl() + " (from " + source + ")";
     }
 }

@@ -1,12 +1,11 @@
 package io.etcdworkers.store.swift;
 
-import java.net.URISyntaxException;
-
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.store.CredentialSecret;
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,21 +57,22 @@ public final class SwiftCredentialsReader {
             + "domainName, tenantName, username and password or applicationCredential*), then OS_AUTH_URL and the "
             + "other OS_* variables";
 
-    private static final List<String> APPLICATION_KEYS = List.of("applicationCredentialID",
-            "applicationCredentialName", "applicationCredentialSecret");
+    private static final List<String> APPLICATION_KEYS =
+            List.of("applicationCredentialID", "applicationCredentialName", "applicationCredentialSecret");
 
-    private SwiftCredentialsReader() {
-    }
+    private SwiftCredentialsReader() {}
 
     /** The login the environment describes, checked as far as it can be without a request. */
     public static SwiftCredentials read(Map<String, String> env) {
         Objects.requireNonNull(env, "env");
         if (present(env, "OS_CLOUD")) {
-            throw new WorkerException(ErrorCode.USAGE, "OS_CLOUD is set, but this worker does not read clouds.yaml: "
-                    + "mount the Secret (" + CREDENTIALS_DIR_ENV + ") or set OS_AUTH_URL and the other OS_* variables");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "OS_CLOUD is set, but this worker does not read clouds.yaml: " + "mount the Secret ("
+                            + CREDENTIALS_DIR_ENV + ") or set OS_AUTH_URL and the other OS_* variables");
         }
-        Optional<CredentialSecret> secret = CredentialSecret.fromEnv(PROVIDER, env, CREDENTIALS_JSON_ENV,
-                CREDENTIALS_DIR_ENV);
+        Optional<CredentialSecret> secret =
+                CredentialSecret.fromEnv(PROVIDER, env, CREDENTIALS_JSON_ENV, CREDENTIALS_DIR_ENV);
         KeystoneAuthInfo info;
         String source;
         Optional<String> region = Optional.empty();
@@ -98,16 +98,21 @@ public final class SwiftCredentialsReader {
         URI authUrl = parseAuthUrl(info.authUrl(), source);
         if (isTempauth(authUrl)) {
             if (info.username().isEmpty() || info.password().isEmpty()) {
-                throw new WorkerException(ErrorCode.USAGE, "Swift credentials " + source + ": the auth URL ends in "
-                        + "/v1.0, so tempauth v1, which needs username and password");
+                throw new WorkerException(
+                        ErrorCode.USAGE,
+                        "Swift credentials " + source + ": the auth URL ends in "
+                                + "/v1.0, so tempauth v1, which needs username and password");
             }
             return new SwiftCredentials(source, SwiftCredentials.Method.TEMPAUTH_V1, info, region);
         }
         String version = env.getOrDefault("OS_IDENTITY_API_VERSION", "").strip();
-        if (version.equals("2") || version.equals("2.0")
+        if (version.equals("2")
+                || version.equals("2.0")
                 || info.authUrl().contains("v2.0") && !info.authUrl().contains("v3")) {
-            throw new WorkerException(ErrorCode.USAGE, "Swift credentials " + source + ": Keystone v2 (an auth URL with "
-                    + "v2.0 or OS_IDENTITY_API_VERSION=2) is not supported; give Keystone's v3 URL");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "Swift credentials " + source + ": Keystone v2 (an auth URL with "
+                            + "v2.0 or OS_IDENTITY_API_VERSION=2) is not supported; give Keystone's v3 URL");
         }
         // Built once here so that what gophercloud would refuse exits 2 before any request.
         KeystoneTokenRequest.body(info, source);
@@ -140,7 +145,8 @@ public final class SwiftCredentialsReader {
             // etcdbrctl decides by which files exist (sorted, the applicationCredential* files come first) ...
             application = s.has("applicationCredentialID") || s.has("applicationCredentialSecret");
             if (!application && !s.has("username") && !s.has("password")) {
-                throw s.invalid("holds neither username/password nor applicationCredentialID/applicationCredentialSecret");
+                throw s.invalid(
+                        "holds neither username/password nor applicationCredentialID/applicationCredentialSecret");
             }
             // ... and then wants every key of that type (isSwiftConfigCorrect).
             if ((!secret.isEmpty() || !id.isEmpty()) && (!password.isEmpty() || !username.isEmpty())) {
@@ -167,7 +173,8 @@ public final class SwiftCredentialsReader {
             }
             application = !secret.isEmpty();
         }
-        return application ? KeystoneAuthInfo.applicationCredential(authUrl, domain, id, name, secret)
+        return application
+                ? KeystoneAuthInfo.applicationCredential(authUrl, domain, id, name, secret)
                 : KeystoneAuthInfo.password(authUrl, domain, username, password);
     }
 
@@ -181,8 +188,10 @@ public final class SwiftCredentialsReader {
             return uri;
         } catch (URISyntaxException e) {
             // Not the parser's message alone: it quotes the whole input, which is no secret but may be long.
-            throw new WorkerException(ErrorCode.USAGE, "Swift credentials " + source + ": authURL is not a URL ("
-                    + e.getReason() + ")", e);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "Swift credentials " + source + ": authURL is not a URL (" + e.getReason() + ")",
+                    e);
         }
     }
 

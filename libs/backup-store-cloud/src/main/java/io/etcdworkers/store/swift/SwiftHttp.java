@@ -1,16 +1,15 @@
 package io.etcdworkers.store.swift;
 
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.store.StoreRetry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -33,8 +32,11 @@ final class SwiftHttp {
 
     SwiftHttp(StoreRetry retry) {
         this.retry = Objects.requireNonNull(retry, "retry");
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     StoreRetry retry() {
@@ -66,7 +68,11 @@ final class SwiftHttp {
                 if (!retryable(response.statusCode()) || attempt >= retry.maxTries()) {
                     return response;
                 }
-                LOG.debug("{}: HTTP {} on try {} of {}; retrying", what, response.statusCode(), attempt,
+                LOG.debug(
+                        "{}: HTTP {} on try {} of {}; retrying",
+                        what,
+                        response.statusCode(),
+                        attempt,
                         retry.maxTries());
                 discard(response);
             } catch (IOException e) {

@@ -66,7 +66,8 @@ public final class SwiftObjectStore implements ObjectStore {
         Objects.requireNonNull(key, "key");
         String action = "reading \"" + key + "\"";
         SwiftContainerClient.Body body = client.get(key, 0, -1, action);
-        return body.length() < 0 ? body.in()
+        return body.length() < 0
+                ? body.in()
                 : new LengthCheckedInputStream(body.in(), body.length(), describe() + ": \"" + key + "\"");
     }
 
@@ -85,8 +86,8 @@ public final class SwiftObjectStore implements ObjectStore {
             return InputStream.nullInputStream();
         }
         SwiftContainerClient.Body body = client.get(key, offset, length, action);
-        return new LengthCheckedInputStream(body.in(), length, describe() + ": \"" + key + "\" at " + offset + "+"
-                + length);
+        return new LengthCheckedInputStream(
+                body.in(), length, describe() + ": \"" + key + "\" at " + offset + "+" + length);
     }
 
     @Override

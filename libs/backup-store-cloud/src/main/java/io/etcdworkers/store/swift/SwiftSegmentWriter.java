@@ -1,7 +1,5 @@
 package io.etcdworkers.store.swift;
 
-import java.nio.charset.StandardCharsets;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.etcdworkers.contract.ErrorCode;
@@ -11,6 +9,7 @@ import io.etcdworkers.store.ObjectWriter;
 import io.etcdworkers.store.PartBuffer;
 import io.etcdworkers.store.WriterStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -81,7 +80,12 @@ final class SwiftSegmentWriter implements ObjectWriter {
         }
         ensureOpen();
         if (segments.isEmpty()) {
-            client.put(key, null, segment.array(), segment.size(), md5(segment.array(), segment.size()),
+            client.put(
+                    key,
+                    null,
+                    segment.array(),
+                    segment.size(),
+                    md5(segment.array(), segment.size()),
                     "writing \"" + key + "\"");
         } else {
             if (segment.size() > 0) {
@@ -90,7 +94,9 @@ final class SwiftSegmentWriter implements ObjectWriter {
             ArrayNode manifest = JSON.createArrayNode();
             String container = client.config().container();
             for (Segment s : segments) {
-                manifest.addObject().put("path", "/" + container + "/" + s.name()).put("etag", s.etag())
+                manifest.addObject()
+                        .put("path", "/" + container + "/" + s.name())
+                        .put("etag", s.etag())
                         .put("size_bytes", s.size());
             }
             byte[] body = manifest.toString().getBytes(StandardCharsets.UTF_8);
@@ -99,13 +105,21 @@ final class SwiftSegmentWriter implements ObjectWriter {
             StringBuilder etags = new StringBuilder();
             segments.forEach(seg -> etags.append(seg.etag()));
             byte[] concatenated = etags.toString().getBytes(StandardCharsets.US_ASCII);
-            client.put(key, "multipart-manifest=put", body, body.length, md5(concatenated, concatenated.length),
+            client.put(
+                    key,
+                    "multipart-manifest=put",
+                    body,
+                    body.length,
+                    md5(concatenated, concatenated.length),
                     "writing the manifest of \"" + key + "\" (" + segments.size() + " segments)");
         }
         segment.release();
-        ObjectInfo info = client.head(key, "reading back \"" + key + "\" after its upload").orElseThrow(() ->
-                client.errors().fail(ErrorCode.OBJECT_VANISHED, "reading back \"" + key + "\"",
-                        "not found right after it was written"));
+        ObjectInfo info = client.head(key, "reading back \"" + key + "\" after its upload")
+                .orElseThrow(() -> client.errors()
+                        .fail(
+                                ErrorCode.OBJECT_VANISHED,
+                                "reading back \"" + key + "\"",
+                                "not found right after it was written"));
         committed = new ObjectInfo(key, total, info.lastModified());
         return committed;
     }
@@ -121,8 +135,12 @@ final class SwiftSegmentWriter implements ObjectWriter {
             return;
         }
         if (manifestSent && manifestMayExist()) {
-            LOG.warn("{}: the manifest of {} may have been written though its answer was lost: its {} segment(s) "
-                    + "are kept", client.describe(), key, segments.size());
+            LOG.warn(
+                    "{}: the manifest of {} may have been written though its answer was lost: its {} segment(s) "
+                            + "are kept",
+                    client.describe(),
+                    key,
+                    segments.size());
             return;
         }
         List<String> left = new ArrayList<>();
@@ -135,8 +153,12 @@ final class SwiftSegmentWriter implements ObjectWriter {
             }
         }
         if (!left.isEmpty()) {
-            LOG.warn("{}: the aborted upload of {} left {} segment(s) that could not be deleted (readers skip them): {}",
-                    client.describe(), key, left.size(), left);
+            LOG.warn(
+                    "{}: the aborted upload of {} left {} segment(s) that could not be deleted (readers skip them): {}",
+                    client.describe(),
+                    key,
+                    left.size(),
+                    left);
         }
         segments.clear();
     }
@@ -145,7 +167,8 @@ final class SwiftSegmentWriter implements ObjectWriter {
     private boolean manifestMayExist() {
         try {
             return client.head(key, "checking \"" + key + "\" after its manifest failed")
-                    .map(info -> info.size() == total).orElse(false);
+                    .map(info -> info.size() == total)
+                    .orElse(false);
         } catch (WorkerException e) {
             // Cannot tell: keep the segments rather than break an object that may be there.
             return true;
@@ -160,12 +183,19 @@ final class SwiftSegmentWriter implements ObjectWriter {
 
     private void putSegment() {
         if (segments.size() == maxSegments) {
-            throw new WorkerException(ErrorCode.UNEXPECTED, client.describe() + ": \"" + key + "\" needs more than "
-                    + maxSegments + " segments of " + segmentSize + " bytes (Swift's max_manifest_segments)");
+            throw new WorkerException(
+                    ErrorCode.UNEXPECTED,
+                    client.describe() + ": \"" + key + "\" needs more than " + maxSegments + " segments of "
+                            + segmentSize + " bytes (Swift's max_manifest_segments)");
         }
         String name = segmentName(key, segments.size() + 1);
         String etag = md5(segment.array(), segment.size());
-        client.put(name, null, segment.array(), segment.size(), etag,
+        client.put(
+                name,
+                null,
+                segment.array(),
+                segment.size(),
+                etag,
                 "writing segment " + (segments.size() + 1) + " of \"" + key + "\"");
         segments.add(new Segment(name, etag, segment.size()));
         segment.sent();
@@ -183,8 +213,8 @@ final class SwiftSegmentWriter implements ObjectWriter {
 
     private void ensureOpen() {
         if (closed || committed != null) {
-            throw new IllegalStateException("writer of \"" + key + "\" is already "
-                    + (committed != null ? "committed" : "closed"));
+            throw new IllegalStateException(
+                    "writer of \"" + key + "\" is already " + (committed != null ? "committed" : "closed"));
         }
     }
 }

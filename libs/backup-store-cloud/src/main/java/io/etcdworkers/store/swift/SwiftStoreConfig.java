@@ -20,10 +20,18 @@ import java.util.Optional;
  * @param maxSegments segments one manifest may list (Swift's {@code max_manifest_segments}, 1,000 by default)
  * @param pageSize objects per listing request (Swift sends at most 10,000)
  */
-public record SwiftStoreConfig(String container, SwiftCredentials credentials, Optional<URI> storageUrl,
-        Optional<String> region, StoreRetry retry, int segmentSize, int maxSegments, int pageSize) {
+public record SwiftStoreConfig(
+        String container,
+        SwiftCredentials credentials,
+        Optional<URI> storageUrl,
+        Optional<String> region,
+        StoreRetry retry,
+        int segmentSize,
+        int maxSegments,
+        int pageSize) {
     /** 16 MiB: 1,000 segments then hold 15.6 GiB, above etcd's 8 GiB quota; memory holds one. */
     public static final int DEFAULT_SEGMENT_SIZE = 16 * 1024 * 1024;
+
     public static final int DEFAULT_MAX_SEGMENTS = 1000;
     public static final int DEFAULT_PAGE_SIZE = 10_000;
 
@@ -42,22 +50,22 @@ public record SwiftStoreConfig(String container, SwiftCredentials credentials, O
     }
 
     public SwiftStoreConfig withRetry(StoreRetry newRetry) {
-        return new SwiftStoreConfig(container, credentials, storageUrl, region, newRetry, segmentSize, maxSegments,
-                pageSize);
+        return new SwiftStoreConfig(
+                container, credentials, storageUrl, region, newRetry, segmentSize, maxSegments, pageSize);
     }
 
     public SwiftStoreConfig withSegmentSize(int newSegmentSize) {
-        return new SwiftStoreConfig(container, credentials, storageUrl, region, retry, newSegmentSize, maxSegments,
-                pageSize);
+        return new SwiftStoreConfig(
+                container, credentials, storageUrl, region, retry, newSegmentSize, maxSegments, pageSize);
     }
 
     public SwiftStoreConfig withPageSize(int newPageSize) {
-        return new SwiftStoreConfig(container, credentials, storageUrl, region, retry, segmentSize, maxSegments,
-                newPageSize);
+        return new SwiftStoreConfig(
+                container, credentials, storageUrl, region, retry, segmentSize, maxSegments, newPageSize);
     }
 
     public SwiftStoreConfig withContainer(String newContainer) {
-        return new SwiftStoreConfig(newContainer, credentials, storageUrl, region, retry, segmentSize, maxSegments,
-                pageSize);
+        return new SwiftStoreConfig(
+                newContainer, credentials, storageUrl, region, retry, segmentSize, maxSegments, pageSize);
     }
 }

@@ -31,26 +31,39 @@ public final class SwiftStoreConfigFactory {
      *     etcdbrctl would refuse, or an override that is not an http(s) URL
      */
     public SwiftStoreConfig create(Optional<String> containerFlag, Optional<URI> endpointOverrideFlag) {
-        String container = containerFlag.filter(s -> !s.isBlank()).map(String::strip)
+        String container = containerFlag
+                .filter(s -> !s.isBlank())
+                .map(String::strip)
                 .or(() -> value(WorkerEnv.STORAGE_CONTAINER))
-                .orElseThrow(() -> new WorkerException(ErrorCode.USAGE,
+                .orElseThrow(() -> new WorkerException(
+                        ErrorCode.USAGE,
                         "no Swift container: give the container flag or set " + WorkerEnv.STORAGE_CONTAINER));
         if (container.contains("/")) {
-            throw new WorkerException(ErrorCode.USAGE, "the Swift container \"" + container + "\" has a '/': give "
-                    + "the container alone and the rest as --store-prefix");
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "the Swift container \"" + container + "\" has a '/': give "
+                            + "the container alone and the rest as --store-prefix");
         }
         SwiftCredentials credentials = SwiftCredentialsReader.read(env);
         Optional<URI> override = endpointOverrideFlag.map(SwiftStoreConfigFactory::checkOverride);
-        return new SwiftStoreConfig(container, credentials, override, value(WorkerEnv.OS_REGION_NAME),
-                StoreRetry.DEFAULT, SwiftStoreConfig.DEFAULT_SEGMENT_SIZE,
-                SwiftStoreConfig.DEFAULT_MAX_SEGMENTS, SwiftStoreConfig.DEFAULT_PAGE_SIZE);
+        return new SwiftStoreConfig(
+                container,
+                credentials,
+                override,
+                value(WorkerEnv.OS_REGION_NAME),
+                StoreRetry.DEFAULT,
+                SwiftStoreConfig.DEFAULT_SEGMENT_SIZE,
+                SwiftStoreConfig.DEFAULT_MAX_SEGMENTS,
+                SwiftStoreConfig.DEFAULT_PAGE_SIZE);
     }
 
     private static URI checkOverride(URI uri) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("http") && !scheme.equals("https") || uri.getQuery() != null || uri.getFragment() != null) {
-            throw new WorkerException(ErrorCode.USAGE, "--store-endpoint-override for Swift is the account URL "
-                    + "(http[s]://HOST[:PORT]/v1/AUTH_<project>), without a query: " + uri);
+            throw new WorkerException(
+                    ErrorCode.USAGE,
+                    "--store-endpoint-override for Swift is the account URL "
+                            + "(http[s]://HOST[:PORT]/v1/AUTH_<project>), without a query: " + uri);
         }
         return uri;
     }

@@ -1,11 +1,5 @@
 package io.etcdworkers.store.azure;
 
-import java.io.ByteArrayOutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.time.Instant;
-import java.util.concurrent.locks.LockSupport;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,13 +12,17 @@ import io.etcdworkers.store.ObjectInfo;
 import io.etcdworkers.store.ObjectWriter;
 import io.etcdworkers.store.StoreRetry;
 import io.etcdworkers.testsupport.AzuriteServer;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -32,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,10 +48,12 @@ class AzureBlobStoreIT {
     private static final String CONTAINER = "backups";
     /** Azure (and Azurite) answer at most 5,000 blobs a page. */
     private static final int MANY = 5_003;
+
     private static final int FIFTY_MB = 50_000_000;
 
     @TempDir
     static Path serverDir;
+
     static AzuriteServer azurite;
     static BlobContainerClient blobs;
     static AzureBlobStore store;
@@ -75,9 +76,11 @@ class AzureBlobStoreIT {
     void aListingWalksEveryPageAndStaysUnderItsPrefix() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
-            List<Future<?>> uploads = IntStream.range(0, MANY).<Future<?>>mapToObj(i -> pool.submit(() ->
-                    blobs.getBlobClient(String.format("many/v2/obj-%05d", i)).upload(BinaryData.fromBytes(
-                            new byte[i % 7])))).toList();
+            List<Future<?>> uploads = IntStream.range(0, MANY)
+                    .<Future<?>>mapToObj(i ->
+                            pool.submit(() -> blobs.getBlobClient(String.format("many/v2/obj-%05d", i))
+                                    .upload(BinaryData.fromBytes(new byte[i % 7]))))
+                    .toList();
             for (Future<?> upload : uploads) {
                 upload.get();
             }
@@ -90,7 +93,9 @@ class AzureBlobStoreIT {
 
         assertThat(listed).hasSize(MANY);
         assertThat(listed).extracting(ObjectInfo::key).doesNotHaveDuplicates().allMatch(k -> k.startsWith("many/v2/"));
-        assertThat(listed).filteredOn(o -> o.key().equals("many/v2/obj-05002")).singleElement()
+        assertThat(listed)
+                .filteredOn(o -> o.key().equals("many/v2/obj-05002"))
+                .singleElement()
                 .satisfies(o -> assertThat(o.size()).isEqualTo(5002 % 7));
         assertThat(listed.get(0).lastModified()).isAfter(Instant.EPOCH);
     }
@@ -125,10 +130,12 @@ class AzureBlobStoreIT {
     void aMissingBlobIsVanished() {
         assertThatThrownBy(() -> store.open("read/none")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
-            assertThat(e.getMessage()).contains("\"read/none\"", CONTAINER, azurite.accountUrl().toString(), "404");
+            assertThat(e.getMessage())
+                    .contains("\"read/none\"", CONTAINER, azurite.accountUrl().toString(), "404");
         });
         assertThatThrownBy(() -> store.openRange("read/none", 0, 0))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
     }
 
     @Test
@@ -143,24 +150,33 @@ class AzureBlobStoreIT {
             }
             out.close();
             // Five 8 MiB blocks are staged by now (the sixth is in the buffer); none of it is a blob yet.
-            assertThat(blobs.getBlobClient(key).getBlockBlobClient().listBlocks(BlockListType.UNCOMMITTED)
-                    .getUncommittedBlocks()).hasSize(5);
+            assertThat(blobs.getBlobClient(key)
+                            .getBlockBlobClient()
+                            .listBlocks(BlockListType.UNCOMMITTED)
+                            .getUncommittedBlocks())
+                    .hasSize(5);
             assertThat(store.list("upload/")).isEmpty();
             assertThat(blobs.getBlobClient(key).exists()).isFalse();
-            assertThatThrownBy(() -> store.open(key)).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+            assertThatThrownBy(() -> store.open(key))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
 
             ObjectInfo committed = writer.commit();
 
             assertThat(committed.key()).isEqualTo(key);
             assertThat(committed.size()).isEqualTo(FIFTY_MB);
         }
-        assertThat(store.list("upload/")).extracting(ObjectInfo::key, ObjectInfo::size)
+        assertThat(store.list("upload/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(key, (long) FIFTY_MB));
-        assertThat(blobs.getBlobClient(key).getBlockBlobClient().listBlocks(BlockListType.COMMITTED)
-                .getCommittedBlocks()).hasSize(6);
+        assertThat(blobs.getBlobClient(key)
+                        .getBlockBlobClient()
+                        .listBlocks(BlockListType.COMMITTED)
+                        .getCommittedBlocks())
+                .hasSize(6);
         try (InputStream in = store.open(key)) {
-            assertThat(sha256(in)).isEqualTo(MessageDigest.getInstance("SHA-256").digest(content));
+            assertThat(sha256(in))
+                    .isEqualTo(MessageDigest.getInstance("SHA-256").digest(content));
         }
     }
 
@@ -178,7 +194,8 @@ class AzureBlobStoreIT {
         try (ObjectWriter writer = store.create(existing)) {
             writer.out().write(random(AzureStoreConfig.DEFAULT_BLOCK_SIZE + 1, 5));
         }
-        assertThat(store.list("abort/")).extracting(ObjectInfo::key, ObjectInfo::size)
+        assertThat(store.list("abort/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(existing, 3L));
         try (InputStream in = store.open(existing)) {
             assertThat(in.readAllBytes()).isEqualTo("old".getBytes());
@@ -201,9 +218,9 @@ class AzureBlobStoreIT {
     void aReadLongerThanTheRequestTimeoutIsNotCutByIt() throws IOException {
         byte[] content = random(20_000_000, 6);
         blobs.getBlobClient("slow/blob").upload(BinaryData.fromBytes(content));
-        StoreRetry oneSecond = new StoreRetry(2, Duration.ofMillis(1), Duration.ofMillis(5),
-                Duration.ofSeconds(1));
-        try (AzureBlobStore strict = new AzureBlobStore(config("backups", AzuriteServer.KEY).withRetry(oneSecond));
+        StoreRetry oneSecond = new StoreRetry(2, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1));
+        try (AzureBlobStore strict =
+                        new AzureBlobStore(config("backups", AzuriteServer.KEY).withRetry(oneSecond));
                 InputStream in = strict.open("slow/blob")) {
             ByteArrayOutputStream read = new ByteArrayOutputStream();
             byte[] buf = new byte[1 << 20];
@@ -224,9 +241,13 @@ class AzureBlobStoreIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
-        AzureStoreConfig config = new AzureStoreConfig(CONTAINER,
+        AzureStoreConfig config = new AzureStoreConfig(
+                CONTAINER,
                 URI.create("http://127.0.0.1:" + closedPort + "/" + AzuriteServer.ACCOUNT + "/" + CONTAINER),
-                AzuriteServer.ACCOUNT, AzuriteServer.KEY, fastRetry(), AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+                AzuriteServer.ACCOUNT,
+                AzuriteServer.KEY,
+                fastRetry(),
+                AzureStoreConfig.DEFAULT_BLOCK_SIZE);
         try (AzureBlobStore down = new AzureBlobStore(config)) {
             for (Runnable call : new Runnable[] {() -> down.list("x/"), () -> down.open("x/y")}) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(WorkerException.class, e -> {
@@ -238,8 +259,13 @@ class AzureBlobStoreIT {
     }
 
     static AzureStoreConfig config(String container, String key) {
-        return new AzureStoreConfig(container, URI.create(azurite.accountUrl() + "/" + container),
-                AzuriteServer.ACCOUNT, key, StoreRetry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+        return new AzureStoreConfig(
+                container,
+                URI.create(azurite.accountUrl() + "/" + container),
+                AzuriteServer.ACCOUNT,
+                key,
+                StoreRetry.DEFAULT,
+                AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 
     static StoreRetry fastRetry() {

@@ -20,9 +20,14 @@ class AzureBlobStoreUrlTest {
     private static final String KEY = "c2VjcmV0";
 
     @ParameterizedTest
-    @ValueSource(strings = {"https://acct.blob.core.windows.net/backups", "http://127.0.0.1:10000/devstoreaccount1/backups",
-        "https://acct.privatelink.blob.core.windows.net/backups", "http://localhost:10000/devstoreaccount1/backups",
-        "http://azurite.test.svc:10000/devstoreaccount1/backups"})
+    @ValueSource(
+            strings = {
+                "https://acct.blob.core.windows.net/backups",
+                "http://127.0.0.1:10000/devstoreaccount1/backups",
+                "https://acct.privatelink.blob.core.windows.net/backups",
+                "http://localhost:10000/devstoreaccount1/backups",
+                "http://azurite.test.svc:10000/devstoreaccount1/backups"
+            })
     void urlsTheSdkReadsAsWrittenAreAccepted(String url) {
         try (AzureBlobStore store = new AzureBlobStore(config(url))) {
             assertThat(store.describe()).isEqualTo("abs container \"backups\" at " + url);
@@ -30,17 +35,24 @@ class AzureBlobStoreUrlTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"https://acct.blob.core.windows.net:443/backups", "http://azurite.test.svc/devstoreaccount1/backups"})
+    @ValueSource(
+            strings = {
+                "https://acct.blob.core.windows.net:443/backups",
+                "http://azurite.test.svc/devstoreaccount1/backups"
+            })
     void aUrlTheSdkWouldReadAsAnotherContainerIsAUsageError(String url) {
         assertThatThrownBy(() -> new AzureBlobStore(config(url))).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-            assertThat(e.getMessage()).contains(url, "the Azure SDK reads this URL as container \"",
-                    "https://<account>.<domain> (no port)");
+            assertThat(e.getMessage())
+                    .contains(
+                            url,
+                            "the Azure SDK reads this URL as container \"",
+                            "https://<account>.<domain> (no port)");
         });
     }
 
     private static AzureStoreConfig config(String url) {
-        return new AzureStoreConfig("backups", URI.create(url), "acct", KEY, StoreRetry.DEFAULT,
-                AzureStoreConfig.DEFAULT_BLOCK_SIZE);
+        return new AzureStoreConfig(
+                "backups", URI.create(url), "acct", KEY, StoreRetry.DEFAULT, AzureStoreConfig.DEFAULT_BLOCK_SIZE);
     }
 }

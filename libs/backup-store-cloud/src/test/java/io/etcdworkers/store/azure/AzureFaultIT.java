@@ -40,6 +40,7 @@ class AzureFaultIT {
 
     @TempDir
     static Path serverDir;
+
     static AzuriteServer azurite;
     static FaultProxy proxy;
     static AzureBlobStore store;
@@ -50,10 +51,13 @@ class AzureFaultIT {
         azurite.createContainer(CONTAINER).getBlobClient("etcd/v2/blob").upload(BinaryData.fromBytes(CONTENT));
         URI root = URI.create(azurite.accountUrl().toString().replace("/" + AzuriteServer.ACCOUNT, ""));
         proxy = FaultProxy.start(root);
-        store = new AzureBlobStore(new AzureStoreConfig(CONTAINER,
-                URI.create(proxy.endpoint() + "/" + AzuriteServer.ACCOUNT + "/" + CONTAINER), AzuriteServer.ACCOUNT,
-                AzuriteServer.KEY, new StoreRetry(4, Duration.ofMillis(1), Duration.ofMillis(5),
-                        Duration.ofSeconds(10)), AzureStoreConfig.DEFAULT_BLOCK_SIZE));
+        store = new AzureBlobStore(new AzureStoreConfig(
+                CONTAINER,
+                URI.create(proxy.endpoint() + "/" + AzuriteServer.ACCOUNT + "/" + CONTAINER),
+                AzuriteServer.ACCOUNT,
+                AzuriteServer.KEY,
+                new StoreRetry(4, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(10)),
+                AzureStoreConfig.DEFAULT_BLOCK_SIZE));
     }
 
     private int faultedBefore;
@@ -99,13 +103,14 @@ class AzureFaultIT {
         proxy.inject(Fault.status(503), "GET", BLOB_PATH, FaultProxy.ALWAYS);
 
         assertThatThrownBy(() -> {
-            try (InputStream in = store.open("etcd/v2/blob")) {
-                in.readAllBytes();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-            assertThat(e.getMessage()).contains("\"etcd/v2/blob\"", CONTAINER, "HTTP 503", "after retries");
-        });
+                    try (InputStream in = store.open("etcd/v2/blob")) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+                    assertThat(e.getMessage()).contains("\"etcd/v2/blob\"", CONTAINER, "HTTP 503", "after retries");
+                });
         assertThat(faulted()).isEqualTo(4);
     }
 
@@ -124,13 +129,14 @@ class AzureFaultIT {
         proxy.inject(Fault.cutBody(), "GET", BLOB_PATH, 1);
 
         assertThatThrownBy(() -> {
-            try (InputStream in = store.open("etcd/v2/blob")) {
-                in.readAllBytes();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
-            assertThat(e.getMessage()).contains("\"etcd/v2/blob\"", "of " + CONTENT.length + " bytes");
-        });
+                    try (InputStream in = store.open("etcd/v2/blob")) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
+                    assertThat(e.getMessage()).contains("\"etcd/v2/blob\"", "of " + CONTENT.length + " bytes");
+                });
         assertThat(faulted()).isEqualTo(1);
         // The SDK cannot retry a body it already handed over; reading again (as the restore does) works.
         try (InputStream in = store.open("etcd/v2/blob")) {
@@ -143,14 +149,15 @@ class AzureFaultIT {
         proxy.inject(Fault.status(503), "PUT", ".*comp=block.*", FaultProxy.ALWAYS);
 
         assertThatThrownBy(() -> {
-            try (ObjectWriter writer = store.create("etcd/v2/new")) {
-                writer.out().write(random(AzureStoreConfig.DEFAULT_BLOCK_SIZE + 10));
-                writer.commit();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-            assertThat(e.getMessage()).contains("staging block 1 of \"etcd/v2/new\"", "HTTP 503");
-        });
+                    try (ObjectWriter writer = store.create("etcd/v2/new")) {
+                        writer.out().write(random(AzureStoreConfig.DEFAULT_BLOCK_SIZE + 10));
+                        writer.commit();
+                    }
+                })
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
+                    assertThat(e.getMessage()).contains("staging block 1 of \"etcd/v2/new\"", "HTTP 503");
+                });
         proxy.clear();
         assertThat(store.list("etcd/v2/new")).isEmpty();
     }

@@ -51,8 +51,13 @@ class AzureStoreConfigFactoryTest {
 
     @Test
     void aJsonFileInTheDirectoryWinsOverThePerKeyFiles() throws IOException {
-        Path secret = secretDir("storageAccount", "files", "storageKey", OTHER_KEY,
-                "secret.json", "{\"storageAccount\":\"json\",\"storageKey\":\"" + KEY + "\",\"bucketName\":\"ignored\"}");
+        Path secret = secretDir(
+                "storageAccount",
+                "files",
+                "storageKey",
+                OTHER_KEY,
+                "secret.json",
+                "{\"storageAccount\":\"json\",\"storageKey\":\"" + KEY + "\",\"bucketName\":\"ignored\"}");
 
         AzureStoreConfig config = create(Map.of("AZURE_APPLICATION_CREDENTIALS", secret.toString()), "c", null);
 
@@ -63,11 +68,20 @@ class AzureStoreConfigFactoryTest {
     @Test
     void theJsonVariableWinsOverTheDirectoryAndTheContainerMayComeFromTheEnvironment() throws IOException {
         Path secret = secretDir("storageAccount", "files", "storageKey", OTHER_KEY);
-        Path json = Files.writeString(dir.resolve("abs.json"),
+        Path json = Files.writeString(
+                dir.resolve("abs.json"),
                 "{\"storageAccount\":\"fromjson\",\"storageKey\":\"" + KEY + "\",\"emulatorEnabled\":true}");
 
-        AzureStoreConfig config = create(Map.of("AZURE_APPLICATION_CREDENTIALS", secret.toString(),
-                "AZURE_APPLICATION_CREDENTIALS_JSON", json.toString(), "STORAGE_CONTAINER", "fromenv"), null, null);
+        AzureStoreConfig config = create(
+                Map.of(
+                        "AZURE_APPLICATION_CREDENTIALS",
+                        secret.toString(),
+                        "AZURE_APPLICATION_CREDENTIALS_JSON",
+                        json.toString(),
+                        "STORAGE_CONTAINER",
+                        "fromenv"),
+                null,
+                null);
 
         assertThat(config.storageAccount()).isEqualTo("fromjson");
         assertThat(config.container()).isEqualTo("fromenv");
@@ -78,8 +92,11 @@ class AzureStoreConfigFactoryTest {
     void noCredentialsIsAUsageErrorNamingWhereItLooked() {
         assertThatThrownBy(() -> create(Map.of(), "c", null)).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-            assertThat(e.getMessage()).contains("no ABS credentials found",
-                    "AZURE_APPLICATION_CREDENTIALS_JSON", "AZURE_APPLICATION_CREDENTIALS ");
+            assertThat(e.getMessage())
+                    .contains(
+                            "no ABS credentials found",
+                            "AZURE_APPLICATION_CREDENTIALS_JSON",
+                            "AZURE_APPLICATION_CREDENTIALS ");
         });
     }
 
@@ -91,11 +108,12 @@ class AzureStoreConfigFactoryTest {
         Path badJson = Files.writeString(dir.resolve("bad.json"), "{\"storageKey\":\"" + KEY + "\"");
         assertUsage(Map.of("AZURE_APPLICATION_CREDENTIALS_JSON", badJson.toString()), "is not valid JSON");
 
-        Path notBase64 = Files.writeString(dir.resolve("nb.json"),
-                "{\"storageAccount\":\"a\",\"storageKey\":\"not base64 " + KEY + "\"}");
+        Path notBase64 = Files.writeString(
+                dir.resolve("nb.json"), "{\"storageAccount\":\"a\",\"storageKey\":\"not base64 " + KEY + "\"}");
         assertUsage(Map.of("AZURE_APPLICATION_CREDENTIALS_JSON", notBase64.toString()), "storageKey is not base64");
 
-        assertUsage(Map.of("AZURE_APPLICATION_CREDENTIALS", dir.resolve("absent").toString()), "is not a directory");
+        assertUsage(
+                Map.of("AZURE_APPLICATION_CREDENTIALS", dir.resolve("absent").toString()), "is not a directory");
     }
 
     @Test
@@ -116,8 +134,10 @@ class AzureStoreConfigFactoryTest {
     }
 
     private static AzureStoreConfig create(Map<String, String> env, String container, String override) {
-        return new AzureStoreConfigFactory(env).create(Optional.ofNullable(container),
-                Optional.ofNullable(override).map(URI::create));
+        return new AzureStoreConfigFactory(env)
+                .create(
+                        Optional.ofNullable(container),
+                        Optional.ofNullable(override).map(URI::create));
     }
 
     private Path secretDir(String... namesAndValues) throws IOException {

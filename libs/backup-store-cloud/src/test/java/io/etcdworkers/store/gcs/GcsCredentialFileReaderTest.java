@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * quotes the key.
  */
 class GcsCredentialFileReaderTest {
-    static final String PRIVATE_KEY = "-----BEGIN PRIVATE KEY-----\\nTUlJRXZRSUJBREFOQmdrcWhraUc5dzBC\\n"
-            + "-----END PRIVATE KEY-----\\n";
+    static final String PRIVATE_KEY =
+            "-----BEGIN PRIVATE KEY-----\\nTUlJRXZRSUJBREFOQmdrcWhraUc5dzBC\\n" + "-----END PRIVATE KEY-----\\n";
 
     @TempDir
     Path dir;
@@ -39,8 +39,9 @@ class GcsCredentialFileReaderTest {
 
     @Test
     void aServiceAccountKeyWithAKeyOfAnotherKindIsRefused() throws IOException {
-        Path file = write("serviceaccount.json", serviceAccount("my-project-1",
-                ",\"credential_source\":{\"executable\":{\"command\":\"/bin/sh\"}}"));
+        Path file = write(
+                "serviceaccount.json",
+                serviceAccount("my-project-1", ",\"credential_source\":{\"executable\":{\"command\":\"/bin/sh\"}}"));
 
         assertUsage(file, "has keys a service account key does not have: credential_source");
     }
@@ -57,7 +58,8 @@ class GcsCredentialFileReaderTest {
     void gardenersWorkloadIdentityLayoutIsAccepted() throws IOException {
         write("projectID", "my-project-1\n");
         write("token", "eyJhbGciOi...");
-        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
+        Path file = write(
+                "serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
 
         GcsCredentialFile read = GcsCredentialFileReader.read(file);
 
@@ -68,13 +70,21 @@ class GcsCredentialFileReaderTest {
     void aWorkloadIdentityConfigurationMayImpersonateThroughGooglesIamOnly() throws IOException {
         write("projectID", "my-project-1");
         String token = dir.resolve("token").toString();
-        Path good = write("serviceaccount.json", externalAccount(token, ",\"service_account_impersonation_url\":"
-                + "\"https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/sa@p.iam.gserviceaccount.com"
-                + ":generateAccessToken\""));
+        Path good = write(
+                "serviceaccount.json",
+                externalAccount(
+                        token,
+                        ",\"service_account_impersonation_url\":"
+                                + "\"https://iamcredentials.googleapis.com/v1/projects/-/serviceAccounts/sa@p.iam.gserviceaccount.com"
+                                + ":generateAccessToken\""));
         assertThat(GcsCredentialFileReader.read(good).type()).isEqualTo(Type.EXTERNAL_ACCOUNT);
 
-        Path bad = write("serviceaccount.json", externalAccount(token, ",\"service_account_impersonation_url\":"
-                + "\"https://attacker.example/v1/projects/-/serviceAccounts/x:generateAccessToken\""));
+        Path bad = write(
+                "serviceaccount.json",
+                externalAccount(
+                        token,
+                        ",\"service_account_impersonation_url\":"
+                                + "\"https://attacker.example/v1/projects/-/serviceAccounts/x:generateAccessToken\""));
         assertUsage(bad, "has a service_account_impersonation_url that is not");
     }
 
@@ -83,28 +93,42 @@ class GcsCredentialFileReaderTest {
         write("projectID", "my-project-1");
 
         assertUsage(write("serviceaccount.json", externalAccount("/etc/shadow", "")), "must have credential_source");
-        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
-                .replace("\"format\":{\"type\":\"text\"}", "\"format\":{\"type\":\"json\"}")), "must have credential_source");
+        assertUsage(
+                write(
+                        "serviceaccount.json",
+                        externalAccount(dir.resolve("token").toString(), "")
+                                .replace("\"format\":{\"type\":\"text\"}", "\"format\":{\"type\":\"json\"}")),
+                "must have credential_source");
     }
 
     @Test
     void aWorkloadIdentityConfigurationMustUseGooglesTokenService() throws IOException {
         write("projectID", "my-project-1");
-        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
-                .replace("https://sts.googleapis.com/v1/token", "https://sts.example/v1/token"));
+        Path file = write(
+                "serviceaccount.json",
+                externalAccount(dir.resolve("token").toString(), "")
+                        .replace("https://sts.googleapis.com/v1/token", "https://sts.example/v1/token"));
 
         assertUsage(file, "must have token_url \"https://sts.googleapis.com/v1/token\"");
     }
 
     @Test
     void aWorkloadIdentityConfigurationNeedsItsProjectIdFileAndItsKeys() throws IOException {
-        Path file = write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
+        Path file = write(
+                "serviceaccount.json", externalAccount(dir.resolve("token").toString(), ""));
         assertUsage(file, "is a workload identity configuration, but " + dir.resolve("projectID") + " cannot be read");
 
         write("projectID", "my-project-1");
-        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), "")
-                .replace("\"universe_domain\":\"googleapis.com\",", "")), "lacks universe_domain");
-        assertUsage(write("serviceaccount.json", externalAccount(dir.resolve("token").toString(), ",\"quota_project_id\":\"x\"")),
+        assertUsage(
+                write(
+                        "serviceaccount.json",
+                        externalAccount(dir.resolve("token").toString(), "")
+                                .replace("\"universe_domain\":\"googleapis.com\",", "")),
+                "lacks universe_domain");
+        assertUsage(
+                write(
+                        "serviceaccount.json",
+                        externalAccount(dir.resolve("token").toString(), ",\"quota_project_id\":\"x\"")),
                 "may not have: quota_project_id");
     }
 
@@ -118,12 +142,16 @@ class GcsCredentialFileReaderTest {
 
     @Test
     void aFileThatIsNotJsonIsNamedWithoutQuotingIt() throws IOException {
-        Path file = write("serviceaccount.json", "{\"type\":\"service_account\",\"private_key\":\"" + PRIVATE_KEY + "\"");
+        Path file =
+                write("serviceaccount.json", "{\"type\":\"service_account\",\"private_key\":\"" + PRIVATE_KEY + "\"");
 
-        assertThatThrownBy(() -> GcsCredentialFileReader.read(file)).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-            assertThat(e.getMessage()).contains(file.toString(), "is not valid JSON").doesNotContain("TUlJRXZR");
-        });
+        assertThatThrownBy(() -> GcsCredentialFileReader.read(file))
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
+                    assertThat(e.getMessage())
+                            .contains(file.toString(), "is not valid JSON")
+                            .doesNotContain("TUlJRXZR");
+                });
         assertUsage(dir.resolve("absent.json"), "cannot be read (NoSuchFileException)");
     }
 
@@ -131,7 +159,8 @@ class GcsCredentialFileReaderTest {
         return "{\"type\":\"service_account\",\"project_id\":\"" + projectId + "\",\"private_key_id\":\"k1\","
                 + "\"private_key\":\"" + PRIVATE_KEY + "\",\"client_email\":\"sa@" + projectId
                 + ".iam.gserviceaccount.com\",\"client_id\":\"1\",\"auth_uri\":\"https://accounts.google.com/o/oauth2/auth\","
-                + "\"token_uri\":\"https://oauth2.googleapis.com/token\",\"universe_domain\":\"googleapis.com\"" + extra + "}";
+                + "\"token_uri\":\"https://oauth2.googleapis.com/token\",\"universe_domain\":\"googleapis.com\"" + extra
+                + "}";
     }
 
     static String externalAccount(String tokenFile, String extra) {
@@ -146,10 +175,13 @@ class GcsCredentialFileReaderTest {
     }
 
     private static void assertUsage(Path file, String message) {
-        assertThatThrownBy(() -> GcsCredentialFileReader.read(file)).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-            assertThat(e.getMessage()).startsWith("GCS credentials " + file + " ").contains(message)
-                    .doesNotContain("TUlJRXZR", "secret-token");
-        });
+        assertThatThrownBy(() -> GcsCredentialFileReader.read(file))
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
+                    assertThat(e.getMessage())
+                            .startsWith("GCS credentials " + file + " ")
+                            .contains(message)
+                            .doesNotContain("TUlJRXZR", "secret-token");
+                });
     }
 }

@@ -32,13 +32,16 @@ class GcsCredentialsTest {
 
     @Test
     void anEmulatorGetsNoCredentials() {
-        assertThat(GcsClientFactory.credentials(GcsCredentials.anonymous("test"))).isSameAs(NoCredentials.getInstance());
+        assertThat(GcsClientFactory.credentials(GcsCredentials.anonymous("test")))
+                .isSameAs(NoCredentials.getInstance());
     }
 
     @Test
     void aServiceAccountKeyIsLoadedAsOne() throws Exception {
-        Path file = Files.writeString(dir.resolve("serviceaccount.json"), GcsCredentialFileReaderTest.serviceAccount(
-                "my-project-1", "").replace(GcsCredentialFileReaderTest.PRIVATE_KEY, pemPrivateKey()));
+        Path file = Files.writeString(
+                dir.resolve("serviceaccount.json"),
+                GcsCredentialFileReaderTest.serviceAccount("my-project-1", "")
+                        .replace(GcsCredentialFileReaderTest.PRIVATE_KEY, pemPrivateKey()));
 
         Credentials loaded = GcsClientFactory.credentials(GcsCredentials.file(GcsCredentialFileReader.read(file)));
 
@@ -52,7 +55,8 @@ class GcsCredentialsTest {
     void aWorkloadIdentityConfigurationIsLoadedAsAnExternalAccount() throws IOException {
         Files.writeString(dir.resolve("projectID"), "my-project-1");
         Files.writeString(dir.resolve("token"), "eyJhbGciOi...");
-        Path file = Files.writeString(dir.resolve("serviceaccount.json"),
+        Path file = Files.writeString(
+                dir.resolve("serviceaccount.json"),
                 GcsCredentialFileReaderTest.externalAccount(dir.resolve("token").toString(), ""));
 
         Credentials loaded = GcsClientFactory.credentials(GcsCredentials.file(GcsCredentialFileReader.read(file)));
@@ -62,15 +66,17 @@ class GcsCredentialsTest {
 
     @Test
     void aKeyTheSdkCannotLoadIsAUsageErrorThatDoesNotQuoteIt() throws IOException {
-        Path file = Files.writeString(dir.resolve("serviceaccount.json"),
-                GcsCredentialFileReaderTest.serviceAccount("my-project-1", ""));
-        GcsCredentials credentials = GcsCredentials.file(new GcsCredentialFile(file, Type.SERVICE_ACCOUNT, "my-project-1"));
+        Path file = Files.writeString(
+                dir.resolve("serviceaccount.json"), GcsCredentialFileReaderTest.serviceAccount("my-project-1", ""));
+        GcsCredentials credentials =
+                GcsCredentials.file(new GcsCredentialFile(file, Type.SERVICE_ACCOUNT, "my-project-1"));
 
-        assertThatThrownBy(() -> GcsClientFactory.credentials(credentials)).isInstanceOfSatisfying(WorkerException.class,
-                e -> {
+        assertThatThrownBy(() -> GcsClientFactory.credentials(credentials))
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains(file.toString(), "service_account", "could not be loaded",
-                            "private_key").doesNotContain("TUlJRXZR");
+                    assertThat(e.getMessage())
+                            .contains(file.toString(), "service_account", "could not be loaded", "private_key")
+                            .doesNotContain("TUlJRXZR");
                 });
     }
 
@@ -78,8 +84,9 @@ class GcsCredentialsTest {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
         generator.initialize(2048);
         // PEM's lines, with the line breaks escaped as they are inside a JSON string.
-        String base64 = Base64.getMimeEncoder(64, new byte[] {'\n'}).encodeToString(
-                generator.generateKeyPair().getPrivate().getEncoded()).replace("\n", "\\n");
+        String base64 = Base64.getMimeEncoder(64, new byte[] {'\n'})
+                .encodeToString(generator.generateKeyPair().getPrivate().getEncoded())
+                .replace("\n", "\\n");
         return "-----BEGIN PRIVATE KEY-----\\n" + base64 + "\\n-----END PRIVATE KEY-----\\n";
     }
 }

@@ -23,7 +23,8 @@ class GcsErrorTranslatorTest {
     private final GcsErrorTranslator errors = new GcsErrorTranslator(STORE);
 
     @ParameterizedTest
-    @CsvSource({"404, BUCKET, STORE_NOT_FOUND, the bucket does not exist",
+    @CsvSource({
+        "404, BUCKET, STORE_NOT_FOUND, the bucket does not exist",
         "404, OBJECT, OBJECT_VANISHED, the object does not exist",
         "412, OBJECT, OBJECT_VANISHED, the object changed while it was read",
         "401, BUCKET, STORE_NOT_FOUND, access denied: the credentials were not accepted",
@@ -31,15 +32,17 @@ class GcsErrorTranslatorTest {
         "416, OBJECT, TRUNCATED_OBJECT, the range lies beyond the object's end",
         "429, BUCKET, STORE_UNAVAILABLE, kept failing or throttling",
         "503, OBJECT, STORE_UNAVAILABLE, kept failing or throttling",
-        "400, BUCKET, UNEXPECTED, the store refused the request"})
+        "400, BUCKET, UNEXPECTED, the store refused the request"
+    })
     void anAnswerIsClassifiedByItsStatus(int status, Target target, ErrorCode code, String reason) {
-        StorageException e = new StorageException(status, "caller does not have storage.objects.get access",
-                "forbidden", null);
+        StorageException e =
+                new StorageException(status, "caller does not have storage.objects.get access", "forbidden", null);
 
         WorkerException translated = errors.translate(e, "reading \"p/v2/Full-1\"", target);
 
         assertThat(translated.code()).isEqualTo(code);
-        assertThat(translated.getMessage()).startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ")
+        assertThat(translated.getMessage())
+                .startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ")
                 .contains(reason, "HTTP " + status, "forbidden", "storage.objects.get access");
         assertThat(translated.getCause()).isSameAs(e);
     }
@@ -51,16 +54,21 @@ class GcsErrorTranslatorTest {
         WorkerException translated = errors.translate(e, "listing \"p/\"", Target.BUCKET);
 
         assertThat(translated.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-        assertThat(translated.getMessage()).contains(STORE, "could not be reached", "ConnectException: Connection refused");
+        assertThat(translated.getMessage())
+                .contains(STORE, "could not be reached", "ConnectException: Connection refused");
     }
 
     @Test
     void aTokenServiceThatRefusesTheCredentialsIsAccessDeniedAndOneThatFailsIsUnavailable() {
-        WorkerException refused = errors.translate(new StorageException(new TokenFailure(false,
-                "Error getting access token for service account: 400 Bad Request, invalid_grant")), "listing \"p/\"",
+        WorkerException refused = errors.translate(
+                new StorageException(new TokenFailure(
+                        false, "Error getting access token for service account: 400 Bad Request, invalid_grant")),
+                "listing \"p/\"",
                 Target.BUCKET);
-        WorkerException failing = errors.translate(new StorageException(new TokenFailure(true,
-                "Error getting access token for service account: 503 Service Unavailable")), "listing \"p/\"",
+        WorkerException failing = errors.translate(
+                new StorageException(new TokenFailure(
+                        true, "Error getting access token for service account: 503 Service Unavailable")),
+                "listing \"p/\"",
                 Target.BUCKET);
 
         assertThat(refused.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
@@ -74,7 +82,8 @@ class GcsErrorTranslatorTest {
         WorkerException already = new WorkerException(ErrorCode.TRUNCATED_OBJECT, "cut");
 
         assertThat(errors.translate(already, "x", Target.OBJECT)).isSameAs(already);
-        assertThat(errors.translate(new IllegalStateException("bug"), "x", Target.OBJECT).code())
+        assertThat(errors.translate(new IllegalStateException("bug"), "x", Target.OBJECT)
+                        .code())
                 .isEqualTo(ErrorCode.UNEXPECTED);
     }
 
@@ -82,7 +91,10 @@ class GcsErrorTranslatorTest {
     void aServiceMessageIsShortenedToOneLine() {
         String body = "line one\n" + "x".repeat(1000);
 
-        assertThat(GcsErrorTranslator.shorten(body)).startsWith("line one x").endsWith("...").hasSize(243);
+        assertThat(GcsErrorTranslator.shorten(body))
+                .startsWith("line one x")
+                .endsWith("...")
+                .hasSize(243);
     }
 
     /** What the auth library throws when a token request fails: an IOException that says if a retry could help. */

@@ -52,11 +52,12 @@ class GcsObjectStoreIT {
     private static final int MANY = 25;
     private static final int PAGE = 10;
     private static final int TWENTY_MB = 20_000_000;
-    private static final StoreRetry FAST = new StoreRetry(3, Duration.ofMillis(10),
-            Duration.ofMillis(50), Duration.ofSeconds(10));
+    private static final StoreRetry FAST =
+            new StoreRetry(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(10));
 
     @TempDir
     static Path serverDir;
+
     static GcsEmulatorServer emulator;
     static GcsObjectStore store;
 
@@ -80,8 +81,10 @@ class GcsObjectStoreIT {
     void aListingWalksEveryPageAndStaysUnderItsPrefix() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            List<Future<?>> uploads = IntStream.range(0, MANY).<Future<?>>mapToObj(i -> pool.submit(() ->
-                    emulator.put(BUCKET, String.format("many/v2/obj-%03d", i), new byte[i % 7]))).toList();
+            List<Future<?>> uploads = IntStream.range(0, MANY)
+                    .<Future<?>>mapToObj(i -> pool.submit(
+                            () -> emulator.put(BUCKET, String.format("many/v2/obj-%03d", i), new byte[i % 7])))
+                    .toList();
             for (Future<?> upload : uploads) {
                 upload.get();
             }
@@ -91,15 +94,22 @@ class GcsObjectStoreIT {
         emulator.put(BUCKET, "many-sibling/v2/x", new byte[1]);
 
         try (FaultProxy proxy = FaultProxy.start(emulator.endpoint());
-                GcsObjectStore paged = new GcsObjectStore(config(BUCKET, proxy.endpoint()).withPageSize(PAGE))) {
+                GcsObjectStore paged =
+                        new GcsObjectStore(config(BUCKET, proxy.endpoint()).withPageSize(PAGE))) {
             List<ObjectInfo> listed = paged.list("many/");
 
             assertThat(listed).hasSize(MANY);
-            assertThat(listed).extracting(ObjectInfo::key).doesNotHaveDuplicates().allMatch(k -> k.startsWith("many/v2/"));
-            assertThat(listed).filteredOn(o -> o.key().equals("many/v2/obj-024")).singleElement()
+            assertThat(listed)
+                    .extracting(ObjectInfo::key)
+                    .doesNotHaveDuplicates()
+                    .allMatch(k -> k.startsWith("many/v2/"));
+            assertThat(listed)
+                    .filteredOn(o -> o.key().equals("many/v2/obj-024"))
+                    .singleElement()
                     .satisfies(o -> assertThat(o.size()).isEqualTo(24 % 7));
             assertThat(listed.get(0).lastModified()).isAfter(Instant.EPOCH);
-            assertThat(proxy.requests()).filteredOn(r -> r.startsWith("GET /storage/v1/b/" + BUCKET + "/o?"))
+            assertThat(proxy.requests())
+                    .filteredOn(r -> r.startsWith("GET /storage/v1/b/" + BUCKET + "/o?"))
                     .hasSize((MANY + PAGE - 1) / PAGE);
         }
     }
@@ -123,13 +133,14 @@ class GcsObjectStoreIT {
             assertThat(in.read()).isEqualTo(-1);
         }
         assertThatThrownBy(() -> {
-            try (InputStream in = store.openRange("read/object", content.length - 10L, 11)) {
-                in.readAllBytes();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
-            assertThat(e.getMessage()).contains("\"read/object\"", "10 of 11 bytes");
-        });
+                    try (InputStream in = store.openRange("read/object", content.length - 10L, 11)) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
+                    assertThat(e.getMessage()).contains("\"read/object\"", "10 of 11 bytes");
+                });
     }
 
     @Test
@@ -151,11 +162,16 @@ class GcsObjectStoreIT {
     void aMissingObjectIsVanished() {
         assertThatThrownBy(() -> store.open("read/none")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
-            assertThat(e.getMessage()).contains("\"read/none\"", "gcs bucket \"" + BUCKET + "\"",
-                    emulator.endpoint().toString(), "HTTP 404");
+            assertThat(e.getMessage())
+                    .contains(
+                            "\"read/none\"",
+                            "gcs bucket \"" + BUCKET + "\"",
+                            emulator.endpoint().toString(),
+                            "HTTP 404");
         });
         assertThatThrownBy(() -> store.openRange("read/none", 0, 0))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
     }
 
     @Test
@@ -171,18 +187,21 @@ class GcsObjectStoreIT {
             out.close();
             assertThat(store.list("upload/")).isEmpty();
             assertThat(emulator.client().get(BlobId.of(BUCKET, key))).isNull();
-            assertThatThrownBy(() -> store.open(key)).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+            assertThatThrownBy(() -> store.open(key))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
 
             ObjectInfo committed = writer.commit();
 
             assertThat(committed.key()).isEqualTo(key);
             assertThat(committed.size()).isEqualTo(TWENTY_MB);
         }
-        assertThat(store.list("upload/")).extracting(ObjectInfo::key, ObjectInfo::size)
+        assertThat(store.list("upload/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
                 .containsExactly(tuple(key, (long) TWENTY_MB));
         try (InputStream in = store.open(key)) {
-            assertThat(sha256(in)).isEqualTo(MessageDigest.getInstance("SHA-256").digest(content));
+            assertThat(sha256(in))
+                    .isEqualTo(MessageDigest.getInstance("SHA-256").digest(content));
         }
     }
 
@@ -199,7 +218,9 @@ class GcsObjectStoreIT {
         try (ObjectWriter writer = store.create(existing)) {
             writer.out().write(random(1_000_001, 5));
         }
-        assertThat(store.list("abort/")).extracting(ObjectInfo::key, ObjectInfo::size).containsExactly(tuple(existing, 3L));
+        assertThat(store.list("abort/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
+                .containsExactly(tuple(existing, 3L));
         try (InputStream in = store.open(existing)) {
             assertThat(in.readAllBytes()).isEqualTo("old".getBytes());
         }
@@ -219,16 +240,22 @@ class GcsObjectStoreIT {
     void aMissingBucketIsNotFound() {
         // The emulator creates any bucket a request names; GCS answers a missing one with 404.
         try (FaultProxy proxy = FaultProxy.start(emulator.endpoint());
-                GcsObjectStore missing = new GcsObjectStore(config("no-such-bucket", proxy.endpoint()).withRetry(FAST))) {
+                GcsObjectStore missing = new GcsObjectStore(
+                        config("no-such-bucket", proxy.endpoint()).withRetry(FAST))) {
             proxy.inject(FaultProxy.Fault.status(404), ".*", ".*/b/no-such-bucket/.*", FaultProxy.ALWAYS);
 
             assertThatThrownBy(() -> missing.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
-                assertThat(e.getMessage()).contains("gcs bucket \"no-such-bucket\" at " + proxy.endpoint(),
-                        "listing \"p/\"", "the bucket does not exist", "HTTP 404");
+                assertThat(e.getMessage())
+                        .contains(
+                                "gcs bucket \"no-such-bucket\" at " + proxy.endpoint(),
+                                "listing \"p/\"",
+                                "the bucket does not exist",
+                                "HTTP 404");
             });
-            assertThatThrownBy(() -> missing.create("p/v2/x")).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
+            assertThatThrownBy(() -> missing.create("p/v2/x"))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
         }
     }
 
@@ -238,10 +265,12 @@ class GcsObjectStoreIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
             nobody = URI.create("http://127.0.0.1:" + socket.getLocalPort());
         }
-        try (GcsObjectStore unreachable = new GcsObjectStore(config(BUCKET, nobody).withRetry(FAST))) {
+        try (GcsObjectStore unreachable =
+                new GcsObjectStore(config(BUCKET, nobody).withRetry(FAST))) {
             assertThatThrownBy(() -> unreachable.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-                assertThat(e.getMessage()).contains("gcs bucket \"" + BUCKET + "\" at " + nobody, "could not be reached");
+                assertThat(e.getMessage())
+                        .contains("gcs bucket \"" + BUCKET + "\" at " + nobody, "could not be reached");
             });
         }
     }
@@ -250,7 +279,8 @@ class GcsObjectStoreIT {
     void failuresOfTheStoreAreRetried() throws IOException {
         emulator.put(BUCKET, "retry/v2/a", "a".getBytes());
         try (FaultProxy proxy = FaultProxy.start(emulator.endpoint());
-                GcsObjectStore proxied = new GcsObjectStore(config(BUCKET, proxy.endpoint()).withRetry(FAST))) {
+                GcsObjectStore proxied =
+                        new GcsObjectStore(config(BUCKET, proxy.endpoint()).withRetry(FAST))) {
             proxy.inject(FaultProxy.Fault.status(503), "GET", ".*", 2);
 
             assertThat(proxied.list("retry/")).extracting(ObjectInfo::key).containsExactly("retry/v2/a");
@@ -264,8 +294,13 @@ class GcsObjectStoreIT {
     }
 
     static GcsStoreConfig config(String bucket, URI endpoint) {
-        return new GcsStoreConfig(bucket, endpoint, GcsCredentials.anonymous("the emulator"),
-                StoreRetry.DEFAULT, GcsEmulatorServer.UPLOAD_CHUNK_SIZE, GcsStoreConfig.DEFAULT_PAGE_SIZE);
+        return new GcsStoreConfig(
+                bucket,
+                endpoint,
+                GcsCredentials.anonymous("the emulator"),
+                StoreRetry.DEFAULT,
+                GcsEmulatorServer.UPLOAD_CHUNK_SIZE,
+                GcsStoreConfig.DEFAULT_PAGE_SIZE);
     }
 
     private static byte[] random(int size, long seed) {

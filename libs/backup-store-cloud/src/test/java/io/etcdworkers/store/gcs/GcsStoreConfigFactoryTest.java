@@ -62,26 +62,38 @@ class GcsStoreConfigFactoryTest {
         assertThat(config.credentials().kind()).isEqualTo(Kind.ANONYMOUS);
 
         Files.writeString(secret, "{\"type\":\"authorized_user\"}");
-        assertThatThrownBy(() -> create(Map.of("GOOGLE_APPLICATION_CREDENTIALS", secret.toString()), "b",
-                "http://127.0.0.1:9199")).isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
+        assertThatThrownBy(() -> create(
+                        Map.of("GOOGLE_APPLICATION_CREDENTIALS", secret.toString()), "b", "http://127.0.0.1:9199"))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
     }
 
     @Test
     void theFlagWinsOverTheSecretAndTheVariables() throws IOException {
         Path secret = druidSecret(Optional.of("https://from-the-secret.example/storage/v1/"));
-        Map<String, String> env = Map.of("GOOGLE_APPLICATION_CREDENTIALS", secret.toString(),
-                "GOOGLE_STORAGE_API_ENDPOINT", "https://from-the-variable.example", "STORAGE_EMULATOR_HOST", "emu:1");
+        Map<String, String> env = Map.of(
+                "GOOGLE_APPLICATION_CREDENTIALS",
+                secret.toString(),
+                "GOOGLE_STORAGE_API_ENDPOINT",
+                "https://from-the-variable.example",
+                "STORAGE_EMULATOR_HOST",
+                "emu:1");
 
-        assertThat(create(env, "b", "http://127.0.0.1:9199/").endpoint()).isEqualTo(URI.create("http://127.0.0.1:9199"));
+        assertThat(create(env, "b", "http://127.0.0.1:9199/").endpoint())
+                .isEqualTo(URI.create("http://127.0.0.1:9199"));
         assertThat(create(env, "b", null).endpoint()).isEqualTo(URI.create("https://from-the-secret.example"));
     }
 
     @Test
     void theVariableEtcdDruidSetsFromTheSameSecretKeyIsReadWhenNoFileIs() throws IOException {
         Path secret = druidSecret(Optional.empty());
-        Map<String, String> env = Map.of("GOOGLE_APPLICATION_CREDENTIALS", secret.toString(),
-                "GOOGLE_STORAGE_API_ENDPOINT", " https://private.googleapis.com/storage/v1 ", "STORAGE_EMULATOR_HOST", "emu:1");
+        Map<String, String> env = Map.of(
+                "GOOGLE_APPLICATION_CREDENTIALS",
+                secret.toString(),
+                "GOOGLE_STORAGE_API_ENDPOINT",
+                " https://private.googleapis.com/storage/v1 ",
+                "STORAGE_EMULATOR_HOST",
+                "emu:1");
 
         GcsStoreConfig config = create(env, "b", null);
 
@@ -90,8 +102,11 @@ class GcsStoreConfigFactoryTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"127.0.0.1:9023, http://127.0.0.1:9023", "http://localhost:8000/storage/v1/, http://localhost:8000",
-        "https://gcs.test:4443, https://gcs.test:4443"})
+    @CsvSource({
+        "127.0.0.1:9023, http://127.0.0.1:9023",
+        "http://localhost:8000/storage/v1/, http://localhost:8000",
+        "https://gcs.test:4443, https://gcs.test:4443"
+    })
     void theGoSdksEmulatorHostIsTheLastEndpointAndSendsNothing(String value, String endpoint) throws IOException {
         Map<String, String> env = new HashMap<>(Map.of("STORAGE_EMULATOR_HOST", value));
         env.put("GOOGLE_APPLICATION_CREDENTIALS", druidSecret(Optional.empty()).toString());
@@ -121,17 +136,22 @@ class GcsStoreConfigFactoryTest {
         assertThatThrownBy(() -> create(Map.of("GOOGLE_STORAGE_API_ENDPOINT", "ftp://x"), "b", null))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains("the GCS endpoint from GOOGLE_STORAGE_API_ENDPOINT is not a URL");
+                    assertThat(e.getMessage())
+                            .contains("the GCS endpoint from GOOGLE_STORAGE_API_ENDPOINT is not a URL");
                 });
         assertThatThrownBy(() -> create(Map.of("STORAGE_EMULATOR_HOST", "h:1?x=y"), "b", null))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
     }
 
     @ParameterizedTest
-    @CsvSource({"https://storage.googleapis.com/storage/v1/, https://storage.googleapis.com",
+    @CsvSource({
+        "https://storage.googleapis.com/storage/v1/, https://storage.googleapis.com",
         "https://storage.googleapis.com/, https://storage.googleapis.com",
-        "http://127.0.0.1:9199, http://127.0.0.1:9199", "https://proxy.example/gcs/storage/v1, https://proxy.example/gcs",
-        "HTTP://Host:1, HTTP://Host:1"})
+        "http://127.0.0.1:9199, http://127.0.0.1:9199",
+        "https://proxy.example/gcs/storage/v1, https://proxy.example/gcs",
+        "HTTP://Host:1, HTTP://Host:1"
+    })
     void anEndpointInTheGoSdksFormLosesItsApiPath(String given, String expected) {
         assertThat(GcsStoreConfigFactory.normalize(given, "test")).isEqualTo(URI.create(expected));
     }
@@ -139,8 +159,8 @@ class GcsStoreConfigFactoryTest {
     /** etcd-druid's Secret, mounted: {@code serviceaccount.json} and maybe {@code storageAPIEndpoint}. */
     private Path druidSecret(Optional<String> endpoint) throws IOException {
         Path gcp = Files.createDirectories(dir.resolve("var/.gcp"));
-        Path key = Files.writeString(gcp.resolve("serviceaccount.json"),
-                GcsCredentialFileReaderTest.serviceAccount("my-project-1", ""));
+        Path key = Files.writeString(
+                gcp.resolve("serviceaccount.json"), GcsCredentialFileReaderTest.serviceAccount("my-project-1", ""));
         if (endpoint.isPresent()) {
             Files.writeString(gcp.resolve("storageAPIEndpoint"), endpoint.get());
         }
@@ -148,7 +168,9 @@ class GcsStoreConfigFactoryTest {
     }
 
     private static GcsStoreConfig create(Map<String, String> env, String container, String override) {
-        return new GcsStoreConfigFactory(env).create(Optional.ofNullable(container),
-                Optional.ofNullable(override).map(URI::create));
+        return new GcsStoreConfigFactory(env)
+                .create(
+                        Optional.ofNullable(container),
+                        Optional.ofNullable(override).map(URI::create));
     }
 }

@@ -29,10 +29,27 @@ class AwsCredentialFileReaderTest {
 
     @Test
     void readsOneFilePerKeyAndStripsTrailingNewlines() throws IOException {
-        files(Map.of("accessKeyID", "AKID\n", "secretAccessKey", SECRET + "\n", "region", "eu-west-1\n",
-                "endpoint", "http://minio:9000", "s3ForcePathStyle", "true", "insecureSkipVerify", "F",
-                "trustedCaCert", "-----BEGIN CERTIFICATE-----", "sseCustomerKey", "k".repeat(32),
-                "sseCustomerAlgorithm", "AES256", "requestChecksumCalculation", "WHEN_REQUIRED"));
+        files(Map.of(
+                "accessKeyID",
+                "AKID\n",
+                "secretAccessKey",
+                SECRET + "\n",
+                "region",
+                "eu-west-1\n",
+                "endpoint",
+                "http://minio:9000",
+                "s3ForcePathStyle",
+                "true",
+                "insecureSkipVerify",
+                "F",
+                "trustedCaCert",
+                "-----BEGIN CERTIFICATE-----",
+                "sseCustomerKey",
+                "k".repeat(32),
+                "sseCustomerAlgorithm",
+                "AES256",
+                "requestChecksumCalculation",
+                "WHEN_REQUIRED"));
 
         AwsCredentialFile f = AwsCredentialFileReader.readDirectory(dir);
 
@@ -48,7 +65,10 @@ class AwsCredentialFileReaderTest {
         assertThat(f.requestChecksumCalculation()).contains("WHEN_REQUIRED");
         assertThat(f.responseChecksumValidation()).isEmpty();
         assertThat(f.isWebIdentity()).isFalse();
-        assertThat(f.toString()).doesNotContain(SECRET).doesNotContain("k".repeat(32)).contains("region=eu-west-1");
+        assertThat(f.toString())
+                .doesNotContain(SECRET)
+                .doesNotContain("k".repeat(32))
+                .contains("region=eu-west-1");
     }
 
     @Test
@@ -64,8 +84,15 @@ class AwsCredentialFileReaderTest {
 
     @Test
     void prefersAJsonFileInTheDirectory() throws IOException {
-        files(Map.of("accessKeyID", "FROM-FILE", "secretAccessKey", "x", "region", "r",
-                "secret.json", "{\"accessKeyID\":\"FROM-JSON\",\"secretAccessKey\":\"y\",\"region\":\"eu-central-1\"}"));
+        files(Map.of(
+                "accessKeyID",
+                "FROM-FILE",
+                "secretAccessKey",
+                "x",
+                "region",
+                "r",
+                "secret.json",
+                "{\"accessKeyID\":\"FROM-JSON\",\"secretAccessKey\":\"y\",\"region\":\"eu-central-1\"}"));
 
         AwsCredentialFile f = AwsCredentialFileReader.readDirectory(dir);
 
@@ -75,9 +102,12 @@ class AwsCredentialFileReaderTest {
 
     @Test
     void readsJsonWithBooleansAsJsonOrStringsAndIgnoresUnknownKeys() throws IOException {
-        Path json = Files.writeString(dir.resolve("creds.json"), "{\"accessKeyID\":\"A\",\"secretAccessKey\":\""
-                + SECRET + "\",\"region\":\"us-east-1\",\"s3ForcePathStyle\":true,\"insecureSkipVerify\":\"false\","
-                + "\"bucketName\":\"b\",\"roleARN\":\"\",\"tokenPath\":\"/var/run/token\"}");
+        Path json = Files.writeString(
+                dir.resolve("creds.json"),
+                "{\"accessKeyID\":\"A\",\"secretAccessKey\":\""
+                        + SECRET
+                        + "\",\"region\":\"us-east-1\",\"s3ForcePathStyle\":true,\"insecureSkipVerify\":\"false\","
+                        + "\"bucketName\":\"b\",\"roleARN\":\"\",\"tokenPath\":\"/var/run/token\"}");
 
         AwsCredentialFile f = AwsCredentialFileReader.readJson(json);
 
@@ -90,16 +120,26 @@ class AwsCredentialFileReaderTest {
 
     static Stream<Arguments> badDirectories() {
         return Stream.of(
-                Arguments.of("no secret", Map.of("accessKeyID", "A", "region", "r"),
+                Arguments.of(
+                        "no secret",
+                        Map.of("accessKeyID", "A", "region", "r"),
                         "either accessKeyID and secretAccessKey, or roleARN and token"),
-                Arguments.of("role without token", Map.of("roleARN", "arn", "region", "r"),
+                Arguments.of(
+                        "role without token",
+                        Map.of("roleARN", "arn", "region", "r"),
                         "either accessKeyID and secretAccessKey, or roleARN and token"),
-                Arguments.of("sse key without algorithm", Map.of("accessKeyID", "A", "secretAccessKey", SECRET,
-                        "sseCustomerKey", SECRET), "both sseCustomerKey and sseCustomerAlgorithm"),
-                Arguments.of("bad boolean", Map.of("accessKeyID", "A", "secretAccessKey", SECRET,
-                        "s3ForcePathStyle", "yes"), "s3ForcePathStyle must be true or false"),
-                Arguments.of("bad checksum mode", Map.of("accessKeyID", "A", "secretAccessKey", SECRET,
-                        "responseChecksumValidation", "always"), "responseChecksumValidation must be"),
+                Arguments.of(
+                        "sse key without algorithm",
+                        Map.of("accessKeyID", "A", "secretAccessKey", SECRET, "sseCustomerKey", SECRET),
+                        "both sseCustomerKey and sseCustomerAlgorithm"),
+                Arguments.of(
+                        "bad boolean",
+                        Map.of("accessKeyID", "A", "secretAccessKey", SECRET, "s3ForcePathStyle", "yes"),
+                        "s3ForcePathStyle must be true or false"),
+                Arguments.of(
+                        "bad checksum mode",
+                        Map.of("accessKeyID", "A", "secretAccessKey", SECRET, "responseChecksumValidation", "always"),
+                        "responseChecksumValidation must be"),
                 Arguments.of("empty", Map.of(), "either accessKeyID"));
     }
 
@@ -120,8 +160,10 @@ class AwsCredentialFileReaderTest {
         return Stream.of(
                 Arguments.of("{\"accessKeyID\":\"A\",\"secretAccessKey\":\"" + SECRET + "\"", "not valid JSON"),
                 Arguments.of("[\"" + SECRET + "\"]", "must hold a JSON object"),
-                Arguments.of("{\"accessKeyID\":1,\"secretAccessKey\":\"" + SECRET + "\"}", "accessKeyID must be a string"),
-                Arguments.of("{\"accessKeyID\":\"A\",\"secretAccessKey\":\"" + SECRET + "\",\"s3ForcePathStyle\":1}",
+                Arguments.of(
+                        "{\"accessKeyID\":1,\"secretAccessKey\":\"" + SECRET + "\"}", "accessKeyID must be a string"),
+                Arguments.of(
+                        "{\"accessKeyID\":\"A\",\"secretAccessKey\":\"" + SECRET + "\",\"s3ForcePathStyle\":1}",
                         "s3ForcePathStyle must be true or false"));
     }
 
@@ -133,7 +175,9 @@ class AwsCredentialFileReaderTest {
         assertThatThrownBy(() -> AwsCredentialFileReader.readJson(json))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains(json.toString(), message).doesNotContain(SECRET);
+                    assertThat(e.getMessage())
+                            .contains(json.toString(), message)
+                            .doesNotContain(SECRET);
                     assertThat(e.getCause()).isNull();
                 });
     }
@@ -141,19 +185,22 @@ class AwsCredentialFileReaderTest {
     @Test
     void aMissingFileOrDirectoryIsAUsageError() {
         assertThatThrownBy(() -> AwsCredentialFileReader.readJson(dir.resolve("absent.json")))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.USAGE));
         assertThatThrownBy(() -> AwsCredentialFileReader.readDirectory(dir.resolve("absent")))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.getMessage()).contains("is not a directory"));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.getMessage()).contains("is not a directory"));
     }
 
     @Test
     void goStyleBooleansAreAccepted() throws IOException {
-        for (var entry : new LinkedHashMap<>(Map.of("1", true, "t", true, "True", true, "0", false,
-                "f", false, "FALSE", false)).entrySet()) {
+        for (var entry : new LinkedHashMap<>(
+                        Map.of("1", true, "t", true, "True", true, "0", false, "f", false, "FALSE", false))
+                .entrySet()) {
             files(Map.of("accessKeyID", "A", "secretAccessKey", "S", "s3ForcePathStyle", entry.getKey()));
             assertThat(AwsCredentialFileReader.readDirectory(dir).s3ForcePathStyle())
-                    .as(entry.getKey()).isEqualTo(Optional.of(entry.getValue()));
+                    .as(entry.getKey())
+                    .isEqualTo(Optional.of(entry.getValue()));
         }
     }
 

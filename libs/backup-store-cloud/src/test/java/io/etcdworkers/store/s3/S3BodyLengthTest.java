@@ -40,8 +40,9 @@ class S3BodyLengthTest {
         try (InputStream in = new LengthCheckedInputStream(new ByteArrayInputStream(new byte[2]), 3, "obj")) {
             assertThat(in.read()).isZero();
             assertThat(in.read()).isZero();
-            assertThatThrownBy(in::read).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
+            assertThatThrownBy(in::read)
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
         }
     }
 
@@ -49,8 +50,9 @@ class S3BodyLengthTest {
     void aBodyLongerThanAnnouncedIsRejected() {
         InputStream in = new LengthCheckedInputStream(new ByteArrayInputStream(new byte[12]), 10, "obj");
 
-        assertThatThrownBy(in::readAllBytes).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE));
+        assertThatThrownBy(in::readAllBytes)
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE));
     }
 
     @Test

@@ -30,13 +30,27 @@ class S3CompatibleCredentialsReaderTest {
     @TempDir
     Path dir;
 
-    enum Layout { DIRECTORY, JSON_VARIABLE, JSON_IN_DIRECTORY }
+    enum Layout {
+        DIRECTORY,
+        JSON_VARIABLE,
+        JSON_IN_DIRECTORY
+    }
 
     @ParameterizedTest
     @EnumSource(Layout.class)
     void readsAnOssSecret(Layout layout) throws IOException {
-        Map<String, String> env = layout(layout, "ALICLOUD_APPLICATION_CREDENTIALS", Map.of("accessKeyID", "LTAI5t",
-                "accessKeySecret", SECRET, "storageEndpoint", "oss-eu-central-1.aliyuncs.com", "bucketName", "ignored"));
+        Map<String, String> env = layout(
+                layout,
+                "ALICLOUD_APPLICATION_CREDENTIALS",
+                Map.of(
+                        "accessKeyID",
+                        "LTAI5t",
+                        "accessKeySecret",
+                        SECRET,
+                        "storageEndpoint",
+                        "oss-eu-central-1.aliyuncs.com",
+                        "bucketName",
+                        "ignored"));
 
         S3CompatibleCredentials c = new S3CompatibleCredentialsReader(env).oss();
 
@@ -53,9 +67,22 @@ class S3CompatibleCredentialsReaderTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void readsAnOcsSecret(Layout layout) throws IOException {
-        Map<String, String> env = layout(layout, "OPENSHIFT_APPLICATION_CREDENTIALS", Map.of("accessKeyID", "AK",
-                "secretAccessKey", SECRET, "endpoint", "https://s3.openshift-storage.svc:443", "region", "noobaa",
-                "disableSSL", "false", "insecureSkipVerify", "true"));
+        Map<String, String> env = layout(
+                layout,
+                "OPENSHIFT_APPLICATION_CREDENTIALS",
+                Map.of(
+                        "accessKeyID",
+                        "AK",
+                        "secretAccessKey",
+                        SECRET,
+                        "endpoint",
+                        "https://s3.openshift-storage.svc:443",
+                        "region",
+                        "noobaa",
+                        "disableSSL",
+                        "false",
+                        "insecureSkipVerify",
+                        "true"));
 
         S3CompatibleCredentials c = new S3CompatibleCredentialsReader(env).ocs();
 
@@ -71,11 +98,14 @@ class S3CompatibleCredentialsReaderTest {
 
     @Test
     void ocsBooleansAreOptionalAndMayBeJsonBooleans() throws IOException {
-        Path json = Files.writeString(dir.resolve("ocs.json"), "{\"accessKeyID\":\"AK\",\"secretAccessKey\":\"" + SECRET
-                + "\",\"endpoint\":\"http://rgw:80\",\"region\":\"r\",\"disableSSL\":true}");
+        Path json = Files.writeString(
+                dir.resolve("ocs.json"),
+                "{\"accessKeyID\":\"AK\",\"secretAccessKey\":\"" + SECRET
+                        + "\",\"endpoint\":\"http://rgw:80\",\"region\":\"r\",\"disableSSL\":true}");
 
         S3CompatibleCredentials c = new S3CompatibleCredentialsReader(
-                Map.of("OPENSHIFT_APPLICATION_CREDENTIALS_JSON", json.toString())).ocs();
+                        Map.of("OPENSHIFT_APPLICATION_CREDENTIALS_JSON", json.toString()))
+                .ocs();
 
         assertThat(c.disableSsl()).isTrue();
         assertThat(c.insecureSkipVerify()).isFalse();
@@ -83,8 +113,16 @@ class S3CompatibleCredentialsReaderTest {
 
     @Test
     void readsEcsFromTheVariablesEtcdDruidSets() {
-        S3CompatibleCredentials c = new S3CompatibleCredentialsReader(Map.of("ECS_ENDPOINT", "https://ecs:9021",
-                "ECS_ACCESS_KEY_ID", "user1", "ECS_SECRET_ACCESS_KEY", SECRET, "ECS_DISABLE_SSL", "True")).ecs();
+        S3CompatibleCredentials c = new S3CompatibleCredentialsReader(Map.of(
+                        "ECS_ENDPOINT",
+                        "https://ecs:9021",
+                        "ECS_ACCESS_KEY_ID",
+                        "user1",
+                        "ECS_SECRET_ACCESS_KEY",
+                        SECRET,
+                        "ECS_DISABLE_SSL",
+                        "True"))
+                .ecs();
 
         assertThat(c.provider()).isEqualTo("ECS");
         assertThat(c.endpoint()).isEqualTo("https://ecs:9021");
@@ -98,35 +136,66 @@ class S3CompatibleCredentialsReaderTest {
 
     @Test
     void anEcsBooleanThatIsNoneIsFalseAsForEtcdbrctl() {
-        S3CompatibleCredentials c = new S3CompatibleCredentialsReader(Map.of("ECS_ENDPOINT", "https://ecs:9021",
-                "ECS_ACCESS_KEY_ID", "user1", "ECS_SECRET_ACCESS_KEY", SECRET, "ECS_INSECURE_SKIP_VERIFY", "yes")).ecs();
+        S3CompatibleCredentials c = new S3CompatibleCredentialsReader(Map.of(
+                        "ECS_ENDPOINT",
+                        "https://ecs:9021",
+                        "ECS_ACCESS_KEY_ID",
+                        "user1",
+                        "ECS_SECRET_ACCESS_KEY",
+                        SECRET,
+                        "ECS_INSECURE_SKIP_VERIFY",
+                        "yes"))
+                .ecs();
 
         assertThat(c.insecureSkipVerify()).isFalse();
     }
 
     static Stream<Arguments> incomplete() {
         return Stream.of(
-                Arguments.of("OSS", "ALICLOUD_APPLICATION_CREDENTIALS", Map.of("accessKeyID", "A", "accessKeySecret",
-                        SECRET), "missing: storageEndpoint"),
-                Arguments.of("OSS", "ALICLOUD_APPLICATION_CREDENTIALS", Map.of("storageEndpoint", "e"),
+                Arguments.of(
+                        "OSS",
+                        "ALICLOUD_APPLICATION_CREDENTIALS",
+                        Map.of("accessKeyID", "A", "accessKeySecret", SECRET),
+                        "missing: storageEndpoint"),
+                Arguments.of(
+                        "OSS",
+                        "ALICLOUD_APPLICATION_CREDENTIALS",
+                        Map.of("storageEndpoint", "e"),
                         "missing: accessKeyID, accessKeySecret"),
-                Arguments.of("OCS", "OPENSHIFT_APPLICATION_CREDENTIALS", Map.of("accessKeyID", "A", "secretAccessKey",
-                        SECRET, "endpoint", "http://e"), "missing: region"),
-                Arguments.of("OCS", "OPENSHIFT_APPLICATION_CREDENTIALS", Map.of("accessKeyID", "A", "secretAccessKey",
-                        SECRET, "endpoint", "http://e", "region", "r", "disableSSL", "no"),
+                Arguments.of(
+                        "OCS",
+                        "OPENSHIFT_APPLICATION_CREDENTIALS",
+                        Map.of("accessKeyID", "A", "secretAccessKey", SECRET, "endpoint", "http://e"),
+                        "missing: region"),
+                Arguments.of(
+                        "OCS",
+                        "OPENSHIFT_APPLICATION_CREDENTIALS",
+                        Map.of(
+                                "accessKeyID",
+                                "A",
+                                "secretAccessKey",
+                                SECRET,
+                                "endpoint",
+                                "http://e",
+                                "region",
+                                "r",
+                                "disableSSL",
+                                "no"),
                         "key disableSSL must be true or false"));
     }
 
     @ParameterizedTest(name = "{0} {3}")
     @MethodSource("incomplete")
-    void anIncompleteSecretIsAUsageErrorNamingTheProviderAndKeys(String provider, String variable,
-            Map<String, String> keys, String message) throws IOException {
+    void anIncompleteSecretIsAUsageErrorNamingTheProviderAndKeys(
+            String provider, String variable, Map<String, String> keys, String message) throws IOException {
         for (Layout layout : Layout.values()) {
             Map<String, String> env = layout(layout, variable, keys);
-            assertThatThrownBy(() -> read(provider, env)).as("%s", layout)
+            assertThatThrownBy(() -> read(provider, env))
+                    .as("%s", layout)
                     .isInstanceOfSatisfying(WorkerException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                        assertThat(e.getMessage()).contains(provider + " credentials " + dir, message)
+                        assertThat(e.getMessage())
+                                .contains(provider + " credentials " + dir, message)
                                 .doesNotContain(SECRET);
                     });
         }
@@ -135,17 +204,28 @@ class S3CompatibleCredentialsReaderTest {
     @Test
     void noSecretAtAllSaysWhereItLooked() {
         assertThatThrownBy(() -> new S3CompatibleCredentialsReader(Map.of()).oss())
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.getMessage()).contains(
-                        "no OSS credentials found", "ALICLOUD_APPLICATION_CREDENTIALS_JSON",
-                        "ALICLOUD_APPLICATION_CREDENTIALS (etcd-druid mounts"));
-        assertThatThrownBy(() -> new S3CompatibleCredentialsReader(Map.of("ECS_ENDPOINT", "https://e",
-                "ECS_SECRET_ACCESS_KEY", SECRET)).ecs())
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.getMessage())
-                        .contains("no ECS credentials", "missing: ECS_ACCESS_KEY_ID").doesNotContain(SECRET));
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains(
+                                        "no OSS credentials found",
+                                        "ALICLOUD_APPLICATION_CREDENTIALS_JSON",
+                                        "ALICLOUD_APPLICATION_CREDENTIALS (etcd-druid mounts"));
         assertThatThrownBy(() -> new S3CompatibleCredentialsReader(
-                Map.of("OPENSHIFT_APPLICATION_CREDENTIALS", dir.resolve("absent").toString())).ocs())
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.getMessage())
-                        .contains("OCS credentials", "is not a directory"));
+                                Map.of("ECS_ENDPOINT", "https://e", "ECS_SECRET_ACCESS_KEY", SECRET))
+                        .ecs())
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
+                        e -> assertThat(e.getMessage())
+                                .contains("no ECS credentials", "missing: ECS_ACCESS_KEY_ID")
+                                .doesNotContain(SECRET));
+        assertThatThrownBy(() -> new S3CompatibleCredentialsReader(Map.of(
+                                "OPENSHIFT_APPLICATION_CREDENTIALS",
+                                dir.resolve("absent").toString()))
+                        .ocs())
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
+                        e -> assertThat(e.getMessage()).contains("OCS credentials", "is not a directory"));
     }
 
     @Test
@@ -153,9 +233,12 @@ class S3CompatibleCredentialsReaderTest {
         Path json = Files.writeString(dir.resolve("oss.json"), "{\"accessKeySecret\":\"" + SECRET + "\"");
 
         assertThatThrownBy(() -> new S3CompatibleCredentialsReader(
-                Map.of("ALICLOUD_APPLICATION_CREDENTIALS_JSON", json.toString())).oss())
+                                Map.of("ALICLOUD_APPLICATION_CREDENTIALS_JSON", json.toString()))
+                        .oss())
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
-                    assertThat(e.getMessage()).contains("OSS credentials", "is not valid JSON").doesNotContain(SECRET);
+                    assertThat(e.getMessage())
+                            .contains("OSS credentials", "is not valid JSON")
+                            .doesNotContain(SECRET);
                     assertThat(e.getCause()).isNull();
                 });
     }
@@ -177,8 +260,11 @@ class S3CompatibleCredentialsReaderTest {
                 }
                 env.put(dirVariable, secret.toString());
             }
-            case JSON_VARIABLE -> env.put(dirVariable + "_JSON", Files.writeString(secret.resolve("secret.json"),
-                    json(keys)).toString());
+            case JSON_VARIABLE ->
+                env.put(
+                        dirVariable + "_JSON",
+                        Files.writeString(secret.resolve("secret.json"), json(keys))
+                                .toString());
             case JSON_IN_DIRECTORY -> {
                 Files.writeString(secret.resolve("a.json"), json(keys));
                 // a per-key file beside it is not read: the JSON file wins

@@ -36,7 +36,8 @@ class S3CompatibleStoreConfigFactoryTest {
         "http://127.0.0.1:9000, http://127.0.0.1:9000, true",
         "10.0.0.7, http://10.0.0.7, true",
         "'http://[::1]:9000', 'http://[::1]:9000', true",
-        "http://10.0.0.7.nip.io:9000, http://10.0.0.7.nip.io:9000, false"})
+        "http://10.0.0.7.nip.io:9000, http://10.0.0.7.nip.io:9000, false"
+    })
     void ossReadsStorageEndpointAsItsSdkDoes(String storageEndpoint, String endpoint, boolean pathStyle)
             throws IOException {
         S3StoreConfig config = factory(oss(storageEndpoint)).oss(Optional.of("backups"), Optional.empty());
@@ -72,9 +73,10 @@ class S3CompatibleStoreConfigFactoryTest {
         "https://rgw.openshift-storage.svc:443, false, false, https://rgw.openshift-storage.svc:443, false",
         "https://rgw.openshift-storage.svc:443, false, true, https://rgw.openshift-storage.svc:443, true",
         "https://rgw.openshift-storage.svc/path, true, true, http://rgw.openshift-storage.svc/path, false",
-        "http://127.0.0.1:7480, false, false, http://127.0.0.1:7480, false"})
-    void ocsIsEtcdbrctlsGenericS3Store(String endpoint, String disableSsl, String insecure, String used,
-            boolean trustAll) throws IOException {
+        "http://127.0.0.1:7480, false, false, http://127.0.0.1:7480, false"
+    })
+    void ocsIsEtcdbrctlsGenericS3Store(
+            String endpoint, String disableSsl, String insecure, String used, boolean trustAll) throws IOException {
         S3StoreConfig config = factory(ocs(endpoint, disableSsl, insecure)).ocs(Optional.of("b"), Optional.empty());
 
         assertThat(config.provider()).isEqualTo("OCS");
@@ -88,8 +90,17 @@ class S3CompatibleStoreConfigFactoryTest {
 
     @Test
     void ecsSignsForUsStandardWithPathStyle() {
-        S3StoreConfig config = factory(Map.of("ECS_ENDPOINT", "https://ecs.example:9021", "ECS_ACCESS_KEY_ID", "u",
-                "ECS_SECRET_ACCESS_KEY", SECRET, "ECS_DISABLE_SSL", "true", "STORAGE_CONTAINER", "from-env"))
+        S3StoreConfig config = factory(Map.of(
+                        "ECS_ENDPOINT",
+                        "https://ecs.example:9021",
+                        "ECS_ACCESS_KEY_ID",
+                        "u",
+                        "ECS_SECRET_ACCESS_KEY",
+                        SECRET,
+                        "ECS_DISABLE_SSL",
+                        "true",
+                        "STORAGE_CONTAINER",
+                        "from-env"))
                 .ecs(Optional.empty(), Optional.empty());
 
         assertThat(config.provider()).isEqualTo("ECS");
@@ -106,8 +117,12 @@ class S3CompatibleStoreConfigFactoryTest {
         assertThatThrownBy(() -> factory(ocs(endpoint, "false", "false")).ocs(Optional.of("etcd-b"), Optional.empty()))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains("OCS endpoint \"" + endpoint + "\"", "bucket \"etcd-b\"",
-                            "not an absolute http(s) URL").doesNotContain(SECRET);
+                    assertThat(e.getMessage())
+                            .contains(
+                                    "OCS endpoint \"" + endpoint + "\"",
+                                    "bucket \"etcd-b\"",
+                                    "not an absolute http(s) URL")
+                            .doesNotContain(SECRET);
                 });
     }
 
@@ -115,7 +130,8 @@ class S3CompatibleStoreConfigFactoryTest {
     void noBucketIsAUsageErrorNamingTheProvider() throws IOException {
         Map<String, String> env = oss("oss-cn-hangzhou.aliyuncs.com");
         assertThatThrownBy(() -> factory(env).oss(Optional.of(" "), Optional.empty()))
-                .isInstanceOfSatisfying(WorkerException.class,
+                .isInstanceOfSatisfying(
+                        WorkerException.class,
                         e -> assertThat(e.getMessage()).contains("no OSS bucket", "STORAGE_CONTAINER"));
     }
 
@@ -133,8 +149,19 @@ class S3CompatibleStoreConfigFactoryTest {
 
     private Map<String, String> ocs(String endpoint, String disableSsl, String insecure) throws IOException {
         Path secret = Files.createDirectories(dir.resolve("ocs-" + System.nanoTime()));
-        Map<String, String> keys = new HashMap<>(Map.of("accessKeyID", "id", "secretAccessKey", SECRET,
-                "endpoint", endpoint, "region", "eu-1", "disableSSL", disableSsl, "insecureSkipVerify", insecure));
+        Map<String, String> keys = new HashMap<>(Map.of(
+                "accessKeyID",
+                "id",
+                "secretAccessKey",
+                SECRET,
+                "endpoint",
+                endpoint,
+                "region",
+                "eu-1",
+                "disableSSL",
+                disableSsl,
+                "insecureSkipVerify",
+                insecure));
         for (Map.Entry<String, String> key : keys.entrySet()) {
             Files.writeString(secret.resolve(key.getKey()), key.getValue());
         }

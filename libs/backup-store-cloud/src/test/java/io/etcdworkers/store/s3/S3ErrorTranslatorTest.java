@@ -26,9 +26,13 @@ class S3ErrorTranslatorTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of(s3(404, "NoSuchBucket"), ErrorCode.STORE_NOT_FOUND, "the bucket does not exist"),
-                Arguments.of(NoSuchBucketException.builder().statusCode(404).build(), ErrorCode.STORE_NOT_FOUND,
+                Arguments.of(
+                        NoSuchBucketException.builder().statusCode(404).build(),
+                        ErrorCode.STORE_NOT_FOUND,
                         "the bucket does not exist"),
-                Arguments.of(s3(403, "SignatureDoesNotMatch"), ErrorCode.STORE_NOT_FOUND,
+                Arguments.of(
+                        s3(403, "SignatureDoesNotMatch"),
+                        ErrorCode.STORE_NOT_FOUND,
                         "secret access key does not match"),
                 Arguments.of(s3(403, "InvalidAccessKeyId"), ErrorCode.STORE_NOT_FOUND, "does not know the access key"),
                 Arguments.of(s3(400, "ExpiredToken"), ErrorCode.STORE_NOT_FOUND, "session token"),
@@ -37,7 +41,9 @@ class S3ErrorTranslatorTest {
                 Arguments.of(s3(403, "AccessDenied"), ErrorCode.STORE_NOT_FOUND, "access denied"),
                 Arguments.of(s3(403, null), ErrorCode.STORE_NOT_FOUND, "access denied"),
                 Arguments.of(s3(404, "NoSuchKey"), ErrorCode.OBJECT_VANISHED, "does not exist"),
-                Arguments.of(NoSuchKeyException.builder().statusCode(404).build(), ErrorCode.OBJECT_VANISHED,
+                Arguments.of(
+                        NoSuchKeyException.builder().statusCode(404).build(),
+                        ErrorCode.OBJECT_VANISHED,
                         "does not exist"),
                 Arguments.of(s3(404, "NoSuchUpload"), ErrorCode.STORE_UNAVAILABLE, "multipart upload vanished"),
                 Arguments.of(s3(416, "InvalidRange"), ErrorCode.TRUNCATED_OBJECT, "beyond the object's end"),
@@ -45,8 +51,10 @@ class S3ErrorTranslatorTest {
                 Arguments.of(s3(500, "InternalError"), ErrorCode.STORE_UNAVAILABLE, "after retries"),
                 Arguments.of(s3(429, null), ErrorCode.STORE_UNAVAILABLE, "after retries"),
                 Arguments.of(s3(400, "InvalidArgument"), ErrorCode.UNEXPECTED, "refused the request"),
-                Arguments.of(SdkClientException.create("Unable to execute HTTP request: Connection refused"),
-                        ErrorCode.STORE_UNAVAILABLE, "could not be reached"));
+                Arguments.of(
+                        SdkClientException.create("Unable to execute HTTP request: Connection refused"),
+                        ErrorCode.STORE_UNAVAILABLE,
+                        "could not be reached"));
     }
 
     @ParameterizedTest(name = "{1}: {2}")
@@ -55,7 +63,9 @@ class S3ErrorTranslatorTest {
         WorkerException e = translator.translate(sdk, "reading \"p/v2/Full-1\"");
 
         assertThat(e.code()).isEqualTo(code);
-        assertThat(e.getMessage()).startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ").contains(reason);
+        assertThat(e.getMessage())
+                .startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ")
+                .contains(reason);
         assertThat(e.getCause()).isSameAs(sdk);
     }
 
@@ -67,9 +77,16 @@ class S3ErrorTranslatorTest {
     }
 
     private static S3Exception s3(int status, String code) {
-        return (S3Exception) S3Exception.builder().statusCode(status).requestId("REQ-1")
-                .awsErrorDetails(code == null ? null
-                        : AwsErrorDetails.builder().errorCode(code).errorMessage("message of " + code).build())
+        return (S3Exception) S3Exception.builder()
+                .statusCode(status)
+                .requestId("REQ-1")
+                .awsErrorDetails(
+                        code == null
+                                ? null
+                                : AwsErrorDetails.builder()
+                                        .errorCode(code)
+                                        .errorMessage("message of " + code)
+                                        .build())
                 .build();
     }
 }

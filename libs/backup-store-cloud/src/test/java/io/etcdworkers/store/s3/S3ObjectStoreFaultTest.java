@@ -1,7 +1,5 @@
 package io.etcdworkers.store.s3;
 
-import java.io.UncheckedIOException;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,6 +10,7 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -83,8 +82,9 @@ class S3ObjectStoreFaultTest {
     void accessDeniedIsNotRetried() {
         URI endpoint = serve(exchange -> respond(exchange, 403, "AccessDenied"));
         try (S3ObjectStore store = store(endpoint)) {
-            assertThatThrownBy(() -> store.list("p/")).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
+            assertThatThrownBy(() -> store.list("p/"))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
         }
         assertThat(requests).hasValue(1);
     }
@@ -120,7 +120,7 @@ class S3ObjectStoreFaultTest {
 
     private static void respond(HttpExchange exchange, int status, String code) throws IOException {
         byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + code
-                + "</Code><Message>scripted</Message><RequestId>R</RequestId></Error>")
+                        + "</Code><Message>scripted</Message><RequestId>R</RequestId></Error>")
                 .getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/xml");
         exchange.sendResponseHeaders(status, body.length);
@@ -129,8 +129,12 @@ class S3ObjectStoreFaultTest {
     }
 
     private static S3ObjectStore store(URI endpoint) {
-        return new S3ObjectStore(S3StoreConfig.of("bucket", Region.US_EAST_1, Optional.of(endpoint), true,
-                StaticCredentialsProvider.create(AwsBasicCredentials.create("id", "secret")))
+        return new S3ObjectStore(S3StoreConfig.of(
+                        "bucket",
+                        Region.US_EAST_1,
+                        Optional.of(endpoint),
+                        true,
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create("id", "secret")))
                 .withRetry(FAST_RETRY));
     }
 }

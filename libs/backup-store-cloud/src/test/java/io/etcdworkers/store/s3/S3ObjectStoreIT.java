@@ -41,6 +41,7 @@ class S3ObjectStoreIT {
 
     @TempDir
     static Path serverDir;
+
     static S3ProxyServer s3;
 
     private String bucket;
@@ -60,22 +61,32 @@ class S3ObjectStoreIT {
     void newBucket() {
         bucket = "bucket-" + BUCKETS.incrementAndGet();
         s3.createBucket(bucket);
-        store = new S3ObjectStore(S3StoreConfig.of(bucket, s3.region(), Optional.of(s3.endpoint()), true,
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.identity(), s3.credential())))
+        store = new S3ObjectStore(S3StoreConfig.of(
+                        bucket,
+                        s3.region(),
+                        Optional.of(s3.endpoint()),
+                        true,
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(s3.identity(), s3.credential())))
                 .withPartSize(S3StoreConfig.MIN_PART_SIZE));
     }
 
     @Test
     void listsEveryPageAndStaysOutOfSiblingPrefixes() {
-        IntStream.range(0, 1100).parallel().forEach(i -> put("etcd/v2/Incr-" + String.format("%08d", i), "x".repeat(i % 7)));
+        IntStream.range(0, 1100)
+                .parallel()
+                .forEach(i -> put("etcd/v2/Incr-" + String.format("%08d", i), "x".repeat(i % 7)));
         put("etcd-other/v2/Full-00000000-00000001-1", "sibling");
 
         List<ObjectInfo> listed = store.list("etcd/");
 
         assertThat(listed).hasSize(1100);
-        assertThat(listed).extracting(ObjectInfo::key).doesNotHaveDuplicates()
+        assertThat(listed)
+                .extracting(ObjectInfo::key)
+                .doesNotHaveDuplicates()
                 .allMatch(k -> k.startsWith("etcd/v2/Incr-"));
-        assertThat(listed).filteredOn(o -> o.key().endsWith("00000013")).singleElement()
+        assertThat(listed)
+                .filteredOn(o -> o.key().endsWith("00000013"))
+                .singleElement()
                 .satisfies(o -> assertThat(o.size()).isEqualTo(13 % 7));
     }
 
@@ -104,7 +115,8 @@ class S3ObjectStoreIT {
             assertThat(info.size()).isEqualTo(size);
         }
         assertThat(pendingUploads()).isZero();
-        assertThat(store.list("etcd/")).extracting(ObjectInfo::key, ObjectInfo::size)
+        assertThat(store.list("etcd/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(key, size));
         try (InputStream in = store.open(key)) {
             assertThat(sha256Hex(in)).isEqualTo(HexFormat.of().formatHex(written.digest()));
@@ -183,17 +195,18 @@ class S3ObjectStoreIT {
                     assertThat(e.getMessage()).contains("\"short\"", "10 bytes", bucket);
                 });
         assertThatThrownBy(() -> store.openRange("short", 20, 5).close())
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
     }
 
     @Test
     void aMissingObjectHasVanished() {
-        for (var read : List.<Runnable>of(() -> store.open("gone"), () -> store.openRange("gone", 0, 10),
-                () -> store.openRange("gone", 0, 0))) {
+        for (var read : List.<Runnable>of(
+                () -> store.open("gone"), () -> store.openRange("gone", 0, 10), () -> store.openRange("gone", 0, 0))) {
             assertThatThrownBy(read::run).isInstanceOfSatisfying(WorkerException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
-                assertThat(e.getMessage()).contains("\"gone\"", bucket, s3.endpoint().toString());
+                assertThat(e.getMessage())
+                        .contains("\"gone\"", bucket, s3.endpoint().toString());
             });
         }
     }

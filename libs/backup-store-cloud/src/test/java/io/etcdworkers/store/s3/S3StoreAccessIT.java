@@ -1,7 +1,5 @@
 package io.etcdworkers.store.s3;
 
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +36,7 @@ class S3StoreAccessIT {
 
     @TempDir
     static Path serverDir;
+
     static S3ProxyServer s3;
 
     @TempDir
@@ -61,17 +61,20 @@ class S3StoreAccessIT {
         write("endpoint", s3.endpoint().toString());
         write("s3ForcePathStyle", "true");
 
-        S3StoreConfig config = factory(Map.of("AWS_APPLICATION_CREDENTIALS", secretDir.toString(),
-                "STORAGE_CONTAINER", BUCKET)).create(Optional.empty(), Optional.empty());
+        S3StoreConfig config = factory(
+                        Map.of("AWS_APPLICATION_CREDENTIALS", secretDir.toString(), "STORAGE_CONTAINER", BUCKET))
+                .create(Optional.empty(), Optional.empty());
 
         assertRoundTrip(config, "dir/object");
     }
 
     @Test
     void credentialsFromAJsonFileWork() throws IOException {
-        Path json = write("secret.json", "{\"accessKeyID\":\"" + s3.identity() + "\",\"secretAccessKey\":\""
-                + s3.credential() + "\",\"region\":\"eu-west-1\",\"s3ForcePathStyle\":true,"
-                + "\"bucketName\":\"ignored\"}");
+        Path json = write(
+                "secret.json",
+                "{\"accessKeyID\":\"" + s3.identity() + "\",\"secretAccessKey\":\""
+                        + s3.credential() + "\",\"region\":\"eu-west-1\",\"s3ForcePathStyle\":true,"
+                        + "\"bucketName\":\"ignored\"}");
 
         S3StoreConfig config = factory(Map.of("AWS_APPLICATION_CREDENTIALS_JSON", json.toString()))
                 .create(Optional.of(BUCKET), Optional.of(s3.endpoint()));
@@ -98,12 +101,15 @@ class S3StoreAccessIT {
     @Test
     void aWrongSecretIsStoreNotFoundNamingBucketAndEndpointButNotTheSecret() {
         try (S3ObjectStore store = store(BUCKET, s3.identity(), WRONG_SECRET)) {
-            for (Runnable call : new Runnable[] {() -> store.list("etcd/"), () -> store.open("etcd/x"),
-                    () -> commitSomething(store)}) {
+            for (Runnable call :
+                    new Runnable[] {() -> store.list("etcd/"), () -> store.open("etcd/x"), () -> commitSomething(store)
+                    }) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
-                    assertThat(e.getMessage()).contains("\"" + BUCKET + "\"", s3.endpoint().toString(),
-                            "secret access key does not match").doesNotContain(WRONG_SECRET);
+                    assertThat(e.getMessage())
+                            .contains(
+                                    "\"" + BUCKET + "\"", s3.endpoint().toString(), "secret access key does not match")
+                            .doesNotContain(WRONG_SECRET);
                     assertThat(causeChainText(e)).doesNotContain(WRONG_SECRET);
                 });
             }
@@ -115,8 +121,9 @@ class S3StoreAccessIT {
         try (S3ObjectStore store = store(BUCKET, "nobody", WRONG_SECRET)) {
             assertThatThrownBy(() -> store.list("")).isInstanceOfSatisfying(WorkerException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
-                assertThat(e.getMessage()).contains("\"" + BUCKET + "\"", s3.endpoint().toString(),
-                        "access denied").doesNotContain(WRONG_SECRET);
+                assertThat(e.getMessage())
+                        .contains("\"" + BUCKET + "\"", s3.endpoint().toString(), "access denied")
+                        .doesNotContain(WRONG_SECRET);
             });
         }
     }
@@ -124,12 +131,13 @@ class S3StoreAccessIT {
     @Test
     void aMissingBucketIsStoreNotFoundSayingSo() {
         try (S3ObjectStore store = store("no-such-bucket", s3.identity(), s3.credential())) {
-            for (Runnable call : new Runnable[] {() -> store.list("etcd/"), () -> store.open("etcd/x"),
-                    () -> commitSomething(store)}) {
+            for (Runnable call :
+                    new Runnable[] {() -> store.list("etcd/"), () -> store.open("etcd/x"), () -> commitSomething(store)
+                    }) {
                 assertThatThrownBy(call::run).isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
-                    assertThat(e.getMessage()).contains("\"no-such-bucket\"", s3.endpoint().toString(),
-                            "bucket does not exist");
+                    assertThat(e.getMessage())
+                            .contains("\"no-such-bucket\"", s3.endpoint().toString(), "bucket does not exist");
                 });
             }
         }
@@ -141,8 +149,12 @@ class S3StoreAccessIT {
     }
 
     private static S3ObjectStore store(String bucket, String identity, String secret) {
-        return new S3ObjectStore(S3StoreConfig.of(bucket, s3.region(), Optional.of(s3.endpoint()), true,
-                StaticCredentialsProvider.create(AwsBasicCredentials.create(identity, secret)))
+        return new S3ObjectStore(S3StoreConfig.of(
+                        bucket,
+                        s3.region(),
+                        Optional.of(s3.endpoint()),
+                        true,
+                        StaticCredentialsProvider.create(AwsBasicCredentials.create(identity, secret)))
                 .withRetry(new S3StoreConfig.Retry(2, Duration.ofMillis(1), Duration.ofMillis(5))));
     }
 

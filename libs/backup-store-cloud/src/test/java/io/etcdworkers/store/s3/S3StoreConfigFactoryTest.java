@@ -35,8 +35,12 @@ class S3StoreConfigFactoryTest {
     void takesBucketFromTheFlagElseStorageContainer() throws IOException {
         Map<String, String> env = env(staticSecret(), Map.of("STORAGE_CONTAINER", "from-env"));
 
-        assertThat(factory(env).create(Optional.of("from-flag"), Optional.empty()).bucket()).isEqualTo("from-flag");
-        assertThat(factory(env).create(Optional.empty(), Optional.empty()).bucket()).isEqualTo("from-env");
+        assertThat(factory(env)
+                        .create(Optional.of("from-flag"), Optional.empty())
+                        .bucket())
+                .isEqualTo("from-flag");
+        assertThat(factory(env).create(Optional.empty(), Optional.empty()).bucket())
+                .isEqualTo("from-env");
         assertThatThrownBy(() -> factory(Map.of("AWS_REGION", "r")).create(Optional.empty(), Optional.empty()))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
@@ -55,8 +59,8 @@ class S3StoreConfigFactoryTest {
         Files.writeString(secret.resolve("responseChecksumValidation"), "when_required");
         Files.writeString(secret.resolve("insecureSkipVerify"), "true");
 
-        S3StoreConfig config = factory(env(secret, Map.of("AWS_REGION", "us-west-2")))
-                .create(Optional.of("b"), Optional.empty());
+        S3StoreConfig config =
+                factory(env(secret, Map.of("AWS_REGION", "us-west-2"))).create(Optional.of("b"), Optional.empty());
 
         assertThat(config.region()).as("the file's region beats AWS_REGION").isEqualTo(Region.EU_WEST_1);
         assertThat(config.endpointOverride()).contains(URI.create("http://127.0.0.1:9000"));
@@ -64,14 +68,16 @@ class S3StoreConfigFactoryTest {
         assertThat(config.credentials()).isInstanceOf(StaticCredentialsProvider.class);
         assertThat(config.credentials().resolveCredentials().secretAccessKey()).isEqualTo(SECRET);
         // Expected values computed with openssl: base64 of the raw key, and of its MD5.
-        assertThat(config.sseCustomerKey()).hasValue(new SseCustomerKey("AES256",
-                "azEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MGs=", "wcJhBJpT0JjMgeYsgpXwfA=="));
+        assertThat(config.sseCustomerKey())
+                .hasValue(new SseCustomerKey(
+                        "AES256", "azEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MGs=", "wcJhBJpT0JjMgeYsgpXwfA=="));
         assertThat(config.requestChecksums()).isEqualTo(RequestChecksumCalculation.WHEN_REQUIRED);
         assertThat(config.responseChecksums()).isEqualTo(ResponseChecksumValidation.WHEN_REQUIRED);
         assertThat(config.tls().insecureSkipVerify()).isTrue();
         assertThat(config.partSize()).isEqualTo(S3StoreConfig.DEFAULT_PART_SIZE);
-        assertThat(config.toString()).doesNotContain(SECRET, "k123456789012345678901234567890k",
-                "azEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MGs=");
+        assertThat(config.toString())
+                .doesNotContain(
+                        SECRET, "k123456789012345678901234567890k", "azEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIzNDU2Nzg5MGs=");
     }
 
     @Test
@@ -99,7 +105,8 @@ class S3StoreConfigFactoryTest {
 
     @Test
     void theJsonVariableWinsOverTheDirectoryVariable() throws IOException {
-        Path json = Files.writeString(dir.resolve("creds.json"),
+        Path json = Files.writeString(
+                dir.resolve("creds.json"),
                 "{\"accessKeyID\":\"JSON\",\"secretAccessKey\":\"x\",\"region\":\"ap-south-1\"}");
         Map<String, String> env = env(staticSecret(), Map.of("AWS_APPLICATION_CREDENTIALS_JSON", json.toString()));
 
@@ -115,23 +122,39 @@ class S3StoreConfigFactoryTest {
         Map<String, String> withRegion = new HashMap<>(keys);
         withRegion.put("AWS_REGION", "eu-north-1");
 
-        assertThat(factory(withRegion).create(Optional.of("b"), Optional.empty()).region())
+        assertThat(factory(withRegion)
+                        .create(Optional.of("b"), Optional.empty())
+                        .region())
                 .isEqualTo(Region.EU_NORTH_1);
         assertThat(new S3StoreConfigFactory(keys, () -> Optional.of(Region.SA_EAST_1))
-                .create(Optional.of("b"), Optional.empty()).region()).isEqualTo(Region.SA_EAST_1);
+                        .create(Optional.of("b"), Optional.empty())
+                        .region())
+                .isEqualTo(Region.SA_EAST_1);
         assertThatThrownBy(() -> factory(keys).create(Optional.of("b"), Optional.empty()))
                 .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains("no AWS region", "\"b\"").doesNotContain(SECRET);
+                    assertThat(e.getMessage())
+                            .contains("no AWS region", "\"b\"")
+                            .doesNotContain(SECRET);
                 });
     }
 
     @Test
     void withoutAFileTakesKeysFromTheInjectedEnvironmentElseTheDefaultChain() {
-        S3StoreConfig fromEnv = factory(Map.of("AWS_REGION", "eu-west-1", "AWS_ACCESS_KEY_ID", "A",
-                "AWS_SECRET_ACCESS_KEY", SECRET, "AWS_SESSION_TOKEN", "T")).create(Optional.of("b"), Optional.empty());
+        S3StoreConfig fromEnv = factory(Map.of(
+                        "AWS_REGION",
+                        "eu-west-1",
+                        "AWS_ACCESS_KEY_ID",
+                        "A",
+                        "AWS_SECRET_ACCESS_KEY",
+                        SECRET,
+                        "AWS_SESSION_TOKEN",
+                        "T"))
+                .create(Optional.of("b"), Optional.empty());
         assertThat(fromEnv.credentials().resolveCredentials())
-                .isInstanceOfSatisfying(AwsSessionCredentials.class, c -> assertThat(c.sessionToken()).isEqualTo("T"));
+                .isInstanceOfSatisfying(
+                        AwsSessionCredentials.class,
+                        c -> assertThat(c.sessionToken()).isEqualTo("T"));
         assertThat(fromEnv.endpointOverride()).isEmpty();
         assertThat(fromEnv.forcePathStyle()).isFalse();
 

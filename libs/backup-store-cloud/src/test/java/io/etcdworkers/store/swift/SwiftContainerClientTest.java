@@ -19,7 +19,8 @@ class SwiftContainerClientTest {
     void aListingTimeIsUtcWithMicrosecondsAndAnUnreadableOneIsTheEpoch() {
         assertThat(SwiftContainerClient.listingTime("2026-12-01T16:30:05.123450"))
                 .isEqualTo(Instant.parse("2026-12-01T16:30:05.123450Z"));
-        assertThat(SwiftContainerClient.listingTime("2026-12-01T16:30:05")).isEqualTo(Instant.parse("2026-12-01T16:30:05Z"));
+        assertThat(SwiftContainerClient.listingTime("2026-12-01T16:30:05"))
+                .isEqualTo(Instant.parse("2026-12-01T16:30:05Z"));
         assertThat(SwiftContainerClient.listingTime("yesterday")).isEqualTo(Instant.EPOCH);
     }
 }

@@ -23,7 +23,8 @@ class SwiftErrorTranslatorTest {
     private final SwiftErrorTranslator errors = new SwiftErrorTranslator(() -> STORE);
 
     @ParameterizedTest
-    @CsvSource({"404, CONTAINER, STORE_NOT_FOUND, the container does not exist",
+    @CsvSource({
+        "404, CONTAINER, STORE_NOT_FOUND, the container does not exist",
         "404, OBJECT, OBJECT_VANISHED, the object does not exist",
         "412, OBJECT, OBJECT_VANISHED, the object changed while it was read",
         "401, CONTAINER, STORE_NOT_FOUND, access denied: Swift refused a fresh token",
@@ -33,34 +34,45 @@ class SwiftErrorTranslatorTest {
         "429, CONTAINER, STORE_UNAVAILABLE, kept failing or throttling",
         "498, CONTAINER, STORE_UNAVAILABLE, kept failing or throttling",
         "503, OBJECT, STORE_UNAVAILABLE, kept failing or throttling",
-        "400, CONTAINER, UNEXPECTED, the store refused the request"})
+        "400, CONTAINER, UNEXPECTED, the store refused the request"
+    })
     void aSwiftAnswerIsClassifiedByItsStatus(int status, Target target, ErrorCode code, String reason) {
         WorkerException e = errors.status(status, "tx123", "reading \"p/v2/Full-1\"", target);
 
         assertThat(e.code()).isEqualTo(code);
-        assertThat(e.getMessage()).startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ")
+        assertThat(e.getMessage())
+                .startsWith(STORE + ": reading \"p/v2/Full-1\" failed: ")
                 .contains(reason, "HTTP " + status, "transaction tx123");
     }
 
     @ParameterizedTest
-    @CsvSource({"401, STORE_NOT_FOUND, refused the credentials", "403, STORE_NOT_FOUND, refused the credentials",
-        "404, USAGE, did not take the login", "400, USAGE, did not take the login",
-        "503, STORE_UNAVAILABLE, kept failing after retries", "418, UNEXPECTED, refused the login"})
+    @CsvSource({
+        "401, STORE_NOT_FOUND, refused the credentials",
+        "403, STORE_NOT_FOUND, refused the credentials",
+        "404, USAGE, did not take the login",
+        "400, USAGE, did not take the login",
+        "503, STORE_UNAVAILABLE, kept failing after retries",
+        "418, UNEXPECTED, refused the login"
+    })
     void aLoginAnswerIsClassifiedByItsStatusAndQuotesKeystone(int status, ErrorCode code, String reason) {
-        WorkerException e = errors.login(status, "The request you have made requires authentication.",
-                "https://k.example/v3", "logging in");
+        WorkerException e = errors.login(
+                status, "The request you have made requires authentication.", "https://k.example/v3", "logging in");
 
         assertThat(e.code()).isEqualTo(code);
-        assertThat(e.getMessage()).contains(STORE, "https://k.example/v3", reason,
-                "HTTP " + status + ": The request you have made requires authentication.");
+        assertThat(e.getMessage())
+                .contains(
+                        STORE,
+                        "https://k.example/v3",
+                        reason,
+                        "HTTP " + status + ": The request you have made requires authentication.");
     }
 
     @Test
     void noAnswerIsAStoreThatCouldNotBeReachedOrDidNotAnswerInTime() {
-        WorkerException refused = errors.unreachable(new ConnectException("Connection refused"), "listing \"p/\"",
-                "https://swift.example/v1/AUTH_p");
-        WorkerException slow = errors.unreachable(new HttpTimeoutException("request timed out"), "listing \"p/\"",
-                "https://swift.example/v1/AUTH_p");
+        WorkerException refused = errors.unreachable(
+                new ConnectException("Connection refused"), "listing \"p/\"", "https://swift.example/v1/AUTH_p");
+        WorkerException slow = errors.unreachable(
+                new HttpTimeoutException("request timed out"), "listing \"p/\"", "https://swift.example/v1/AUTH_p");
 
         assertThat(refused.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
         assertThat(refused.getMessage()).contains("could not be reached after retries", "ConnectException");
@@ -79,14 +91,19 @@ class SwiftErrorTranslatorTest {
                     {"interface": "public", "region": "R2", "region_id": "R2", "url": "https://r2/v1/AUTH_p"}]}]}
                 """);
 
-        assertThat(KeystoneCatalog.objectStore(token, Optional.empty(), "k")).isEqualTo(
-                new KeystoneCatalog.Endpoint("https://r1/v1/AUTH_p", "R1"));
-        assertThat(KeystoneCatalog.objectStore(token, Optional.of("R2"), "k").url()).isEqualTo("https://r2/v1/AUTH_p");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KeystoneCatalog.objectStore(token, Optional.of("R3"),
-                "https://k/v3")).isInstanceOfSatisfying(WorkerException.class, e -> {
+        assertThat(KeystoneCatalog.objectStore(token, Optional.empty(), "k"))
+                .isEqualTo(new KeystoneCatalog.Endpoint("https://r1/v1/AUTH_p", "R1"));
+        assertThat(KeystoneCatalog.objectStore(token, Optional.of("R2"), "k").url())
+                .isEqualTo("https://r2/v1/AUTH_p");
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> KeystoneCatalog.objectStore(token, Optional.of("R3"), "https://k/v3"))
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-                    assertThat(e.getMessage()).contains("has no public object-store endpoint in region R3",
-                            "internal in R1, public in R1, public in R2", "OS_REGION_NAME");
+                    assertThat(e.getMessage())
+                            .contains(
+                                    "has no public object-store endpoint in region R3",
+                                    "internal in R1, public in R1, public in R2",
+                                    "OS_REGION_NAME");
                 });
     }
 
@@ -99,7 +116,8 @@ class SwiftErrorTranslatorTest {
                 """);
 
         assertThat(SwiftAuthenticator.chooseV3(versions, "https://k/")).contains("https://k/v3/");
-        assertThat(SwiftAuthenticator.baseEndpoint("https://k:5000/identity/v3/")).isEqualTo("https://k:5000/identity/");
+        assertThat(SwiftAuthenticator.baseEndpoint("https://k:5000/identity/v3/"))
+                .isEqualTo("https://k:5000/identity/");
         assertThat(SwiftAuthenticator.baseEndpoint("https://k:5000/")).isEqualTo("https://k:5000/");
     }
 }

@@ -46,11 +46,12 @@ import org.junit.jupiter.api.io.TempDir;
 class SwiftObjectStoreIT {
     private static final String CONTAINER = "backups";
     private static final int SEGMENT = 1 << 20;
-    private static final StoreRetry FAST = new StoreRetry(3, Duration.ofMillis(10),
-            Duration.ofMillis(50), Duration.ofSeconds(10));
+    private static final StoreRetry FAST =
+            new StoreRetry(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(10));
 
     @TempDir
     static Path serverDir;
+
     static SwiftServer swift;
     static SwiftObjectStore store;
 
@@ -61,7 +62,8 @@ class SwiftObjectStoreIT {
     static void startServer() {
         swift = SwiftServer.start(serverDir);
         swift.client().createContainer(CONTAINER);
-        store = new SwiftObjectStore(config(swift.env(serverDir.resolve("secret"))).withSegmentSize(SEGMENT));
+        store = new SwiftObjectStore(
+                config(swift.env(serverDir.resolve("secret"))).withSegmentSize(SEGMENT));
     }
 
     @AfterAll
@@ -88,13 +90,19 @@ class SwiftObjectStoreIT {
             List<ObjectInfo> listed = paged.list("many/");
 
             assertThat(paged.describe()).isEqualTo("swift container \"" + CONTAINER + "\" at " + account);
-            assertThat(listed).hasSize(25).extracting(ObjectInfo::key).doesNotHaveDuplicates()
+            assertThat(listed)
+                    .hasSize(25)
+                    .extracting(ObjectInfo::key)
+                    .doesNotHaveDuplicates()
                     .allMatch(k -> k.startsWith("many/v2/"));
-            assertThat(listed).filteredOn(o -> o.key().equals("many/v2/obj-024")).singleElement()
+            assertThat(listed)
+                    .filteredOn(o -> o.key().equals("many/v2/obj-024"))
+                    .singleElement()
                     .satisfies(o -> assertThat(o.size()).isEqualTo(24 % 7));
             assertThat(listed.get(0).lastModified()).isAfter(Instant.now().minus(Duration.ofHours(1)));
-            assertThat(proxy.requests()).filteredOn(r -> r.startsWith("GET " + swift.storageUrl().getPath() + "/"
-                    + CONTAINER + "?")).hasSize(3);
+            assertThat(proxy.requests())
+                    .filteredOn(r -> r.startsWith("GET " + swift.storageUrl().getPath() + "/" + CONTAINER + "?"))
+                    .hasSize(3);
         }
     }
 
@@ -114,27 +122,32 @@ class SwiftObjectStoreIT {
             assertThat(in.read()).isEqualTo(-1);
         }
         assertThatThrownBy(() -> {
-            try (InputStream in = store.openRange("read/object", content.length - 10L, 11)) {
-                in.readAllBytes();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> {
-            assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
-            assertThat(e.getMessage()).contains("\"read/object\"", "10 of 11 bytes");
-        });
+                    try (InputStream in = store.openRange("read/object", content.length - 10L, 11)) {
+                        in.readAllBytes();
+                    }
+                })
+                .isInstanceOfSatisfying(WorkerException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT);
+                    assertThat(e.getMessage()).contains("\"read/object\"", "10 of 11 bytes");
+                });
         assertThatThrownBy(() -> store.openRange("read/object", content.length + 5L, 1))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code())
-                        .isEqualTo(ErrorCode.TRUNCATED_OBJECT));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.TRUNCATED_OBJECT));
     }
 
     @Test
     void aMissingObjectIsVanished() {
         assertThatThrownBy(() -> store.open("read/none")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED);
-            assertThat(e.getMessage()).contains("\"read/none\"", "swift container \"" + CONTAINER + "\" at "
-                    + swift.storageUrl(), "HTTP 404");
+            assertThat(e.getMessage())
+                    .contains(
+                            "\"read/none\"",
+                            "swift container \"" + CONTAINER + "\" at " + swift.storageUrl(),
+                            "HTTP 404");
         });
         assertThatThrownBy(() -> store.openRange("read/none", 0, 0))
-                .isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
     }
 
     @Test
@@ -151,19 +164,30 @@ class SwiftObjectStoreIT {
             assertThat(swift.size(CONTAINER, key)).isEmpty();
             assertThat(swift.client().keys(CONTAINER, "upload/")).allMatch(k -> k.startsWith(key + "/"));
             assertThat(SnapshotCatalog.load(store, "upload").snapshots()).isEmpty();
-            assertThatThrownBy(() -> store.open(key)).isInstanceOfSatisfying(WorkerException.class,
-                    e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
+            assertThatThrownBy(() -> store.open(key))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.OBJECT_VANISHED));
 
             ObjectInfo committed = writer.commit();
 
             assertThat(committed.key()).isEqualTo(key);
             assertThat(committed.size()).isEqualTo(content.length);
         }
-        assertThat(swift.client().keys(CONTAINER, "upload/")).containsExactly(key, key + "/0000000001",
-                key + "/0000000002", key + "/0000000003", key + "/0000000004", key + "/0000000005", key + "/0000000006");
-        assertThat(store.list("upload/")).filteredOn(o -> o.key().equals(key)).extracting(ObjectInfo::size)
+        assertThat(swift.client().keys(CONTAINER, "upload/"))
+                .containsExactly(
+                        key,
+                        key + "/0000000001",
+                        key + "/0000000002",
+                        key + "/0000000003",
+                        key + "/0000000004",
+                        key + "/0000000005",
+                        key + "/0000000006");
+        assertThat(store.list("upload/"))
+                .filteredOn(o -> o.key().equals(key))
+                .extracting(ObjectInfo::size)
                 .containsExactly((long) content.length);
-        assertThat(SnapshotCatalog.load(store, "upload").snapshots()).singleElement()
+        assertThat(SnapshotCatalog.load(store, "upload").snapshots())
+                .singleElement()
                 .satisfies(s -> assertThat(s.key()).isEqualTo(key));
         try (InputStream in = store.open(key)) {
             assertThat(in.readAllBytes()).isEqualTo(content);
@@ -218,50 +242,80 @@ class SwiftObjectStoreIT {
         try (InputStream in = store.openRange(key, SEGMENT - 3L, 6)) {
             assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(content, SEGMENT - 3, SEGMENT + 3));
         }
-        assertThat(SnapshotCatalog.load(store, "dlo").snapshots()).singleElement()
+        assertThat(SnapshotCatalog.load(store, "dlo").snapshots())
+                .singleElement()
                 .satisfies(s -> assertThat(s.key()).isEqualTo(key));
     }
 
     @Test
     void aWrongPasswordIsAccessDeniedAndNamesNoSecret() {
-        Map<String, String> env = SwiftServer.secretEnv(dir.resolve("wrong"), Map.of("authURL",
-                swift.authUrl().toString(), "domainName", SwiftServer.DOMAIN, "tenantName", SwiftServer.PROJECT,
-                "username", SwiftServer.USER, "password", "not-the-password-3f9a"));
+        Map<String, String> env = SwiftServer.secretEnv(
+                dir.resolve("wrong"),
+                Map.of(
+                        "authURL",
+                        swift.authUrl().toString(),
+                        "domainName",
+                        SwiftServer.DOMAIN,
+                        "tenantName",
+                        SwiftServer.PROJECT,
+                        "username",
+                        SwiftServer.USER,
+                        "password",
+                        "not-the-password-3f9a"));
         SwiftObjectStore wrong = new SwiftObjectStore(config(env).withRetry(FAST));
 
         assertThatThrownBy(() -> wrong.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
             assertThat(e.code().exitCode()).isEqualTo(21);
-            assertThat(e.getMessage()).contains("swift container \"" + CONTAINER + "\"", swift.authUrl().toString(),
-                    "refused the credentials", "HTTP 401").doesNotContain("not-the-password-3f9a");
+            assertThat(e.getMessage())
+                    .contains(
+                            "swift container \"" + CONTAINER + "\"",
+                            swift.authUrl().toString(),
+                            "refused the credentials",
+                            "HTTP 401")
+                    .doesNotContain("not-the-password-3f9a");
         });
     }
 
     @Test
     void aMissingContainerIsNotFound() {
-        SwiftObjectStore missing = new SwiftObjectStore(config(swift.env(dir.resolve("secret")))
-                .withContainer("no-such-container"));
+        SwiftObjectStore missing =
+                new SwiftObjectStore(config(swift.env(dir.resolve("secret"))).withContainer("no-such-container"));
 
         assertThatThrownBy(() -> missing.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND);
-            assertThat(e.getMessage()).contains("swift container \"no-such-container\" at " + swift.storageUrl(),
-                    "listing \"p/\"", "the container does not exist", "HTTP 404");
+            assertThat(e.getMessage())
+                    .contains(
+                            "swift container \"no-such-container\" at " + swift.storageUrl(),
+                            "listing \"p/\"",
+                            "the container does not exist",
+                            "HTTP 404");
         });
         assertThatThrownBy(() -> {
-            try (ObjectWriter writer = missing.create("p/v2/x")) {
-                writer.out().write(1);
-                writer.commit();
-            }
-        }).isInstanceOfSatisfying(WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
+                    try (ObjectWriter writer = missing.create("p/v2/x")) {
+                        writer.out().write(1);
+                        writer.commit();
+                    }
+                })
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.STORE_NOT_FOUND));
     }
 
     @Test
     void tempauthAndApplicationCredentialsLogInToo() throws IOException {
         swift.tempauthClient().createContainer("temp");
         swift.tempauthClient().put("temp", "t/v2/a", "via tempauth".getBytes());
-        Map<String, String> tempauth = SwiftServer.secretEnv(dir.resolve("tempauth"), Map.of("authURL",
-                swift.tempauthUrl().toString(), "tenantName", "test", "username", "tester", "password",
-                SwiftServer.TEMPAUTH_KEY));
+        Map<String, String> tempauth = SwiftServer.secretEnv(
+                dir.resolve("tempauth"),
+                Map.of(
+                        "authURL",
+                        swift.tempauthUrl().toString(),
+                        "tenantName",
+                        "test",
+                        "username",
+                        "tester",
+                        "password",
+                        SwiftServer.TEMPAUTH_KEY));
         SwiftObjectStore temp = new SwiftObjectStore(config(tempauth).withContainer("temp"));
 
         assertThat(temp.list("t/")).extracting(ObjectInfo::key).containsExactly("t/v2/a");
@@ -271,12 +325,24 @@ class SwiftObjectStoreIT {
         }
 
         String[] credential = swift.createApplicationCredential("restore-worker");
-        Map<String, String> application = SwiftServer.secretEnv(dir.resolve("application"), Map.of("authURL",
-                swift.authUrl().toString(), "domainName", SwiftServer.DOMAIN, "tenantName", SwiftServer.PROJECT,
-                "applicationCredentialID", credential[0], "applicationCredentialName", "restore-worker",
-                "applicationCredentialSecret", credential[1]));
+        Map<String, String> application = SwiftServer.secretEnv(
+                dir.resolve("application"),
+                Map.of(
+                        "authURL",
+                        swift.authUrl().toString(),
+                        "domainName",
+                        SwiftServer.DOMAIN,
+                        "tenantName",
+                        SwiftServer.PROJECT,
+                        "applicationCredentialID",
+                        credential[0],
+                        "applicationCredentialName",
+                        "restore-worker",
+                        "applicationCredentialSecret",
+                        credential[1]));
         swift.client().put(CONTAINER, "appcred/v2/a", new byte[3]);
-        assertThat(new SwiftObjectStore(config(application)).list("appcred/")).extracting(ObjectInfo::key, ObjectInfo::size)
+        assertThat(new SwiftObjectStore(config(application)).list("appcred/"))
+                .extracting(ObjectInfo::key, ObjectInfo::size)
                 .containsExactly(tuple("appcred/v2/a", 3L));
     }
 
@@ -285,8 +351,9 @@ class SwiftObjectStoreIT {
         swift.client().put(CONTAINER, "relogin/v2/a", new byte[1]);
         try (FaultProxy proxy = FaultProxy.start(swift.proxyUrl())) {
             URI account = URI.create(proxy.endpoint() + swift.storageUrl().getPath());
-            SwiftObjectStore proxied = new SwiftObjectStore(config(swift.env(dir.resolve("secret")),
-                    Optional.of(account)).withRetry(FAST));
+            SwiftObjectStore proxied =
+                    new SwiftObjectStore(config(swift.env(dir.resolve("secret")), Optional.of(account))
+                            .withRetry(FAST));
             proxy.inject(FaultProxy.Fault.status(401), "GET", ".*relogin.*", 1);
 
             assertThat(proxied.list("relogin/")).extracting(ObjectInfo::key).containsExactly("relogin/v2/a");
@@ -307,11 +374,12 @@ class SwiftObjectStoreIT {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
             nobody = URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/v1/AUTH_x");
         }
-        SwiftObjectStore unreachable = new SwiftObjectStore(config(swift.env(dir.resolve("secret")),
-                Optional.of(nobody)).withRetry(FAST));
+        SwiftObjectStore unreachable = new SwiftObjectStore(
+                config(swift.env(dir.resolve("secret")), Optional.of(nobody)).withRetry(FAST));
         assertThatThrownBy(() -> unreachable.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.STORE_UNAVAILABLE);
-            assertThat(e.getMessage()).contains("swift container \"" + CONTAINER + "\" at " + nobody, "could not be reached");
+            assertThat(e.getMessage())
+                    .contains("swift container \"" + CONTAINER + "\" at " + nobody, "could not be reached");
         });
 
         Map<String, String> env = new HashMap<>(swift.env(dir.resolve("secret")));
@@ -319,8 +387,10 @@ class SwiftObjectStoreIT {
         SwiftObjectStore elsewhere = new SwiftObjectStore(config(env));
         assertThatThrownBy(() -> elsewhere.list("p/")).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
-            assertThat(e.getMessage()).contains("has no public object-store endpoint in region RegionTwo",
-                    "public in " + SwiftServer.REGION);
+            assertThat(e.getMessage())
+                    .contains(
+                            "has no public object-store endpoint in region RegionTwo",
+                            "public in " + SwiftServer.REGION);
         });
     }
 

@@ -18,18 +18,28 @@ public record Revision(long main, long sub) implements Comparable<Revision> {
     public static final int BYTES = 17;
     /** A tombstone's key length: the revision and its mark ({@code markedRevBytesLen}). */
     public static final int TOMBSTONE_BYTES = BYTES + 1;
+
     private static final int SEPARATOR_AT = 8;
     private static final byte SEPARATOR = '_';
     private static final byte TOMBSTONE = 't';
 
     /** The revision as a key bucket key. */
     public byte[] bytes() {
-        return ByteBuffer.allocate(BYTES).putLong(main).put(SEPARATOR).putLong(sub).array();
+        return ByteBuffer.allocate(BYTES)
+                .putLong(main)
+                .put(SEPARATOR)
+                .putLong(sub)
+                .array();
     }
 
     /** The revision as a key bucket key that marks a deletion. */
     public byte[] tombstoneBytes() {
-        return ByteBuffer.allocate(TOMBSTONE_BYTES).putLong(main).put(SEPARATOR).putLong(sub).put(TOMBSTONE).array();
+        return ByteBuffer.allocate(TOMBSTONE_BYTES)
+                .putLong(main)
+                .put(SEPARATOR)
+                .putLong(sub)
+                .put(TOMBSTONE)
+                .array();
     }
 
     /**

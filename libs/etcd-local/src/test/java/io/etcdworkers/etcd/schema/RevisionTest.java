@@ -24,7 +24,8 @@ class RevisionTest {
     @CsvSource({
         "1, 0, 00000000000000015f0000000000000000",
         "3656, 2, 0000000000000e485f0000000000000002",
-        "72057594037927936, 255, 01000000000000005f00000000000000ff"})
+        "72057594037927936, 255, 01000000000000005f00000000000000ff"
+    })
     void encodesMainSeparatorSubBigEndian(long main, long sub, String hex) {
         Revision revision = new Revision(main, sub);
 
@@ -43,7 +44,8 @@ class RevisionTest {
         "00000000000000015f00000000000000, 16 bytes",
         "00000000000000012d0000000000000000, another separator",
         "00000000000000015f000000000000000000, an 18th byte that is no mark",
-        "00000000000000015f000000000000000074ff, 19 bytes"})
+        "00000000000000015f000000000000000074ff, 19 bytes"
+    })
     void parseRefusesWhatIsNoRevisionKey(String hex, String what) {
         assertThat(Revision.parse(HEX.parseHex(hex))).as(what).isEmpty();
     }
@@ -57,14 +59,24 @@ class RevisionTest {
 
     @Test
     void ordersAsTheKeyBucketSortsItsKeys() {
-        List<Revision> revisions = new ArrayList<>(List.of(new Revision(2, 0), new Revision(1, 5), new Revision(1, 0),
-                new Revision(300, 1), new Revision(256, 0)));
+        List<Revision> revisions = new ArrayList<>(List.of(
+                new Revision(2, 0),
+                new Revision(1, 5),
+                new Revision(1, 0),
+                new Revision(300, 1),
+                new Revision(256, 0)));
 
         revisions.sort(null);
 
-        assertThat(revisions).containsExactly(new Revision(1, 0), new Revision(1, 5), new Revision(2, 0),
-                new Revision(256, 0), new Revision(300, 1));
-        List<byte[]> keys = new ArrayList<>(revisions.stream().map(Revision::bytes).toList());
+        assertThat(revisions)
+                .containsExactly(
+                        new Revision(1, 0),
+                        new Revision(1, 5),
+                        new Revision(2, 0),
+                        new Revision(256, 0),
+                        new Revision(300, 1));
+        List<byte[]> keys =
+                new ArrayList<>(revisions.stream().map(Revision::bytes).toList());
         keys.sort(Arrays::compareUnsigned);
         assertThat(keys.stream().map(Revision::fromBytes)).containsExactlyElementsOf(revisions);
         assertThat(Revision.compare(1, 2, 1, 3)).isNegative();

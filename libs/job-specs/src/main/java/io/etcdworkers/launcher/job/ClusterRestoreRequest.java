@@ -28,7 +28,8 @@ public record ClusterRestoreRequest(List<JobRequest> members) {
             if (!(member.work() instanceof RestoreFlags restore) || restore.name() == null) {
                 throw new IllegalArgumentException("each member's request is a restore under the member's --name");
             }
-            if (!member.etcdName().equals(first.etcdName()) || !member.namespace().equals(first.namespace())) {
+            if (!member.etcdName().equals(first.etcdName())
+                    || !member.namespace().equals(first.namespace())) {
                 throw new IllegalArgumentException("the members restore one etcd in one namespace");
             }
             if (!names.add(restore.name())) {
@@ -42,8 +43,11 @@ public record ClusterRestoreRequest(List<JobRequest> members) {
      * from {@code claims} with the {@code common} request and {@code restore} flags; the claims must name
      * exactly the members.
      */
-    public static ClusterRestoreRequest of(JobRequest.Builder common, RestoreFlags.Builder restore,
-            String initialCluster, Map<String, String> claims) {
+    public static ClusterRestoreRequest of(
+            JobRequest.Builder common,
+            RestoreFlags.Builder restore,
+            String initialCluster,
+            Map<String, String> claims) {
         Map<String, String> peers = peers(initialCluster);
         if (claims == null || !peers.keySet().equals(claims.keySet())) {
             throw new IllegalArgumentException("--member-claims must name exactly the members of --initial-cluster "
@@ -51,22 +55,26 @@ public record ClusterRestoreRequest(List<JobRequest> members) {
         }
         restore.initialCluster(initialCluster);
         return new ClusterRestoreRequest(peers.entrySet().stream()
-                .map(m -> common.work(restore.targetClaim(claims.get(m.getKey())).name(m.getKey())
-                        .initialAdvertisePeerUrls(m.getValue()).build()).build())
+                .map(m -> common.work(restore.targetClaim(claims.get(m.getKey()))
+                                .name(m.getKey())
+                                .initialAdvertisePeerUrls(m.getValue())
+                                .build())
+                        .build())
                 .toList());
     }
 
     /** An {@code --initial-cluster} value as the members' names and peer URLs, in order. */
     public static Map<String, String> peers(String initialCluster) {
         if (initialCluster == null || initialCluster.isBlank()) {
-            throw new IllegalArgumentException("--member-claims needs --initial-cluster with every member's NAME=PEER_URL");
+            throw new IllegalArgumentException(
+                    "--member-claims needs --initial-cluster with every member's NAME=PEER_URL");
         }
         Map<String, String> members = new LinkedHashMap<>();
         for (String entry : initialCluster.split(",")) {
             String[] pair = entry.split("=", 2);
             if (pair.length != 2 || pair[0].isBlank() || pair[1].isBlank()) {
-                throw new IllegalArgumentException("--initial-cluster entries are NAME=PEER_URL, got \"" + entry.strip()
-                        + "\"");
+                throw new IllegalArgumentException(
+                        "--initial-cluster entries are NAME=PEER_URL, got \"" + entry.strip() + "\"");
             }
             if (members.put(pair[0].strip(), pair[1].strip()) != null) {
                 throw new IllegalArgumentException("--initial-cluster names " + pair[0].strip() + " twice");

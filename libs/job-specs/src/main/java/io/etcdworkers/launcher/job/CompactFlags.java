@@ -24,12 +24,14 @@ public record CompactFlags(
         Boolean defragment,
         Duration etcdDefragTimeout,
         boolean enableSnapshotLeaseRenewal,
-        String fullSnapshotLeaseName) implements JobWork {
+        String fullSnapshotLeaseName)
+        implements JobWork {
 
     public CompactFlags {
         // 0 is the worker's "no minimum": passed on as given, and a scheduled compaction then gets no default one
         RequestChecks.notNegative(minDeltaRevisions, "min delta revisions");
-        RequestChecks.fitsAnInt(RequestChecks.notNegative(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
+        RequestChecks.fitsAnInt(
+                RequestChecks.notNegative(minDeltaSnapshots, "min delta snapshots"), "min delta snapshots");
         RequestChecks.notNegative(minDeltaBytes, "min delta bytes");
         compressionPolicy = RequestChecks.blankToNull(compressionPolicy);
         if (compressionPolicy != null && !WorkerFlags.COMPRESSION_POLICIES.contains(compressionPolicy)) {
@@ -62,7 +64,14 @@ public record CompactFlags(
 
     /** A copy with {@code --min-delta-revisions} set. */
     public CompactFlags withMinDeltaRevisions(long revisions) {
-        return new CompactFlags(revisions, minDeltaSnapshots, minDeltaBytes, compressionPolicy, defragment,
-                etcdDefragTimeout, enableSnapshotLeaseRenewal, fullSnapshotLeaseName);
+        return new CompactFlags(
+                revisions,
+                minDeltaSnapshots,
+                minDeltaBytes,
+                compressionPolicy,
+                defragment,
+                etcdDefragTimeout,
+                enableSnapshotLeaseRenewal,
+                fullSnapshotLeaseName);
     }
 }

@@ -30,10 +30,12 @@ public record ExtractFlags(
         boolean toLastGood,
         boolean force,
         String encryptionConfigSecret,
-        String encryptionConfigKey) implements JobWork {
+        String encryptionConfigKey)
+        implements JobWork {
 
     /** Where the output claim is mounted. */
     public static final String OUTPUT_MOUNT_PATH = "/var/etcd-extract";
+
     public static final String DEFAULT_OUTPUT = OUTPUT_MOUNT_PATH + "/extract";
     /** Where the EncryptionConfiguration's Secret is mounted (read-only, mode 0440). */
     public static final String ENCRYPTION_CONFIG_MOUNT_PATH = "/var/etcd-encryption-config";
@@ -43,7 +45,9 @@ public record ExtractFlags(
      */
     public static final String DEFAULT_ENCRYPTION_CONFIG_KEY = "encryption-configuration.yaml";
     /** The file the worker reads. */
-    public static final String ENCRYPTION_CONFIG_FILE = ENCRYPTION_CONFIG_MOUNT_PATH + "/" + DEFAULT_ENCRYPTION_CONFIG_KEY;
+    public static final String ENCRYPTION_CONFIG_FILE =
+            ENCRYPTION_CONFIG_MOUNT_PATH + "/" + DEFAULT_ENCRYPTION_CONFIG_KEY;
+
     private static final Set<String> FORMATS = Set.of("files", "etcd");
     /** What Kubernetes allows as a Secret's data key. */
     private static final Pattern SECRET_KEY = Pattern.compile("[-._a-zA-Z0-9]{1,253}");
@@ -52,8 +56,8 @@ public record ExtractFlags(
         RequestChecks.dnsSubdomain(RequestChecks.required(outputClaim, "output claim"), "output claim");
         output = output == null || output.isBlank() ? DEFAULT_OUTPUT : RequestChecks.absolutePath(output, "output");
         if (!output.startsWith(OUTPUT_MOUNT_PATH + "/")) {
-            throw new IllegalArgumentException("output must be under " + OUTPUT_MOUNT_PATH + "/ (the output claim): "
-                    + output);
+            throw new IllegalArgumentException(
+                    "output must be under " + OUTPUT_MOUNT_PATH + "/ (the output claim): " + output);
         }
         if (prefix == null || prefix.isEmpty()) {
             throw new IllegalArgumentException("an extract needs a key prefix, e.g. /registry/secrets/team-a/");
@@ -71,16 +75,17 @@ public record ExtractFlags(
         encryptionConfigKey = RequestChecks.blankToNull(encryptionConfigKey);
         if (encryptionConfigSecret == null) {
             if (encryptionConfigKey != null) {
-                throw new IllegalArgumentException("encryption-config-key names a key of encryption-config-secret: "
-                        + "give the Secret too");
+                throw new IllegalArgumentException(
+                        "encryption-config-key names a key of encryption-config-secret: " + "give the Secret too");
             }
         } else {
             RequestChecks.dnsSubdomain(encryptionConfigSecret, "encryption config secret");
             encryptionConfigKey = encryptionConfigKey == null ? DEFAULT_ENCRYPTION_CONFIG_KEY : encryptionConfigKey;
-            if (!SECRET_KEY.matcher(encryptionConfigKey).matches() || encryptionConfigKey.equals(".")
+            if (!SECRET_KEY.matcher(encryptionConfigKey).matches()
+                    || encryptionConfigKey.equals(".")
                     || encryptionConfigKey.equals("..")) {
-                throw new IllegalArgumentException("encryption config key is not a Secret data key: "
-                        + encryptionConfigKey);
+                throw new IllegalArgumentException(
+                        "encryption config key is not a Secret data key: " + encryptionConfigKey);
             }
             if ("etcd".equals(outputFormat)) {
                 throw new IllegalArgumentException("the encryption config decrypts values into files; a data dir "
@@ -155,8 +160,17 @@ public record ExtractFlags(
         }
 
         public ExtractFlags build() {
-            return new ExtractFlags(outputClaim, output, prefix, outputFormat, toRevision, toTime, toLastGood, force,
-                    encryptionConfigSecret, encryptionConfigKey);
+            return new ExtractFlags(
+                    outputClaim,
+                    output,
+                    prefix,
+                    outputFormat,
+                    toRevision,
+                    toTime,
+                    toLastGood,
+                    force,
+                    encryptionConfigSecret,
+                    encryptionConfigKey);
         }
     }
 }

@@ -76,8 +76,10 @@ public final class JobFactory {
         List<Job> jobs = new ArrayList<>();
         for (JobRequest member : request.members()) {
             String name = JobNames.jobName(member.etcdName(), member.kind(), ClusterRestoreRequest.member(member), now);
-            jobs.add(build(member, name, JobNames.memberLabels(member.etcdName(), name,
-                    ClusterRestoreRequest.member(member))));
+            jobs.add(build(
+                    member,
+                    name,
+                    JobNames.memberLabels(member.etcdName(), name, ClusterRestoreRequest.member(member))));
         }
         return List.copyOf(jobs);
     }
@@ -87,11 +89,11 @@ public final class JobFactory {
         Map<String, String> labels = request.placement().objectLabels(launcherLabels);
         return new JobBuilder()
                 .withNewMetadata()
-                    .withName(name)
-                    .withNamespace(request.namespace())
-                    .withLabels(labels)
-                    .withAnnotations(request.placement().metadataAnnotations())
-                    .withOwnerReferences(ownerReferences(request))
+                .withName(name)
+                .withNamespace(request.namespace())
+                .withLabels(labels)
+                .withAnnotations(request.placement().metadataAnnotations())
+                .withOwnerReferences(ownerReferences(request))
                 .endMetadata()
                 .withSpec(jobSpec(request, labels))
                 .build();
@@ -102,7 +104,8 @@ public final class JobFactory {
         return new JobSpecBuilder()
                 .withBackoffLimit(request.backoffLimit())
                 .withActiveDeadlineSeconds(request.activeDeadline().toSeconds())
-                .withTtlSecondsAfterFinished(Math.toIntExact(request.ttlAfterFinished().toSeconds()))
+                .withTtlSecondsAfterFinished(
+                        Math.toIntExact(request.ttlAfterFinished().toSeconds()))
                 .withCompletions(1)
                 .withParallelism(1)
                 .withPodFailurePolicy(podFailurePolicy())
@@ -127,16 +130,19 @@ public final class JobFactory {
         failJob.add(OOM_KILLED_EXIT); // above every worker code: the list stays ascending
         return new PodFailurePolicyBuilder()
                 .addNewRule()
-                    .withAction("Ignore")
-                    .addNewOnPodCondition().withType("DisruptionTarget").withStatus("True").endOnPodCondition()
+                .withAction("Ignore")
+                .addNewOnPodCondition()
+                .withType("DisruptionTarget")
+                .withStatus("True")
+                .endOnPodCondition()
                 .endRule()
                 .addNewRule()
-                    .withAction("FailJob")
-                    .withNewOnExitCodes()
-                        .withContainerName(CONTAINER)
-                        .withOperator("In")
-                        .withValues(failJob)
-                    .endOnExitCodes()
+                .withAction("FailJob")
+                .withNewOnExitCodes()
+                .withContainerName(CONTAINER)
+                .withOperator("In")
+                .withValues(failJob)
+                .endOnExitCodes()
                 .endRule()
                 .build();
     }
@@ -144,8 +150,8 @@ public final class JobFactory {
     static PodTemplateSpec podTemplate(JobRequest request, Map<String, String> labels) {
         return new PodTemplateSpecBuilder()
                 .withNewMetadata()
-                    .withLabels(request.placement().podLabels(labels))
-                    .withAnnotations(request.placement().metadataAnnotations())
+                .withLabels(request.placement().podLabels(labels))
+                .withAnnotations(request.placement().metadataAnnotations())
                 .endMetadata()
                 .withSpec(podSpec(request))
                 .build();
@@ -164,13 +170,15 @@ public final class JobFactory {
                 .withEnableServiceLinks(false)
                 .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
                 .withNewSecurityContext()
-                    .withRunAsNonRoot(true)
-                    .withRunAsUser(RUN_AS_USER)
-                    .withRunAsGroup(RUN_AS_USER)
-                    .withFsGroup(RUN_AS_USER)
-                    // large etcd volumes: chown only when the root's group is wrong
-                    .withFsGroupChangePolicy("OnRootMismatch")
-                    .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .withRunAsNonRoot(true)
+                .withRunAsUser(RUN_AS_USER)
+                .withRunAsGroup(RUN_AS_USER)
+                .withFsGroup(RUN_AS_USER)
+                // large etcd volumes: chown only when the root's group is wrong
+                .withFsGroupChangePolicy("OnRootMismatch")
+                .withNewSeccompProfile()
+                .withType("RuntimeDefault")
+                .endSeccompProfile()
                 .endSecurityContext()
                 .withContainers(container(request))
                 .withVolumes(PodVolumes.volumes(request))
@@ -190,31 +198,40 @@ public final class JobFactory {
                 .withTerminationMessagePath(WorkerArgs.RESULT_FILE)
                 .withTerminationMessagePolicy("FallbackToLogsOnError")
                 .withNewSecurityContext()
-                    .withAllowPrivilegeEscalation(false)
-                    .withPrivileged(false)
-                    .withReadOnlyRootFilesystem(true)
-                    .withRunAsNonRoot(true)
-                    .withCapabilities(dropAll())
+                .withAllowPrivilegeEscalation(false)
+                .withPrivileged(false)
+                .withReadOnlyRootFilesystem(true)
+                .withRunAsNonRoot(true)
+                .withCapabilities(dropAll())
                 .endSecurityContext()
                 .build();
     }
 
     static List<EnvVar> env(JobRequest request) {
         List<EnvVar> env = new ArrayList<>();
-        env.add(new EnvVarBuilder().withName("JAVA_TOOL_OPTIONS").withValue(javaOptions(request.resources())).build());
+        env.add(new EnvVarBuilder()
+                .withName("JAVA_TOOL_OPTIONS")
+                .withValue(javaOptions(request.resources()))
+                .build());
         env.add(fieldRef("POD_NAME", "metadata.name"));
         env.add(fieldRef("POD_NAMESPACE", "metadata.namespace"));
-        env.add(new EnvVarBuilder().withName(WorkerEnv.STORAGE_CONTAINER).withValue(storeContainer(request.store()))
+        env.add(new EnvVarBuilder()
+                .withName(WorkerEnv.STORAGE_CONTAINER)
+                .withValue(storeContainer(request.store()))
                 .build());
         // paths and secretKeyRefs, never a credential: the worker reads what the Secret puts there
         env.addAll(StoreCredentials.env(request.store()));
         if (request.output().logFormat() != null) {
-            env.add(new EnvVarBuilder().withName(WorkerEnv.FLAG_TWIN_PREFIX + "LOG_FORMAT")
-                    .withValue(request.output().logFormat()).build());
+            env.add(new EnvVarBuilder()
+                    .withName(WorkerEnv.FLAG_TWIN_PREFIX + "LOG_FORMAT")
+                    .withValue(request.output().logFormat())
+                    .build());
         }
         if (request.output().pushgateway() != null) {
-            env.add(new EnvVarBuilder().withName(WorkerEnv.FLAG_TWIN_PREFIX + "METRICS_PUSHGATEWAY")
-                    .withValue(request.output().pushgateway()).build());
+            env.add(new EnvVarBuilder()
+                    .withName(WorkerEnv.FLAG_TWIN_PREFIX + "METRICS_PUSHGATEWAY")
+                    .withValue(request.output().pushgateway())
+                    .build());
         }
         return env;
     }
@@ -259,7 +276,10 @@ public final class JobFactory {
         OwnerRef o = request.owner();
         // blockOwnerDeletion would need update rights on the owner's finalizers: left off
         return List.of(new OwnerReferenceBuilder()
-                .withApiVersion(o.apiVersion()).withKind(o.kind()).withName(o.name()).withUid(o.uid())
+                .withApiVersion(o.apiVersion())
+                .withKind(o.kind())
+                .withName(o.name())
+                .withUid(o.uid())
                 .withController(true)
                 .build());
     }
@@ -269,7 +289,13 @@ public final class JobFactory {
     }
 
     private static EnvVar fieldRef(String name, String path) {
-        return new EnvVarBuilder().withName(name)
-                .withNewValueFrom().withNewFieldRef().withFieldPath(path).endFieldRef().endValueFrom().build();
+        return new EnvVarBuilder()
+                .withName(name)
+                .withNewValueFrom()
+                .withNewFieldRef()
+                .withFieldPath(path)
+                .endFieldRef()
+                .endValueFrom()
+                .build();
     }
 }

@@ -40,10 +40,10 @@ public final class JobNames {
 
     static final int MAX_JOB_NAME = 63;
     static final int MAX_CRONJOB_NAME = 52;
-    private static final DateTimeFormatter RUN = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter RUN =
+            DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
-    private JobNames() {
-    }
+    private JobNames() {}
 
     /** {@code <etcd>-restore} or {@code <etcd>-compaction}: the target's base name. */
     public static String base(String etcdName, WorkerKind kind) {
@@ -117,7 +117,8 @@ public final class JobNames {
 
     private static String sha256(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

@@ -51,8 +51,8 @@ public record JobRequest(
         Objects.requireNonNull(work, "work");
         resources = resources == null ? JobResources.defaults() : resources;
         defrag = defrag == null ? DefragFlags.workerDefaults() : defrag;
-        activeDeadline = RequestChecks.positive(activeDeadline == null ? DEFAULT_ACTIVE_DEADLINE : activeDeadline,
-                "active deadline");
+        activeDeadline = RequestChecks.positive(
+                activeDeadline == null ? DEFAULT_ACTIVE_DEADLINE : activeDeadline, "active deadline");
         if (backoffLimit < 0 || backoffLimit > 20) {
             throw new IllegalArgumentException("backoff limit must be 0..20: " + backoffLimit);
         }
@@ -65,9 +65,10 @@ public record JobRequest(
         placement = placement == null ? PodPlacement.none() : placement;
         output = output == null ? WorkerOutput.DEFAULTS : output;
         if (work instanceof CompactFlags c && c.enableSnapshotLeaseRenewal() && serviceAccountName == null) {
-            throw new IllegalArgumentException("--enable-snapshot-lease-renewal needs --service-account: without it the pod"
-                    + " runs as the namespace's default ServiceAccount, which would then need patch rights on the Lease;"
-                    + " give an account of its own the Role that `job-launcher lease-role` renders");
+            throw new IllegalArgumentException(
+                    "--enable-snapshot-lease-renewal needs --service-account: without it the pod"
+                            + " runs as the namespace's default ServiceAccount, which would then need patch rights on the Lease;"
+                            + " give an account of its own the Role that `job-launcher lease-role` renders");
         }
         if (owner != null && "Etcd".equals(owner.kind()) && !owner.name().equals(etcdName)) {
             throw new IllegalArgumentException("the owning Etcd must be the etcd the Job is for: " + owner.name());
@@ -91,9 +92,16 @@ public record JobRequest(
 
     /** A builder holding this request's values, to make a changed copy. */
     public Builder toBuilder() {
-        return new Builder(etcdName, namespace, image, store, work).resources(resources).defrag(defrag)
-                .activeDeadline(activeDeadline).backoffLimit(backoffLimit).ttlAfterFinished(ttlAfterFinished)
-                .owner(owner).serviceAccountName(serviceAccountName).placement(placement).output(output);
+        return new Builder(etcdName, namespace, image, store, work)
+                .resources(resources)
+                .defrag(defrag)
+                .activeDeadline(activeDeadline)
+                .backoffLimit(backoffLimit)
+                .ttlAfterFinished(ttlAfterFinished)
+                .owner(owner)
+                .serviceAccountName(serviceAccountName)
+                .placement(placement)
+                .output(output);
     }
 
     /** The same request with other work (the same etcd, store, pod and limits). */
@@ -183,8 +191,21 @@ public record JobRequest(
 
         /** The request; throws IllegalArgumentException naming what is wrong. */
         public JobRequest build() {
-            return new JobRequest(etcdName, namespace, image, store, work, resources, defrag, activeDeadline,
-                    backoffLimit, ttlAfterFinished, owner, serviceAccountName, placement, output);
+            return new JobRequest(
+                    etcdName,
+                    namespace,
+                    image,
+                    store,
+                    work,
+                    resources,
+                    defrag,
+                    activeDeadline,
+                    backoffLimit,
+                    ttlAfterFinished,
+                    owner,
+                    serviceAccountName,
+                    placement,
+                    output);
         }
     }
 }

@@ -40,17 +40,24 @@ public record JobResources(
                     "heap percent must be 10..75 (the child etcd needs the rest): " + heapPercent);
         }
         BigDecimal heap = Quantity.getAmountInBytes(new Quantity(memoryLimit))
-                .multiply(BigDecimal.valueOf(heapPercent)).divide(BigDecimal.valueOf(100));
+                .multiply(BigDecimal.valueOf(heapPercent))
+                .divide(BigDecimal.valueOf(100));
         if (heap.compareTo(BigDecimal.valueOf(MIN_HEAP_BYTES)) < 0) {
-            throw new IllegalArgumentException("memory limit " + memoryLimit + " leaves the JVM " + heapPercent
-                    + "% = less than 128Mi of heap");
+            throw new IllegalArgumentException(
+                    "memory limit " + memoryLimit + " leaves the JVM " + heapPercent + "% = less than 128Mi of heap");
         }
     }
 
     /** The defaults: 500m/2 CPU, 2Gi memory (request = limit), 20Gi scratch, 256Mi /tmp, 25% heap. */
     public static JobResources defaults() {
-        return new JobResources(DEFAULT_CPU_REQUEST, DEFAULT_CPU_LIMIT, DEFAULT_MEMORY, DEFAULT_MEMORY,
-                DEFAULT_SCRATCH, DEFAULT_TMP, DEFAULT_HEAP_PERCENT);
+        return new JobResources(
+                DEFAULT_CPU_REQUEST,
+                DEFAULT_CPU_LIMIT,
+                DEFAULT_MEMORY,
+                DEFAULT_MEMORY,
+                DEFAULT_SCRATCH,
+                DEFAULT_TMP,
+                DEFAULT_HEAP_PERCENT);
     }
 
     private static void compare(String request, String limit, String what) {

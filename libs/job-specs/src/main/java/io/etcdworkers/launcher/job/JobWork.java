@@ -6,8 +6,8 @@ package io.etcdworkers.launcher.job;
  * no flags of their own ({@link Verify}, {@link Drill}, {@link Sizing}). The kind of a request is its
  * work's kind, so a request cannot carry flags of another kind.
  */
-public sealed interface JobWork permits RestoreFlags, CompactFlags, ExtractFlags, JobWork.Verify, JobWork.Drill,
-        JobWork.Sizing {
+public sealed interface JobWork
+        permits RestoreFlags, CompactFlags, ExtractFlags, JobWork.Verify, JobWork.Drill, JobWork.Sizing {
 
     /** The worker command this work runs. */
     WorkerKind kind();
@@ -49,8 +49,9 @@ public sealed interface JobWork permits RestoreFlags, CompactFlags, ExtractFlags
             case VERIFY -> VERIFY;
             case DRILL -> DRILL;
             case SIZING -> SIZING;
-            case RESTORE, COMPACT, EXTRACT -> throw new IllegalArgumentException(
-                    "a " + kind.nameSuffix() + " takes its own flags, it is not a check");
+            case RESTORE, COMPACT, EXTRACT ->
+                throw new IllegalArgumentException(
+                        "a " + kind.nameSuffix() + " takes its own flags, it is not a check");
         };
     }
 }

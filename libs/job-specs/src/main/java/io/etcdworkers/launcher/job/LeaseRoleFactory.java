@@ -20,8 +20,7 @@ public final class LeaseRoleFactory {
         return etcdName + "-full-snap";
     }
 
-    private LeaseRoleFactory() {
-    }
+    private LeaseRoleFactory() {}
 
     /** The Role's (and the binding's) name: {@code <lease>-renewal}. */
     public static String roleName(String leaseName) {
@@ -31,13 +30,16 @@ public final class LeaseRoleFactory {
     public static Role role(String namespace, String etcdName, String leaseName) {
         check(namespace, etcdName, leaseName);
         return new RoleBuilder()
-                .withNewMetadata().withName(roleName(leaseName)).withNamespace(namespace)
-                    .withLabels(labels(etcdName)).endMetadata()
+                .withNewMetadata()
+                .withName(roleName(leaseName))
+                .withNamespace(namespace)
+                .withLabels(labels(etcdName))
+                .endMetadata()
                 .addNewRule()
-                    .withApiGroups("coordination.k8s.io")
-                    .withResources("leases")
-                    .withResourceNames(leaseName)
-                    .withVerbs("get", "patch")
+                .withApiGroups("coordination.k8s.io")
+                .withResources("leases")
+                .withResourceNames(leaseName)
+                .withVerbs("get", "patch")
                 .endRule()
                 .build();
     }
@@ -46,11 +48,21 @@ public final class LeaseRoleFactory {
         check(namespace, etcdName, leaseName);
         RequestChecks.dnsSubdomain(RequestChecks.required(serviceAccount, "service account"), "service account");
         return new RoleBindingBuilder()
-                .withNewMetadata().withName(roleName(leaseName)).withNamespace(namespace)
-                    .withLabels(labels(etcdName)).endMetadata()
-                .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("Role")
-                    .withName(roleName(leaseName)).endRoleRef()
-                .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(namespace).endSubject()
+                .withNewMetadata()
+                .withName(roleName(leaseName))
+                .withNamespace(namespace)
+                .withLabels(labels(etcdName))
+                .endMetadata()
+                .withNewRoleRef()
+                .withApiGroup("rbac.authorization.k8s.io")
+                .withKind("Role")
+                .withName(roleName(leaseName))
+                .endRoleRef()
+                .addNewSubject()
+                .withKind("ServiceAccount")
+                .withName(serviceAccount)
+                .withNamespace(namespace)
+                .endSubject()
                 .build();
     }
 

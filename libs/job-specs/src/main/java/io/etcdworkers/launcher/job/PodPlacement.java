@@ -1,16 +1,15 @@
 package io.etcdworkers.launcher.job;
 
-import java.util.Collections;
-import java.util.TreeSet;
-
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -47,20 +46,42 @@ public record PodPlacement(
             "networking.gardener.cloud/to-private-networks", "allowed",
             "networking.gardener.cloud/to-public-networks", "allowed");
     /** Set by the Job controller on the pods it makes; a template that sets them breaks the Job's selector. */
-    static final Set<String> JOB_CONTROLLER_LABELS = Set.of("job-name", "controller-uid",
-            "batch.kubernetes.io/job-name", "batch.kubernetes.io/controller-uid", "batch.kubernetes.io/job-completion-index");
-    private static final Set<String> LAUNCHER_LABELS = Set.of(JobNames.LABEL_NAME, JobNames.LABEL_INSTANCE,
-            JobNames.LABEL_COMPONENT, JobNames.LABEL_PART_OF, JobNames.LABEL_MANAGED_BY, JobNames.LABEL_ETCD,
+    static final Set<String> JOB_CONTROLLER_LABELS = Set.of(
+            "job-name",
+            "controller-uid",
+            "batch.kubernetes.io/job-name",
+            "batch.kubernetes.io/controller-uid",
+            "batch.kubernetes.io/job-completion-index");
+
+    private static final Set<String> LAUNCHER_LABELS = Set.of(
+            JobNames.LABEL_NAME,
+            JobNames.LABEL_INSTANCE,
+            JobNames.LABEL_COMPONENT,
+            JobNames.LABEL_PART_OF,
+            JobNames.LABEL_MANAGED_BY,
+            JobNames.LABEL_ETCD,
             JobNames.LABEL_MEMBER);
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?");
     private static final Set<String> EFFECTS = Set.of("NoSchedule", "PreferNoSchedule", "NoExecute");
     private static final Set<String> OPERATORS = Set.of("Equal", "Exists");
 
     /** Without affinity. */
-    public PodPlacement(Map<String, String> labels, Map<String, String> annotations, Map<String, String> nodeSelector,
-            List<String> tolerations, String priorityClassName, List<String> imagePullSecrets,
+    public PodPlacement(
+            Map<String, String> labels,
+            Map<String, String> annotations,
+            Map<String, String> nodeSelector,
+            List<String> tolerations,
+            String priorityClassName,
+            List<String> imagePullSecrets,
             boolean gardenerNetworkLabels) {
-        this(labels, annotations, nodeSelector, tolerations, priorityClassName, imagePullSecrets, gardenerNetworkLabels,
+        this(
+                labels,
+                annotations,
+                nodeSelector,
+                tolerations,
+                priorityClassName,
+                imagePullSecrets,
+                gardenerNetworkLabels,
                 null);
     }
 
@@ -76,12 +97,13 @@ public record PodPlacement(
         annotations.keySet().forEach(k -> key(k, "annotation"));
         for (String key : labels.keySet()) {
             if (LAUNCHER_LABELS.contains(key)) {
-                throw new IllegalArgumentException("label " + key + " is the launcher's own (it finds its Jobs and keeps"
-                        + " one run per etcd by it): choose another key");
+                throw new IllegalArgumentException(
+                        "label " + key + " is the launcher's own (it finds its Jobs and keeps"
+                                + " one run per etcd by it): choose another key");
             }
             if (JOB_CONTROLLER_LABELS.contains(key)) {
-                throw new IllegalArgumentException("label " + key + " is set by the Job controller on its pods: choose"
-                        + " another key");
+                throw new IllegalArgumentException(
+                        "label " + key + " is set by the Job controller on its pods: choose" + " another key");
             }
         }
         tolerations.forEach(PodPlacement::toleration);
@@ -89,9 +111,12 @@ public record PodPlacement(
             RequestChecks.dnsSubdomain(priorityClassName, "priority class");
         }
         imagePullSecrets.forEach(s -> RequestChecks.dnsSubdomain(s, "image pull secret"));
-        if (affinity != null && affinity.getAdditionalProperties() != null && !affinity.getAdditionalProperties().isEmpty()) {
-            throw new IllegalArgumentException("affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: "
-                    + new TreeSet<>(affinity.getAdditionalProperties().keySet()));
+        if (affinity != null
+                && affinity.getAdditionalProperties() != null
+                && !affinity.getAdditionalProperties().isEmpty()) {
+            throw new IllegalArgumentException(
+                    "affinity has fields other than nodeAffinity, podAffinity, podAntiAffinity: "
+                            + new TreeSet<>(affinity.getAdditionalProperties().keySet()));
         }
     }
 
@@ -117,12 +142,17 @@ public record PodPlacement(
     }
 
     List<Toleration> podTolerations() {
-        return tolerations.isEmpty() ? null : tolerations.stream().map(PodPlacement::toleration).toList();
+        return tolerations.isEmpty()
+                ? null
+                : tolerations.stream().map(PodPlacement::toleration).toList();
     }
 
     List<LocalObjectReference> podImagePullSecrets() {
-        return imagePullSecrets.isEmpty() ? null
-                : imagePullSecrets.stream().map(n -> new LocalObjectReference(n)).toList();
+        return imagePullSecrets.isEmpty()
+                ? null
+                : imagePullSecrets.stream()
+                        .map(n -> new LocalObjectReference(n))
+                        .toList();
     }
 
     Map<String, String> podNodeSelector() {
@@ -171,12 +201,19 @@ public record PodPlacement(
         if (operator.equals("Exists") && value != null) {
             throw new IllegalArgumentException("toleration " + spec + ": Exists takes no value");
         }
-        return new TolerationBuilder().withKey(key).withOperator(operator).withValue(value).withEffect(effect).build();
+        return new TolerationBuilder()
+                .withKey(key)
+                .withOperator(operator)
+                .withValue(value)
+                .withEffect(effect)
+                .build();
     }
 
     private static void label(String key, String value, String what) {
         key(key, what);
-        if (value == null || value.length() > 63 || !(value.isEmpty() || NAME.matcher(value).matches())) {
+        if (value == null
+                || value.length() > 63
+                || !(value.isEmpty() || NAME.matcher(value).matches())) {
             throw new IllegalArgumentException(what + " " + key + ": the value must be at most 63 letters, digits,"
                     + " '-', '_' or '.', starting and ending with a letter or digit: " + value);
         }

@@ -30,8 +30,7 @@ final class PodVolumes {
     /** Owner and group may read, nobody else: the pod's fsGroup makes the worker the group. */
     static final int SECRET_MODE = 0440;
 
-    private PodVolumes() {
-    }
+    private PodVolumes() {}
 
     static List<Volume> volumes(JobRequest request) {
         List<Volume> volumes = new ArrayList<>();
@@ -39,8 +38,12 @@ final class PodVolumes {
         volumes.add(emptyDir(TMP, request.resources().tmpSizeLimit()));
         StoreRef store = request.store();
         if (StoreCredentials.mountPath(store).isPresent()) {
-            volumes.add(new VolumeBuilder().withName(CREDENTIALS)
-                    .withNewSecret().withSecretName(store.secretName()).withDefaultMode(SECRET_MODE).endSecret()
+            volumes.add(new VolumeBuilder()
+                    .withName(CREDENTIALS)
+                    .withNewSecret()
+                    .withSecretName(store.secretName())
+                    .withDefaultMode(SECRET_MODE)
+                    .endSecret()
                     .build());
         }
         if (store.localClaimName() != null) {
@@ -52,11 +55,16 @@ final class PodVolumes {
         if (request.work() instanceof ExtractFlags extract) {
             volumes.add(claim(OUTPUT, extract.outputClaim(), false));
             if (extract.encryptionConfigSecret() != null) {
-                volumes.add(new VolumeBuilder().withName(ENCRYPTION_CONFIG)
-                        .withNewSecret().withSecretName(extract.encryptionConfigSecret())
-                        .addNewItem().withKey(extract.encryptionConfigKey())
-                        .withPath(ExtractFlags.DEFAULT_ENCRYPTION_CONFIG_KEY).endItem()
-                        .withDefaultMode(SECRET_MODE).endSecret()
+                volumes.add(new VolumeBuilder()
+                        .withName(ENCRYPTION_CONFIG)
+                        .withNewSecret()
+                        .withSecretName(extract.encryptionConfigSecret())
+                        .addNewItem()
+                        .withKey(extract.encryptionConfigKey())
+                        .withPath(ExtractFlags.DEFAULT_ENCRYPTION_CONFIG_KEY)
+                        .endItem()
+                        .withDefaultMode(SECRET_MODE)
+                        .endSecret()
                         .build());
             }
         }
@@ -85,19 +93,29 @@ final class PodVolumes {
     }
 
     private static Volume emptyDir(String name, String sizeLimit) {
-        return new VolumeBuilder().withName(name)
-                .withNewEmptyDir().withSizeLimit(new Quantity(sizeLimit)).endEmptyDir()
+        return new VolumeBuilder()
+                .withName(name)
+                .withNewEmptyDir()
+                .withSizeLimit(new Quantity(sizeLimit))
+                .endEmptyDir()
                 .build();
     }
 
     private static Volume claim(String name, String claimName, boolean readOnly) {
-        return new VolumeBuilder().withName(name)
-                .withNewPersistentVolumeClaim().withClaimName(claimName).withReadOnly(readOnly ? true : null)
+        return new VolumeBuilder()
+                .withName(name)
+                .withNewPersistentVolumeClaim()
+                .withClaimName(claimName)
+                .withReadOnly(readOnly ? true : null)
                 .endPersistentVolumeClaim()
                 .build();
     }
 
     private static VolumeMount mount(String name, String path, boolean readOnly) {
-        return new VolumeMountBuilder().withName(name).withMountPath(path).withReadOnly(readOnly ? true : null).build();
+        return new VolumeMountBuilder()
+                .withName(name)
+                .withMountPath(path)
+                .withReadOnly(readOnly ? true : null)
+                .build();
     }
 }

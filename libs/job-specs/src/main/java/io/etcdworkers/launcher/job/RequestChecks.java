@@ -14,8 +14,7 @@ public final class RequestChecks {
     private static final Pattern DNS_SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-    private RequestChecks() {
-    }
+    private RequestChecks() {}
 
     static String required(String value, String what) {
         if (value == null || value.isBlank()) {
@@ -30,13 +29,16 @@ public final class RequestChecks {
 
     static String dnsLabel(String value, String what) {
         if (value == null || value.length() > 63 || !DNS_LABEL.matcher(value).matches()) {
-            throw new IllegalArgumentException(what + " must be a DNS label (lower case, digits, '-', at most 63): " + value);
+            throw new IllegalArgumentException(
+                    what + " must be a DNS label (lower case, digits, '-', at most 63): " + value);
         }
         return value;
     }
 
     static String dnsSubdomain(String value, String what) {
-        if (value == null || value.length() > 253 || !DNS_SUBDOMAIN.matcher(value).matches()) {
+        if (value == null
+                || value.length() > 253
+                || !DNS_SUBDOMAIN.matcher(value).matches()) {
             throw new IllegalArgumentException(what + " must be a DNS subdomain name: " + value);
         }
         return value;

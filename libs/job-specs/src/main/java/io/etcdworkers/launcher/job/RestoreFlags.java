@@ -34,17 +34,22 @@ public record RestoreFlags(
         Integer maxFetchers,
         Long toRevision,
         String toTime,
-        boolean toLastGood) implements JobWork {
+        boolean toLastGood)
+        implements JobWork {
 
     /** Where the target claim is mounted: the path etcd-druid mounts the etcd data volume at. */
     public static final String TARGET_MOUNT_PATH = "/var/etcd/data";
+
     public static final String DEFAULT_DATA_DIR = TARGET_MOUNT_PATH + "/new.etcd";
 
     public RestoreFlags {
         RequestChecks.dnsSubdomain(RequestChecks.required(targetClaim, "target claim"), "target claim");
-        dataDir = dataDir == null || dataDir.isBlank() ? DEFAULT_DATA_DIR : RequestChecks.absolutePath(dataDir, "data dir");
+        dataDir = dataDir == null || dataDir.isBlank()
+                ? DEFAULT_DATA_DIR
+                : RequestChecks.absolutePath(dataDir, "data dir");
         if (!dataDir.startsWith(TARGET_MOUNT_PATH + "/")) {
-            throw new IllegalArgumentException("data dir must be under " + TARGET_MOUNT_PATH + "/ (the target claim): " + dataDir);
+            throw new IllegalArgumentException(
+                    "data dir must be under " + TARGET_MOUNT_PATH + "/ (the target claim): " + dataDir);
         }
         name = RequestChecks.blankToNull(name);
         initialCluster = RequestChecks.blankToNull(initialCluster);
@@ -70,8 +75,8 @@ public record RestoreFlags(
         try {
             return OffsetDateTime.parse(t).toInstant().toString();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("to-time must be an RFC 3339 time with an offset, such as "
-                    + "2026-12-01T03:04:05Z: " + t);
+            throw new IllegalArgumentException(
+                    "to-time must be an RFC 3339 time with an offset, such as " + "2026-12-01T03:04:05Z: " + t);
         }
     }
 
@@ -87,10 +92,19 @@ public record RestoreFlags(
 
     /** A builder holding these flags, to make a changed copy. */
     public Builder toBuilder() {
-        return new Builder(targetClaim).dataDir(dataDir).name(name).initialCluster(initialCluster)
-                .initialClusterToken(initialClusterToken).initialAdvertisePeerUrls(initialAdvertisePeerUrls)
-                .skipHashCheck(skipHashCheck).force(force).embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
-                .maxFetchers(maxFetchers).toRevision(toRevision).toTime(toTime).toLastGood(toLastGood);
+        return new Builder(targetClaim)
+                .dataDir(dataDir)
+                .name(name)
+                .initialCluster(initialCluster)
+                .initialClusterToken(initialClusterToken)
+                .initialAdvertisePeerUrls(initialAdvertisePeerUrls)
+                .skipHashCheck(skipHashCheck)
+                .force(force)
+                .embeddedEtcdQuotaBytes(embeddedEtcdQuotaBytes)
+                .maxFetchers(maxFetchers)
+                .toRevision(toRevision)
+                .toTime(toTime)
+                .toLastGood(toLastGood);
     }
 
     /** Builds {@link RestoreFlags}; null leaves a flag out. */
@@ -179,9 +193,20 @@ public record RestoreFlags(
         }
 
         public RestoreFlags build() {
-            return new RestoreFlags(targetClaim, dataDir, name, initialCluster, initialClusterToken,
-                    initialAdvertisePeerUrls, skipHashCheck, force, embeddedEtcdQuotaBytes, maxFetchers, toRevision,
-                    toTime, toLastGood);
+            return new RestoreFlags(
+                    targetClaim,
+                    dataDir,
+                    name,
+                    initialCluster,
+                    initialClusterToken,
+                    initialAdvertisePeerUrls,
+                    skipHashCheck,
+                    force,
+                    embeddedEtcdQuotaBytes,
+                    maxFetchers,
+                    toRevision,
+                    toTime,
+                    toLastGood);
         }
     }
 }

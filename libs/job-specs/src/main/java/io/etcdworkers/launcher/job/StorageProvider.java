@@ -34,10 +34,13 @@ public enum StorageProvider {
      * @throws IllegalArgumentException for anything etcd-druid would not take either
      */
     public static StorageProvider parse(String spelling) {
-        return StorageProviders.etcdbrctlName(spelling == null ? null : spelling.strip()).map(StorageProvider::valueOf)
+        return StorageProviders.etcdbrctlName(spelling == null ? null : spelling.strip())
+                .map(StorageProvider::valueOf)
                 .orElseThrow(() -> new IllegalArgumentException("unknown storage provider \"" + spelling
-                        + "\"; expected one of " + Arrays.stream(values())
-                                .map(p -> p.name() + spellings(p)).collect(Collectors.joining(", "))));
+                        + "\"; expected one of "
+                        + Arrays.stream(values())
+                                .map(p -> p.name() + spellings(p))
+                                .collect(Collectors.joining(", "))));
     }
 
     private static String spellings(StorageProvider p) {

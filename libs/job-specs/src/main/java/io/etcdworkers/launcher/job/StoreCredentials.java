@@ -28,12 +28,13 @@ final class StoreCredentials {
     /** Where etcd-druid mounts the GCS backup Secret. */
     static final String GCS_MOUNT_PATH = "/var/.gcp/";
     /** Read by Google's SDKs themselves; etcd-druid points it at the mounted service account key. */
-    static final String GOOGLE_APPLICATION_CREDENTIALS = io.etcdworkers.contract.WorkerEnv.GOOGLE_APPLICATION_CREDENTIALS;
+    static final String GOOGLE_APPLICATION_CREDENTIALS =
+            io.etcdworkers.contract.WorkerEnv.GOOGLE_APPLICATION_CREDENTIALS;
     /** etcdbrctl's Swift credentials directory, which the workers read as etcdbrctl does. */
-    static final String OPENSTACK_APPLICATION_CREDENTIALS = io.etcdworkers.contract.WorkerEnv.OPENSTACK_APPLICATION_CREDENTIALS;
+    static final String OPENSTACK_APPLICATION_CREDENTIALS =
+            io.etcdworkers.contract.WorkerEnv.OPENSTACK_APPLICATION_CREDENTIALS;
 
-    private StoreCredentials() {
-    }
+    private StoreCredentials() {}
 
     /** Where the Secret is mounted, or none: ECS takes it as variables, and Local needs none. */
     static Optional<String> mountPath(StoreRef store) {
@@ -52,10 +53,11 @@ final class StoreCredentials {
             case Swift -> List.of(value(OPENSTACK_APPLICATION_CREDENTIALS, MOUNT_PATH));
             case OSS -> List.of(value(WorkerEnv.ALICLOUD_APPLICATION_CREDENTIALS, MOUNT_PATH));
             case OCS -> List.of(value(WorkerEnv.OPENSHIFT_APPLICATION_CREDENTIALS, MOUNT_PATH));
-            case ECS -> List.of(
-                    secretKey(WorkerEnv.ECS_ENDPOINT, store.secretName(), "endpoint"),
-                    secretKey(WorkerEnv.ECS_ACCESS_KEY_ID, store.secretName(), "accessKeyID"),
-                    secretKey(WorkerEnv.ECS_SECRET_ACCESS_KEY, store.secretName(), "secretAccessKey"));
+            case ECS ->
+                List.of(
+                        secretKey(WorkerEnv.ECS_ENDPOINT, store.secretName(), "endpoint"),
+                        secretKey(WorkerEnv.ECS_ACCESS_KEY_ID, store.secretName(), "accessKeyID"),
+                        secretKey(WorkerEnv.ECS_SECRET_ACCESS_KEY, store.secretName(), "secretAccessKey"));
             case Local -> List.of();
         };
     }
@@ -65,9 +67,15 @@ final class StoreCredentials {
     }
 
     private static EnvVar secretKey(String name, String secret, String key) {
-        return new EnvVarBuilder().withName(name)
-                .withNewValueFrom().withNewSecretKeyRef().withName(secret).withKey(key).withOptional(false)
-                .endSecretKeyRef().endValueFrom()
+        return new EnvVarBuilder()
+                .withName(name)
+                .withNewValueFrom()
+                .withNewSecretKeyRef()
+                .withName(secret)
+                .withKey(key)
+                .withOptional(false)
+                .endSecretKeyRef()
+                .endValueFrom()
                 .build();
     }
 }

@@ -35,8 +35,8 @@ public record StoreRef(
         switch (provider) {
             case S3, ABS, GCS, Swift, OSS, ECS, OCS -> {
                 if (secretName == null) {
-                    throw new IllegalArgumentException("the " + provider + " provider needs a credentials Secret "
-                            + "(--store-secret)");
+                    throw new IllegalArgumentException(
+                            "the " + provider + " provider needs a credentials Secret " + "(--store-secret)");
                 }
                 if (localClaimName != null) {
                     throw new IllegalArgumentException("a bucket claim is only for the Local provider");

@@ -23,8 +23,7 @@ public final class WorkerArgs {
     /** Where a Local bucket's claim is mounted; the container is a directory under it. */
     public static final String LOCAL_BUCKET_ROOT = "/var/etcd-bucket";
 
-    private WorkerArgs() {
-    }
+    private WorkerArgs() {}
 
     /** The container args after {@link WorkerKind#command()}. */
     public static List<String> args(JobRequest request) {
@@ -113,7 +112,9 @@ public final class WorkerArgs {
         optional(args, WorkerFlags.MIN_DELTA_BYTES, c.minDeltaBytes());
         optional(args, WorkerFlags.COMPRESSION_POLICY, c.compressionPolicy());
         optional(args, WorkerFlags.DEFRAGMENT, c.defragment());
-        optional(args, WorkerFlags.ETCD_DEFRAG_TIMEOUT,
+        optional(
+                args,
+                WorkerFlags.ETCD_DEFRAG_TIMEOUT,
                 c.etcdDefragTimeout() == null ? null : GoDuration.format(c.etcdDefragTimeout()));
         if (c.enableSnapshotLeaseRenewal()) {
             args.add(flag(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL, "true"));

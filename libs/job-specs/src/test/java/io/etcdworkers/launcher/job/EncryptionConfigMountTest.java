@@ -24,13 +24,17 @@ class EncryptionConfigMountTest {
     @Test
     void theSecretsKeyIsMountedAsTheFileTheWorkerIsGiven() {
         PodSpec pod = pod(ExtractFlags.builder("rescue", "/registry/secrets/")
-                .encryptionConfig("apiserver-encryption", "config.yaml").build());
+                .encryptionConfig("apiserver-encryption", "config.yaml")
+                .build());
         Container worker = pod.getContainers().get(0);
 
-        assertThat(worker.getArgs()).contains("--encryption-config=" + ExtractFlags.ENCRYPTION_CONFIG_FILE)
+        assertThat(worker.getArgs())
+                .contains("--encryption-config=" + ExtractFlags.ENCRYPTION_CONFIG_FILE)
                 .noneMatch(a -> a.contains("apiserver-encryption") || a.contains("config.yaml"));
-        Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(PodVolumes.ENCRYPTION_CONFIG))
-                .findFirst().orElseThrow();
+        Volume volume = pod.getVolumes().stream()
+                .filter(v -> v.getName().equals(PodVolumes.ENCRYPTION_CONFIG))
+                .findFirst()
+                .orElseThrow();
         assertThat(volume.getSecret().getSecretName()).isEqualTo("apiserver-encryption");
         assertThat(volume.getSecret().getDefaultMode()).isEqualTo(0440);
         assertThat(volume.getSecret().getItems()).singleElement().satisfies(item -> {
@@ -52,24 +56,33 @@ class EncryptionConfigMountTest {
         assertThat(plain.getContainers().get(0).getArgs()).noneMatch(a -> a.startsWith("--encryption-config"));
 
         assertThat(new ExtractFlags("rescue", null, "/r/", "files", null, null, false, false, "enc", " ")
-                .encryptionConfigKey()).isEqualTo("encryption-configuration.yaml");
+                        .encryptionConfigKey())
+                .isEqualTo("encryption-configuration.yaml");
     }
 
     @Test
     void aKeyWithoutItsSecretABadNameOrADataDirIsRefusedWhenTheRequestIsMade() {
-        assertThatThrownBy(() -> new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, null, "k.yaml"))
+        assertThatThrownBy(
+                        () -> new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, null, "k.yaml"))
                 .hasMessage("encryption-config-key names a key of encryption-config-secret: give the Secret too");
-        assertThatThrownBy(() -> new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, "Bad_Name",
-                null)).hasMessageContaining("encryption config secret");
-        assertThatThrownBy(() -> new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, "enc",
-                "a/b.yaml")).hasMessage("encryption config key is not a Secret data key: a/b.yaml");
+        assertThatThrownBy(
+                        () -> new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, "Bad_Name", null))
+                .hasMessageContaining("encryption config secret");
+        assertThatThrownBy(() ->
+                        new ExtractFlags("rescue", null, "/r/", null, null, null, false, false, "enc", "a/b.yaml"))
+                .hasMessage("encryption config key is not a Secret data key: a/b.yaml");
         assertThatThrownBy(() -> new ExtractFlags("rescue", null, "/r/", "etcd", null, null, false, false, "enc", null))
                 .hasMessageContaining("a data dir (output format etcd) keeps them as stored");
     }
 
     private static PodSpec pod(ExtractFlags flags) {
-        JobRequest request = JobRequest.builder("etcd-main", "ns", "img", S3, flags).backoffLimit(1).build();
-        return new JobFactory(Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC)).build(request)
-                .getSpec().getTemplate().getSpec();
+        JobRequest request = JobRequest.builder("etcd-main", "ns", "img", S3, flags)
+                .backoffLimit(1)
+                .build();
+        return new JobFactory(Clock.fixed(Instant.parse("2026-11-29T22:00:00Z"), ZoneOffset.UTC))
+                .build(request)
+                .getSpec()
+                .getTemplate()
+                .getSpec();
     }
 }

@@ -98,8 +98,9 @@ public final class BumpWriter {
         }
         long[] latest = {0};
         reader.forEach(Bucket.KEY.bytes(), (key, value, isBucket) -> {
-            Revision revision = Revision.parse(key).orElseThrow(() -> new BoltFormatException(source
-                    + ": key bucket entry of " + key.length + " bytes is not a revision"));
+            Revision revision = Revision.parse(key)
+                    .orElseThrow(() -> new BoltFormatException(
+                            source + ": key bucket entry of " + key.length + " bytes is not a revision"));
             if (revision.main() < 0) {
                 throw new BoltFormatException(source + ": negative revision " + revision + " in the key bucket");
             }

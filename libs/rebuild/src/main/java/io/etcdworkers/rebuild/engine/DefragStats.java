@@ -12,7 +12,8 @@ import java.time.Duration;
  * @param peakDbSize largest database size seen
  * @param lastTrigger what fired last, or "none"
  */
-public record DefragStats(int count, int failed, long bytesReclaimed, Duration time, long peakDbSize, String lastTrigger) {
+public record DefragStats(
+        int count, int failed, long bytesReclaimed, Duration time, long peakDbSize, String lastTrigger) {
 
     /** No compaction or defragmentation ran; the database was never larger than {@code dbSize}. */
     public static DefragStats none(long dbSize) {

@@ -6,10 +6,10 @@ import io.etcdworkers.etcd.EtcdDataDir;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.ScratchEtcd;
 import io.etcdworkers.files.FileTree;
-import io.etcdworkers.rebuild.sequence.PointReached;
-import io.etcdworkers.rebuild.sequence.SequenceStats;
 import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.StopAt;
+import io.etcdworkers.rebuild.sequence.PointReached;
+import io.etcdworkers.rebuild.sequence.SequenceStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -60,10 +60,21 @@ public record EngineInput(
      * limits; its start may take longer the larger the database it opens there.
      */
     public EmbeddedEtcdConfig etcdConfig(EngineSettings settings) {
-        return new EmbeddedEtcdConfig(binaries, member, dataDir, walDir, scratch, settings.quotaBytes(),
-                ScratchEtcd.MIN_REQUEST_BYTES, ScratchEtcd.MIN_TXN_OPS, SCRATCH_SNAPSHOT_COUNT,
+        return new EmbeddedEtcdConfig(
+                binaries,
+                member,
+                dataDir,
+                walDir,
+                scratch,
+                settings.quotaBytes(),
+                ScratchEtcd.MIN_REQUEST_BYTES,
+                ScratchEtcd.MIN_TXN_OPS,
+                SCRATCH_SNAPSHOT_COUNT,
                 EmbeddedEtcdConfig.startTimeoutFor(EtcdDataDir.databaseBytes(dataDir)),
-                EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT, 0, false, false);
+                EmbeddedEtcdConfig.DEFAULT_STOP_TIMEOUT,
+                0,
+                false,
+                false);
     }
 
     /**

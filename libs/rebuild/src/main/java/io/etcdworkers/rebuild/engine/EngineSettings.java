@@ -33,12 +33,14 @@ public record EngineSettings(
     public static final long AUTO = 0;
     /** Heap the rest of a worker takes besides the fold's keys (decoders, buffers, the verification), measured. */
     public static final long HEAP_BESIDES_FOLD = 64L * 1024 * 1024;
+
     public static final long MIN_FOLD_MEMORY = 8L * 1024 * 1024;
 
     public static final int DEFAULT_MAX_FETCHERS = 4;
     public static final long DEFAULT_DECODE_BUDGET_BYTES = 64L * 1024 * 1024;
     /** Kubernetes' default event TTL: a guess that matches the most common leased keys. */
     public static final long DEFAULT_LEASE_TTL_SECONDS = 3600;
+
     public static final Duration DEFAULT_PROGRESS_EVERY = Duration.ofSeconds(5);
     public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(2);
 
@@ -75,14 +77,27 @@ public record EngineSettings(
     }
 
     public static EngineSettings defaults() {
-        return new EngineSettings(DEFAULT_MAX_FETCHERS, DEFAULT_DECODE_BUDGET_BYTES, DEFAULT_LEASE_TTL_SECONDS,
-                DEFAULT_PROGRESS_EVERY, EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES, DEFAULT_CALL_TIMEOUT, VerifyScope.SAMPLE, AUTO);
+        return new EngineSettings(
+                DEFAULT_MAX_FETCHERS,
+                DEFAULT_DECODE_BUDGET_BYTES,
+                DEFAULT_LEASE_TTL_SECONDS,
+                DEFAULT_PROGRESS_EVERY,
+                EmbeddedEtcdConfig.DEFAULT_QUOTA_BACKEND_BYTES,
+                DEFAULT_CALL_TIMEOUT,
+                VerifyScope.SAMPLE,
+                AUTO);
     }
 
     /** The same settings with another verification scope. */
     public EngineSettings withVerifyScope(VerifyScope scope) {
-        return new EngineSettings(maxFetchers, decodeBudgetBytes, leaseTtlSeconds, progressEvery, quotaBytes,
-                callTimeout, scope, foldMemoryBytes);
+        return new EngineSettings(
+                maxFetchers,
+                decodeBudgetBytes,
+                leaseTtlSeconds,
+                progressEvery,
+                quotaBytes,
+                callTimeout,
+                scope,
+                foldMemoryBytes);
     }
-
 }

@@ -10,8 +10,9 @@ package io.etcdworkers.rebuild.engine;
  *     the base's own database was restored and verified instead of a rewritten one
  * @param earlyStart whether etcd restored and opened the base while the fold read it
  */
-public record FoldWork(long memoryBudgetBytes, int partitions, long partitionedBytes, boolean baseAsIs,
-        EarlyStart earlyStart) implements EngineWork {
+public record FoldWork(
+        long memoryBudgetBytes, int partitions, long partitionedBytes, boolean baseAsIs, EarlyStart earlyStart)
+        implements EngineWork {
 
     /**
      * Whether the verifying etcd was started on the base while the fold still read it: only for a

@@ -35,7 +35,11 @@ public final class Phases {
     public synchronized void done(String phase, Instant started) {
         Duration d = Duration.between(started, clock.instant());
         took.put(phase, d);
-        LOG.atInfo().setMessage("phase done").addKeyValue("phase", phase).addKeyValue("ms", d.toMillis()).log();
+        LOG.atInfo()
+                .setMessage("phase done")
+                .addKeyValue("phase", phase)
+                .addKeyValue("ms", d.toMillis())
+                .log();
     }
 
     /** Runs one step as the phase named. */

@@ -71,12 +71,18 @@ public record Placement(EtcdMember member, Path dataDir) {
         try {
             bytes = DataDirCopy.copy(in.dataDir(), in.walDir(), dataDir);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot copy the restored data dir into "
-                    + dataDir + ": " + DiskFull.explain(e, dataDir), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot copy the restored data dir into " + dataDir + ": " + DiskFull.explain(e, dataDir),
+                    e);
         }
         in.phases().done("copyPlaced", t);
-        LOG.info("restored data dir copied to be placed from={} to={} bytes={} newCluster={}", in.dataDir(),
-                dataDir, bytes, needsNewCluster());
+        LOG.info(
+                "restored data dir copied to be placed from={} to={} bytes={} newCluster={}",
+                in.dataDir(),
+                dataDir,
+                bytes,
+                needsNewCluster());
         syncInBackground(dataDir);
     }
 
@@ -95,8 +101,8 @@ public record Placement(EtcdMember member, Path dataDir) {
         Path database = verified.databaseFile(in.scratch().resolve(VERIFIED_DB), MaintenanceSnapshot.DEFAULT_TIMEOUT);
         verified.stopEtcd();
         Instant t = in.phases().start();
-        new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(database, member, dataDir, Optional.empty(), false));
+        new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(database, member, dataDir, Optional.empty(), false));
         try {
             Files.deleteIfExists(database);
         } catch (IOException e) {
@@ -111,15 +117,17 @@ public record Placement(EtcdMember member, Path dataDir) {
     }
 
     private static void syncInBackground(Path dir) {
-        Thread sync = new Thread(() -> {
-            try {
-                FileTree.fsync(dir);
-            } catch (IOException e) {
-                // the target syncs again before its rename and reports a failure there; a
-                // refused database's copy may be removed while this runs
-                LOG.debug("background sync of {}: {}", dir, e.toString());
-            }
-        }, "sync-placed-data-dir");
+        Thread sync = new Thread(
+                () -> {
+                    try {
+                        FileTree.fsync(dir);
+                    } catch (IOException e) {
+                        // the target syncs again before its rename and reports a failure there; a
+                        // refused database's copy may be removed while this runs
+                        LOG.debug("background sync of {}: {}", dir, e.toString());
+                    }
+                },
+                "sync-placed-data-dir");
         sync.setDaemon(true);
         sync.start();
     }

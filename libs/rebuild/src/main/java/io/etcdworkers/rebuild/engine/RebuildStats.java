@@ -14,8 +14,4 @@ import java.time.Duration;
  *     engine's {@link FoldWork}
  */
 public record RebuildStats(
-        SequenceStats sequence,
-        int leasesGranted,
-        long finalDbSize,
-        Duration duration,
-        EngineWork work) {}
+        SequenceStats sequence, int leasesGranted, long finalDbSize, Duration duration, EngineWork work) {}

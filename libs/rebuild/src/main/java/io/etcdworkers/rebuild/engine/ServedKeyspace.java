@@ -24,14 +24,20 @@ public final class ServedKeyspace {
     /** Logs what the engine accepted as verified, and what reading it cost. */
     public static void log(KeyspaceRead read, Engine engine) {
         KeyspaceDigest digest = read.digest();
-        var line = LOG.atInfo().setMessage("verified").addKeyValue("revision", digest.revision())
-                .addKeyValue("keys", digest.keys()).addKeyValue("kvSha256", digest.kvSha256())
-                .addKeyValue("metaSha256", digest.metaSha256()).addKeyValue("engine", engine.label())
+        var line = LOG.atInfo()
+                .setMessage("verified")
+                .addKeyValue("revision", digest.revision())
+                .addKeyValue("keys", digest.keys())
+                .addKeyValue("kvSha256", digest.kvSha256())
+                .addKeyValue("metaSha256", digest.metaSha256())
+                .addKeyValue("engine", engine.label())
                 .addKeyValue("read", read.scope().label());
         // no hashKv field when etcd was not asked for one
         read.hashKv().ifPresent(hash -> line.addKeyValue("hashKv", hash));
-        line.addKeyValue("rangeRequests", read.cost().rangeRequests()).addKeyValue("ranges", read.cost().ranges())
-                .addKeyValue("keysRead", read.cost().keysRead()).addKeyValue("keysCounted", read.cost().keysCounted())
+        line.addKeyValue("rangeRequests", read.cost().rangeRequests())
+                .addKeyValue("ranges", read.cost().ranges())
+                .addKeyValue("keysRead", read.cost().keysRead())
+                .addKeyValue("keysCounted", read.cost().keysCounted())
                 .log();
     }
 }

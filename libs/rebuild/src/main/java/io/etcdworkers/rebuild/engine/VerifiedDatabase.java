@@ -34,8 +34,8 @@ public final class VerifiedDatabase implements AutoCloseable {
      * @param placed the input's {@link Placement} holds this very database already: a copy of the
      *     dir the verifying etcd ran on, taken before it started
      */
-    public VerifiedDatabase(ScratchEtcd etcd, RebuildOutcome outcome, Optional<Path> file, EngineInput input,
-            boolean placed) {
+    public VerifiedDatabase(
+            ScratchEtcd etcd, RebuildOutcome outcome, Optional<Path> file, EngineInput input, boolean placed) {
         this.etcd = etcd;
         this.outcome = outcome;
         this.file = file;
@@ -103,8 +103,10 @@ public final class VerifiedDatabase implements AutoCloseable {
                 FileTree.delete(input.walDir().get());
             }
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove the scratch etcd's data dir "
-                    + input.dataDir() + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot remove the scratch etcd's data dir " + input.dataDir() + ": " + e.getMessage(),
+                    e);
         }
         input.phases().done("stopEtcd", t);
     }

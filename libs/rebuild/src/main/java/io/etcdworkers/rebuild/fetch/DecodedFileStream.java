@@ -63,8 +63,11 @@ public final class DecodedFileStream implements DeltaStream {
     }
 
     private static WorkerException readFailed(FetchedDelta delta, IOException e) {
-        return new WorkerException(ErrorCode.LOCAL_IO, "cannot read the decoded copy " + delta.file() + " of "
-                + delta.object().key() + ": " + e.getMessage(), e);
+        return new WorkerException(
+                ErrorCode.LOCAL_IO,
+                "cannot read the decoded copy " + delta.file() + " of "
+                        + delta.object().key() + ": " + e.getMessage(),
+                e);
     }
 
     /** Ends the current delta: its events are read, and no further value will point into its value file. */

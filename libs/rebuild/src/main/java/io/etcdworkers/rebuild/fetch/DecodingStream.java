@@ -95,8 +95,11 @@ public final class DecodingStream implements DeltaStream {
                 queue.put(new DeltaItem.Group(group, units));
             });
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read the local copy " + delta.file() + " of "
-                    + delta.object().key() + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot read the local copy " + delta.file() + " of "
+                            + delta.object().key() + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -104,8 +107,11 @@ public final class DecodingStream implements DeltaStream {
         try {
             Files.deleteIfExists(delta.file());
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove the local copy " + delta.file() + " of "
-                    + delta.object().key() + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot remove the local copy " + delta.file() + " of "
+                            + delta.object().key() + ": " + e.getMessage(),
+                    e);
         }
     }
 }

@@ -46,6 +46,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
      * (a socket read): a fifth of the 25 s a SIGTERM leaves for the whole shutdown.
      */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
     private static final Logger LOG = LoggerFactory.getLogger(DeltaPrefetcher.class);
 
     private final ObjectStore store;
@@ -57,6 +58,7 @@ public final class DeltaPrefetcher implements AutoCloseable {
     private final List<Future<FetchedDelta>> futures = new ArrayList<>();
     /** Each delta is read whole and decompressed at once, in memory reused from one to the next. */
     private final WholeReads reads = new WholeReads();
+
     private int nextToHand;
 
     /** What a fetched delta's scratch file holds. */
@@ -112,8 +114,10 @@ public final class DeltaPrefetcher implements AutoCloseable {
             if (e.getCause() instanceof WorkerException we) {
                 throw we;
             }
-            throw new WorkerException(ErrorCode.UNEXPECTED, "fetching " + deltas.get(nextToHand - 1).key()
-                    + " failed: " + e.getCause(), e.getCause());
+            throw new WorkerException(
+                    ErrorCode.UNEXPECTED,
+                    "fetching " + deltas.get(nextToHand - 1).key() + " failed: " + e.getCause(),
+                    e.getCause());
         } catch (CancellationException e) {
             throw new InterruptedException("fetch cancelled");
         }
@@ -132,8 +136,11 @@ public final class DeltaPrefetcher implements AutoCloseable {
                 if (e.code() != ErrorCode.TRUNCATED_OBJECT || attempt >= BODY_ATTEMPTS) {
                     throw e;
                 }
-                LOG.warn("delta ended early, reading it again key={} attempt={} error={}", deltas.get(index).key(),
-                        attempt + 1, e.getMessage());
+                LOG.warn(
+                        "delta ended early, reading it again key={} attempt={} error={}",
+                        deltas.get(index).key(),
+                        attempt + 1,
+                        e.getMessage());
             }
         }
     }
@@ -147,8 +154,10 @@ public final class DeltaPrefetcher implements AutoCloseable {
             return new FetchedDelta(index, delta, file, summary);
         } catch (IOException e) {
             deleteCopy(file);
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while fetching " + delta.key()
-                    + ": " + DiskFull.explain(e, dir), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot write " + file + " while fetching " + delta.key() + ": " + DiskFull.explain(e, dir),
+                    e);
         } catch (RuntimeException | Error | InterruptedException e) {
             deleteCopy(file);
             throw e;
@@ -172,8 +181,11 @@ public final class DeltaPrefetcher implements AutoCloseable {
                     try {
                         out.write(group);
                     } catch (IOException e) {
-                        throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write " + file + " while decoding "
-                                + delta.key() + ": " + DiskFull.explain(e, dir), e);
+                        throw new WorkerException(
+                                ErrorCode.LOCAL_IO,
+                                "cannot write " + file + " while decoding " + delta.key() + ": "
+                                        + DiskFull.explain(e, dir),
+                                e);
                     }
                 });
             }
@@ -285,8 +297,11 @@ public final class DeltaPrefetcher implements AutoCloseable {
             try {
                 copy.write(b, off, len);
             } catch (IOException e) {
-                throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the local copy " + file + " of " + key
-                        + ": " + DiskFull.explain(e, file.getParent()), e);
+                throw new WorkerException(
+                        ErrorCode.LOCAL_IO,
+                        "cannot write the local copy " + file + " of " + key + ": "
+                                + DiskFull.explain(e, file.getParent()),
+                        e);
             }
         }
     }

@@ -24,6 +24,7 @@ final class BaseDatabase {
     private static final byte[] EMPTY = new byte[0];
     /** {@code mvccpb.KeyValue}'s fields: number << 3 | wire type (2 bytes, 0 varint). */
     private static final int KEY_TAG = 1 << 3 | 2;
+
     private static final int CREATE_TAG = 2 << 3;
     private static final int MOD_TAG = 3 << 3;
     private static final int VERSION_TAG = 4 << 3;
@@ -43,8 +44,8 @@ final class BaseDatabase {
     static Summary fold(BoltReader base, KeyspaceFold fold) throws IOException {
         for (Bucket required : new Bucket[] {Bucket.KEY, Bucket.META}) {
             if (!base.hasBucket(required.bytes())) {
-                throw new BoltFormatException("the base database has no '" + required.label()
-                        + "' bucket: not an etcd v3 database");
+                throw new BoltFormatException(
+                        "the base database has no '" + required.label() + "' bucket: not an etcd v3 database");
             }
         }
         long[] entries = {0};
@@ -58,7 +59,8 @@ final class BaseDatabase {
         if (base.hasBucket(Bucket.LEASE.bytes())) {
             base.forEach(Bucket.LEASE.bytes(), (k, v, isBucket) -> {
                 if (isBucket || k.length != 8) {
-                    throw new BoltFormatException("unexpected entry in the lease bucket (key of " + k.length + " bytes)");
+                    throw new BoltFormatException(
+                            "unexpected entry in the lease bucket (key of " + k.length + " bytes)");
                 }
                 leases.add(EtcdValues.leaseId(k));
             });
@@ -68,7 +70,10 @@ final class BaseDatabase {
 
     static BaseKeyEntry entry(byte[] bucketKey, byte[] value, boolean isBucket) throws BoltFormatException {
         Optional<Revision> parsed = Revision.parse(bucketKey);
-        if (isBucket || parsed.isEmpty() || parsed.get().sub() < 0 || parsed.get().sub() > Integer.MAX_VALUE) {
+        if (isBucket
+                || parsed.isEmpty()
+                || parsed.get().sub() < 0
+                || parsed.get().sub() > Integer.MAX_VALUE) {
             throw new BoltFormatException("unexpected entry in the key bucket: " + Arrays.toString(bucketKey));
         }
         Revision rev = parsed.get();
@@ -76,8 +81,8 @@ final class BaseDatabase {
         try {
             return keyValue(rev.main(), (int) rev.sub(), tombstone, value);
         } catch (InvalidProtocolBufferException e) {
-            throw new BoltFormatException("key bucket entry at revision " + rev
-                    + " is not an mvccpb.KeyValue: " + e.getMessage());
+            throw new BoltFormatException(
+                    "key bucket entry at revision " + rev + " is not an mvccpb.KeyValue: " + e.getMessage());
         }
     }
 
@@ -157,8 +162,9 @@ final class BaseDatabase {
         long[] scheduled = {0};
         base.forEach(Bucket.META.bytes(), (k, v, isBucket) -> {
             if (MetaKey.FINISHED_COMPACT_REV.is(k)) {
-                finished[0] = Revision.parse(v).orElseThrow(
-                        () -> new BoltFormatException("meta finishedCompactRev is not a revision")).main();
+                finished[0] = Revision.parse(v)
+                        .orElseThrow(() -> new BoltFormatException("meta finishedCompactRev is not a revision"))
+                        .main();
             } else if (MetaKey.SCHEDULED_COMPACT_REV.is(k)) {
                 // a scheduled revision that does not parse counts as pending: the base is then rewritten
                 scheduled[0] = Revision.parse(v).map(Revision::main).orElse(Long.MAX_VALUE);

@@ -5,5 +5,5 @@ package io.etcdworkers.rebuild.offline;
  * and {@code sub}, 8 bytes big-endian each around a {@code '_'}, plus a {@code 't'} for a
  * deletion) and the value an {@code mvccpb.KeyValue}.
  */
-record BaseKeyEntry(long main, int sub, boolean tombstone, byte[] key, byte[] value, long create, long version,
-        long lease) {}
+record BaseKeyEntry(
+        long main, int sub, boolean tombstone, byte[] key, byte[] value, long create, long version, long lease) {}

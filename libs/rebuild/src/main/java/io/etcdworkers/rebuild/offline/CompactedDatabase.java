@@ -39,14 +39,14 @@ final class CompactedDatabase {
     static final long VERIFY_PAGE_BYTES = 4L * 1024 * 1024;
 
     /** What was written, the bounds that read it back from etcd a page per range, and each range's sum. */
-    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds,
-            RangeSums sums) {}
+    record Written(long bytes, long keys, int leasesGranted, KeyspaceDigest digest, KeyBounds bounds, RangeSums sums) {}
 
     /** What etcd must serve of a database holding {@code live}: its digest, and sums over ranges a page apart. */
     record Expected(KeyspaceDigest digest, KeyBounds bounds, RangeSums sums) {}
 
-    static Written write(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds,
-            Path file) throws IOException {
+    static Written write(
+            BoltReader base, FoldedKeys live, Set<Long> baseLeases, long revision, long grantTtlSeconds, Path file)
+            throws IOException {
         TreeSet<byte[]> buckets = new TreeSet<>(Arrays::compareUnsigned);
         buckets.addAll(base.bucketNames());
         for (Bucket b : Bucket.values()) {
@@ -92,7 +92,8 @@ final class CompactedDatabase {
     }
 
     private static void writeKeys(FoldedKeys live, BucketWriter bucket) throws IOException {
-        live.byRevision(k -> bucket.putOwned(new Revision(k.mod(), k.sub()).bytes(),
+        live.byRevision(k -> bucket.putOwned(
+                new Revision(k.mod(), k.sub()).bytes(),
                 EtcdValues.keyValue(k.key(), k.create(), k.mod(), k.version(), k.value(), k.lease())));
     }
 
@@ -111,15 +112,17 @@ final class CompactedDatabase {
         }
     }
 
-    private static int writeLeases(BoltReader base, FoldedKeys live, Set<Long> baseLeases, long ttlSeconds,
-            BucketWriter bucket) throws IOException {
+    private static int writeLeases(
+            BoltReader base, FoldedKeys live, Set<Long> baseLeases, long ttlSeconds, BucketWriter bucket)
+            throws IOException {
         TreeMap<byte[], byte[]> leases = new TreeMap<>(Arrays::compareUnsigned);
         if (base.hasBucket(Bucket.LEASE.bytes())) {
             base.forEach(Bucket.LEASE.bytes(), (k, v, isBucket) -> leases.put(k, v));
         }
         int granted = 0;
         for (long id : live.leaseIds()) {
-            if (!baseLeases.contains(id) && leases.putIfAbsent(EtcdValues.leaseKey(id), lease(id, ttlSeconds)) == null) {
+            if (!baseLeases.contains(id)
+                    && leases.putIfAbsent(EtcdValues.leaseKey(id), lease(id, ttlSeconds)) == null) {
                 granted++;
             }
         }
@@ -143,15 +146,16 @@ final class CompactedDatabase {
         bucket.setSequence(base.sequence(List.of(name)));
         base.forEach(name, (k, v, isBucket) -> {
             if (isBucket) {
-                throw new BoltFormatException("nested bucket in '" + KeyspaceFold.printable(name)
-                        + "': not part of etcd's layout");
+                throw new BoltFormatException(
+                        "nested bucket in '" + KeyspaceFold.printable(name) + "': not part of etcd's layout");
             }
             bucket.put(k, v);
         });
     }
 
-    private static KeyspaceDigest digest(FoldedKeys live, long revision, KeyBounds.EveryPage bounds,
-            RangeSums.Builder sums, BooleanSupplier stop) throws IOException {
+    private static KeyspaceDigest digest(
+            FoldedKeys live, long revision, KeyBounds.EveryPage bounds, RangeSums.Builder sums, BooleanSupplier stop)
+            throws IOException {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         live.byKey(k -> {
             if (stop.getAsBoolean()) {

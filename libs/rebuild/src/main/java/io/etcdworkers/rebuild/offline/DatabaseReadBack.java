@@ -1,9 +1,9 @@
 package io.etcdworkers.rebuild.offline;
 
-import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.bolt.BoltFormatException;
-import io.etcdworkers.rebuild.engine.EngineRefused;
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.verify.WrittenKeys;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutionException;
@@ -30,8 +30,13 @@ final class DatabaseReadBack {
         this.task = new FutureTask<>(() -> {
             long started = System.nanoTime();
             WrittenKeys keys = WrittenKeys.read(file);
-            LOG.info("{} read back file={} entries={} hashKv={} ms={}", what, file, keys.entries(),
-                    keys.hashKvUnsigned(), (System.nanoTime() - started) / 1_000_000);
+            LOG.info(
+                    "{} read back file={} entries={} hashKv={} ms={}",
+                    what,
+                    file,
+                    keys.entries(),
+                    keys.hashKvUnsigned(),
+                    (System.nanoTime() - started) / 1_000_000);
             return keys;
         });
     }
@@ -61,11 +66,13 @@ final class DatabaseReadBack {
             // (or the copy's), not the disk's
             if (cause instanceof BoltFormatException
                     || cause instanceof com.google.protobuf.InvalidProtocolBufferException) {
-                throw new EngineRefused(ErrorCode.ETCD_FAILURE, what + " " + file + " does not read back as it was "
-                        + "written: " + cause.getMessage(), cause);
+                throw new EngineRefused(
+                        ErrorCode.ETCD_FAILURE,
+                        what + " " + file + " does not read back as it was " + "written: " + cause.getMessage(),
+                        cause);
             }
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read back " + what + " " + file + ": "
-                    + cause.getMessage(), cause);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO, "cannot read back " + what + " " + file + ": " + cause.getMessage(), cause);
         }
     }
 

@@ -1,10 +1,10 @@
 package io.etcdworkers.rebuild.offline;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.rebuild.engine.EngineInput;
 import io.etcdworkers.rebuild.engine.EngineRefused;
 import io.etcdworkers.rebuild.engine.EngineSettings;
-import io.etcdworkers.contract.WorkerException;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,21 +30,25 @@ final class EarlyOpen {
 
     private EarlyOpen(EngineInput in, EngineSettings settings) {
         this.in = in;
-        this.thread = new Thread(() -> {
-            try {
-                opened = VerifyingEtcd.open(in, settings, in.baseFile(), false);
-            } catch (EngineRefused | RuntimeException | Error e) {
-                failure = e;
-            }
-        }, "open-base-early");
+        this.thread = new Thread(
+                () -> {
+                    try {
+                        opened = VerifyingEtcd.open(in, settings, in.baseFile(), false);
+                    } catch (EngineRefused | RuntimeException | Error e) {
+                        failure = e;
+                    }
+                },
+                "open-base-early");
         thread.setDaemon(true);
     }
 
     /** Starts opening {@link EngineInput#baseFile()} as the verifying etcd's database. */
     static EarlyOpen start(EngineInput in, EngineSettings settings) {
         EarlyOpen open = new EarlyOpen(in, settings);
-        LOG.info("offline engine: the base is compacted at its revision and no delta follows; etcd restores and "
-                + "opens it while the fold reads it base={}", in.selection().base().key());
+        LOG.info(
+                "offline engine: the base is compacted at its revision and no delta follows; etcd restores and "
+                        + "opens it while the fold reads it base={}",
+                in.selection().base().key());
         open.thread.start();
         return open;
     }
@@ -99,15 +103,19 @@ final class EarlyOpen {
         try {
             in.clearBuiltDirs();
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot remove the base's early restore under "
-                    + in.dataDir() + ": " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot remove the base's early restore under " + in.dataDir() + ": " + e.getMessage(),
+                    e);
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
         Throwable failed = failure;
-        LOG.info("offline engine: the base's early restore was set aside dataDir={}{}", in.dataDir(),
+        LOG.info(
+                "offline engine: the base's early restore was set aside dataDir={}{}",
+                in.dataDir(),
                 failed == null ? "" : " (it had failed: " + failed.getMessage() + ")");
     }
 }

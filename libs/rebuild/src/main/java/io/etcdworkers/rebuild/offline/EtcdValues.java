@@ -22,7 +22,9 @@ final class EtcdValues {
     static byte[] keyValue(byte[] key, long create, long mod, long version, byte[] value, long lease)
             throws IOException {
         int size = (key.length == 0 ? 0 : CodedOutputStream.computeByteArraySize(1, key))
-                + int64Size(2, create) + int64Size(3, mod) + int64Size(4, version)
+                + int64Size(2, create)
+                + int64Size(3, mod)
+                + int64Size(4, version)
                 + (value.length == 0 ? 0 : CodedOutputStream.computeByteArraySize(5, value))
                 + int64Size(6, lease);
         byte[] out = new byte[size];

@@ -23,6 +23,7 @@ import java.util.List;
 final class EventPartitions implements AutoCloseable {
     /** Enough that a partition is a small share of the keys; few enough that the open buffers stay small. */
     static final int DEFAULT_COUNT = 64;
+
     private static final int BUFFER = 64 * 1024;
 
     enum Kind {
@@ -44,6 +45,7 @@ final class EventPartitions implements AutoCloseable {
     private final DataOutputStream[] out;
     /** Per partition: the heap its keys could take once folded, at most (every SET and PUT a new key). */
     private final long[] heapAtMost;
+
     private long changes;
     private long bytes;
 
@@ -78,8 +80,8 @@ final class EventPartitions implements AutoCloseable {
         return dir;
     }
 
-    void add(Kind kind, int object, byte[] key, byte[] value, long create, long mod, int sub, long version,
-            long lease) throws IOException {
+    void add(Kind kind, int object, byte[] key, byte[] value, long create, long mod, int sub, long version, long lease)
+            throws IOException {
         int p = partition(key, out.length);
         DataOutputStream o = out[p];
         if (kind == Kind.SET || kind == Kind.PUT) {

@@ -2,17 +2,17 @@ package io.etcdworkers.rebuild.offline;
 
 import io.etcdworkers.bolt.BoltFiles;
 import io.etcdworkers.bolt.BoltReader;
+import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.engine.KeyPrefix;
-import io.etcdworkers.etcd.SnapshotRestorer;
 import io.etcdworkers.rebuild.fetch.DecodedFileStream;
 import io.etcdworkers.rebuild.fetch.DeltaPrefetcher;
 import io.etcdworkers.rebuild.fetch.DeltaStream;
-import io.etcdworkers.files.OwnerOnly;
 import io.etcdworkers.rebuild.sequence.RevisionPipeline;
 import io.etcdworkers.rebuild.sequence.RevisionSequence;
 import io.etcdworkers.rebuild.sequence.SequenceStats;
-import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -77,11 +77,14 @@ public final class FoldWriter {
         long maxHeap = Runtime.getRuntime().maxMemory();
         long budget = settings.foldMemoryBudget(maxHeap);
         if (settings.foldMemoryBytes() != EngineSettings.AUTO && budget > maxHeap - EngineSettings.HEAP_BESIDES_FOLD) {
-            LOG.warn("--fold-memory of {} MiB is more than the JVM's heap ({} MiB) leaves beside the rest of the "
-                    + "worker: a large keyspace will exhaust the heap; leave --fold-memory at auto", budget >> 20,
+            LOG.warn(
+                    "--fold-memory of {} MiB is more than the JVM's heap ({} MiB) leaves beside the rest of the "
+                            + "worker: a large keyspace will exhaust the heap; leave --fold-memory at auto",
+                    budget >> 20,
                     maxHeap >> 20);
         }
-        try (BoltReader base = BoltReader.open(baseFile); LiveKeys live = new LiveKeys(scratch)) {
+        try (BoltReader base = BoltReader.open(baseFile);
+                LiveKeys live = new LiveKeys(scratch)) {
             KeyspaceFold fold = new KeyspaceFold(live, keys, budget, scratch, EventPartitions.DEFAULT_COUNT);
             SequenceStats sequence;
             BaseDatabase.Summary summary;
@@ -90,14 +93,18 @@ public final class FoldWriter {
                 // the fetch threads download, decompress, hash-check and decode in parallel, starting
                 // while this thread reads the base; this thread only reads their decoded files back,
                 // in order, and folds
-                try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(store, selection.deltas(),
-                        downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
+                try (DeltaStream deltas = new DecodedFileStream(new DeltaPrefetcher(
+                        store, selection.deltas(), downloads, settings.maxFetchers(), DeltaPrefetcher.Mode.DECODED))) {
                     summary = BaseDatabase.fold(base, fold);
-                    LOG.info("offline base folded revision={} entries={} {} leases={} foldMemoryMiB={}",
-                            summary.revision(), summary.entries(), fold.progressDetail(), summary.leaseIds().size(),
+                    LOG.info(
+                            "offline base folded revision={} entries={} {} leases={} foldMemoryMiB={}",
+                            summary.revision(),
+                            summary.entries(),
+                            fold.progressDetail(),
+                            summary.leaseIds().size(),
                             budget >> 20);
-                    sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery()).run(deltas,
-                            new RevisionSequence(summary.revision()), fold, selection);
+                    sequence = new RevisionPipeline("offline fold", clock, settings.progressEvery())
+                            .run(deltas, new RevisionSequence(summary.revision()), fold, selection);
                 }
                 folded = fold.finish(settings.progressEvery(), FOLD_THREADS);
             } catch (IOException | InterruptedException | RuntimeException | Error e) {
@@ -108,19 +115,39 @@ public final class FoldWriter {
                 if (baseIsTheFold(selection, summary, keysOut, sequence, baseFile)) {
                     return baseAsIs(baseFile, summary, sequence, keysOut, fold, started);
                 }
-                CompactedDatabase.Written written = CompactedDatabase.write(base, keysOut, summary.leaseIds(),
-                        sequence.finalRevision(), settings.leaseTtlSeconds(), output);
+                CompactedDatabase.Written written = CompactedDatabase.write(
+                        base,
+                        keysOut,
+                        summary.leaseIds(),
+                        sequence.finalRevision(),
+                        settings.leaseTtlSeconds(),
+                        output);
                 if (hashTrailer) {
                     BoltFiles.appendSha256Trailer(output);
                 }
                 Duration took = Duration.between(started, clock.instant());
-                LOG.atInfo().setMessage("offline database written").addKeyValue("file", output)
-                        .addKeyValue("bytes", written.bytes()).addKeyValue("revision", sequence.finalRevision())
-                        .addKeyValue("keys", written.keys()).addKeyValue("leasesGranted", written.leasesGranted())
-                        .addKeyValue("partitioned", fold.partitioned()).addKeyValue("ms", took.toMillis()).log();
-                return new OfflineResult(output, written.bytes(), hashTrailer, summary.revision(), sequence,
-                        written.leasesGranted(), fold.work(), written.digest(), written.bounds(),
-                        written.sums(), took);
+                LOG.atInfo()
+                        .setMessage("offline database written")
+                        .addKeyValue("file", output)
+                        .addKeyValue("bytes", written.bytes())
+                        .addKeyValue("revision", sequence.finalRevision())
+                        .addKeyValue("keys", written.keys())
+                        .addKeyValue("leasesGranted", written.leasesGranted())
+                        .addKeyValue("partitioned", fold.partitioned())
+                        .addKeyValue("ms", took.toMillis())
+                        .log();
+                return new OfflineResult(
+                        output,
+                        written.bytes(),
+                        hashTrailer,
+                        summary.revision(),
+                        sequence,
+                        written.leasesGranted(),
+                        fold.work(),
+                        written.digest(),
+                        written.bounds(),
+                        written.sums(),
+                        took);
             }
         }
     }
@@ -132,23 +159,52 @@ public final class FoldWriter {
      * trailer for {@code snapshot restore} to check. Then it is not rewritten: etcd restores and
      * serves the base itself, and the verification compares it with the keyspace read from it.
      */
-    private boolean baseIsTheFold(SnapshotSelection selection, BaseDatabase.Summary summary, FoldedKeys folded,
-            SequenceStats sequence, Path baseFile) throws IOException {
-        return keys.isAll() && selection.deltas().isEmpty() && sequence.finalRevision() == summary.revision()
-                && summary.entries() == folded.size() && !summary.compactionPending()
+    private boolean baseIsTheFold(
+            SnapshotSelection selection,
+            BaseDatabase.Summary summary,
+            FoldedKeys folded,
+            SequenceStats sequence,
+            Path baseFile)
+            throws IOException {
+        return keys.isAll()
+                && selection.deltas().isEmpty()
+                && sequence.finalRevision() == summary.revision()
+                && summary.entries() == folded.size()
+                && !summary.compactionPending()
                 && summary.leaseIds().containsAll(folded.leaseIds())
                 && SnapshotRestorer.hasHashTrailer(Files.size(baseFile));
     }
 
-    private OfflineResult baseAsIs(Path baseFile, BaseDatabase.Summary summary, SequenceStats sequence,
-            FoldedKeys folded, KeyspaceFold fold, Instant started) throws IOException {
+    private OfflineResult baseAsIs(
+            Path baseFile,
+            BaseDatabase.Summary summary,
+            SequenceStats sequence,
+            FoldedKeys folded,
+            KeyspaceFold fold,
+            Instant started)
+            throws IOException {
         CompactedDatabase.Expected expected = CompactedDatabase.expected(folded, sequence.finalRevision());
         long bytes = Files.size(baseFile) - BoltFiles.TRAILER_BYTES;
         Duration took = Duration.between(started, clock.instant());
-        LOG.info("offline fold: no delta, and the base holds one live entry per key ({}): the base's database is "
-                + "restored and verified as it is file={} bytes={} revision={} ms={}", summary.entries(), baseFile,
-                bytes, sequence.finalRevision(), took.toMillis());
-        return new OfflineResult(baseFile, bytes, true, summary.revision(), sequence, 0,
-                fold.work().withBaseAsIs(), expected.digest(), expected.bounds(), expected.sums(), took);
+        LOG.info(
+                "offline fold: no delta, and the base holds one live entry per key ({}): the base's database is "
+                        + "restored and verified as it is file={} bytes={} revision={} ms={}",
+                summary.entries(),
+                baseFile,
+                bytes,
+                sequence.finalRevision(),
+                took.toMillis());
+        return new OfflineResult(
+                baseFile,
+                bytes,
+                true,
+                summary.revision(),
+                sequence,
+                0,
+                fold.work().withBaseAsIs(),
+                expected.digest(),
+                expected.bounds(),
+                expected.sums(),
+                took);
     }
 }

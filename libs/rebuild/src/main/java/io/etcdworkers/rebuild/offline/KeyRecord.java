@@ -16,8 +16,9 @@ final class KeyRecord {
 
     private KeyRecord() {}
 
-    static void write(DataOutputStream out, byte[] key, byte[] value, long create, long mod, int sub, long version,
-            long lease) throws IOException {
+    static void write(
+            DataOutputStream out, byte[] key, byte[] value, long create, long mod, int sub, long version, long lease)
+            throws IOException {
         out.writeInt(key.length);
         out.write(key);
         out.writeInt(value.length);
@@ -39,7 +40,9 @@ final class KeyRecord {
             return null;
         }
         try {
-            int keyLength = (first << 24) | (in.readUnsignedByte() << 16) | (in.readUnsignedByte() << 8)
+            int keyLength = (first << 24)
+                    | (in.readUnsignedByte() << 16)
+                    | (in.readUnsignedByte() << 8)
                     | in.readUnsignedByte();
             byte[] key = new byte[keyLength];
             in.readFully(key);

@@ -28,16 +28,27 @@ final class KeyRules {
     }
 
     /** A delta's PUT, which must continue the key; its value is where it already is ({@code value}). */
-    static void put(LiveKeys live, String objectName, byte[] key, ValueRef value, long create, long mod, int sub,
-            long version, long lease) throws IOException {
+    static void put(
+            LiveKeys live,
+            String objectName,
+            byte[] key,
+            ValueRef value,
+            long create,
+            long mod,
+            int sub,
+            long version,
+            long lease)
+            throws IOException {
         LiveKey previous = live.get(key);
         long expectedCreate = previous == null ? mod : previous.create();
         long expectedVersion = previous == null ? 1 : previous.version() + 1;
         if (create != expectedCreate || version != expectedVersion) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: revision %d puts key %s with create revision %d and version %d, but the restored state "
-                            + "gives %d and %d: the delta does not continue its base",
-                    objectName, mod, printable(key), create, version, expectedCreate, expectedVersion));
+            throw new WorkerException(
+                    ErrorCode.BACKUP_INCONSISTENT,
+                    String.format(
+                            "%s: revision %d puts key %s with create revision %d and version %d, but the restored state "
+                                    + "gives %d and %d: the delta does not continue its base",
+                            objectName, mod, printable(key), create, version, expectedCreate, expectedVersion));
         }
         live.put(key, value, expectedCreate, mod, sub, expectedVersion, lease);
     }
@@ -45,9 +56,12 @@ final class KeyRules {
     /** A delta's DELETE, which must hit a live key. */
     static void delete(LiveKeys live, String objectName, byte[] key, long mod) throws IOException {
         if (live.remove(key) == null) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: revision %d deletes key %s, which does not exist in the restored state: the delta does "
-                            + "not continue its base", objectName, mod, printable(key)));
+            throw new WorkerException(
+                    ErrorCode.BACKUP_INCONSISTENT,
+                    String.format(
+                            "%s: revision %d deletes key %s, which does not exist in the restored state: the delta does "
+                                    + "not continue its base",
+                            objectName, mod, printable(key)));
         }
     }
 

@@ -1,13 +1,13 @@
 package io.etcdworkers.rebuild.offline;
 
-import io.etcdworkers.rebuild.engine.FoldWork;
-import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.files.ValueRef;
-import io.etcdworkers.rebuild.sequence.RevisionSink;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.EventType;
 import io.etcdworkers.format.RevisionGroup;
+import io.etcdworkers.rebuild.engine.FoldWork;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
+import io.etcdworkers.rebuild.sequence.RevisionSink;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -66,12 +66,27 @@ final class KeyspaceFold implements RevisionSink {
             return;
         }
         if (partitions != null) {
-            partitions.add(entry.tombstone() ? EventPartitions.Kind.UNSET : EventPartitions.Kind.SET, -1, entry.key(),
-                    entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(), entry.lease());
+            partitions.add(
+                    entry.tombstone() ? EventPartitions.Kind.UNSET : EventPartitions.Kind.SET,
+                    -1,
+                    entry.key(),
+                    entry.value(),
+                    entry.create(),
+                    entry.main(),
+                    entry.sub(),
+                    entry.version(),
+                    entry.lease());
         } else if (entry.tombstone()) {
             KeyRules.unset(live, entry.key());
         } else {
-            KeyRules.set(live, entry.key(), entry.value(), entry.create(), entry.main(), entry.sub(), entry.version(),
+            KeyRules.set(
+                    live,
+                    entry.key(),
+                    entry.value(),
+                    entry.create(),
+                    entry.main(),
+                    entry.sub(),
+                    entry.version(),
                     entry.lease());
             partitionIfOverBudget();
         }
@@ -91,7 +106,8 @@ final class KeyspaceFold implements RevisionSink {
 
     /** The budget, and how much went to partitions. */
     FoldWork work() {
-        return partitions == null ? new FoldWork(memoryBudget, 0, 0, false, FoldWork.EarlyStart.NO)
+        return partitions == null
+                ? new FoldWork(memoryBudget, 0, 0, false, FoldWork.EarlyStart.NO)
                 : new FoldWork(memoryBudget, partitions.count(), partitions.bytes(), false, FoldWork.EarlyStart.NO);
     }
 
@@ -124,14 +140,29 @@ final class KeyspaceFold implements RevisionSink {
         for (DeltaEvent event : group.events()) {
             if (keys.matches(event.key())) {
                 if (partitions != null) {
-                    partitions.add(event.type() == EventType.PUT ? EventPartitions.Kind.PUT
-                            : EventPartitions.Kind.DELETE, objectIndex(objectName), event.key(), valueOf(event),
-                            event.createRevision(), event.modRevision(), sub, event.version(), event.lease());
+                    partitions.add(
+                            event.type() == EventType.PUT ? EventPartitions.Kind.PUT : EventPartitions.Kind.DELETE,
+                            objectIndex(objectName),
+                            event.key(),
+                            valueOf(event),
+                            event.createRevision(),
+                            event.modRevision(),
+                            sub,
+                            event.version(),
+                            event.lease());
                 } else if (event.type() == EventType.PUT) {
                     // a decoded delta's value stays in its file; the key only points at it
                     ValueRef value = event.stored() != null ? event.stored() : live.store(event.value());
-                    KeyRules.put(live, objectName, event.key(), value, event.createRevision(),
-                            event.modRevision(), sub, event.version(), event.lease());
+                    KeyRules.put(
+                            live,
+                            objectName,
+                            event.key(),
+                            value,
+                            event.createRevision(),
+                            event.modRevision(),
+                            sub,
+                            event.version(),
+                            event.lease());
                 } else {
                     KeyRules.delete(live, objectName, event.key(), event.modRevision());
                 }
@@ -162,8 +193,14 @@ final class KeyspaceFold implements RevisionSink {
         // as many partitions at once as the budget holds, so folding them stays within it too
         long largest = Math.max(1, partitions.largestPartitionHeap());
         int parallel = (int) Math.max(1, Math.min(threads, memoryBudget / largest));
-        LOG.info("offline fold partitioned changes={} bytes={}: folding {} partitions, {} at a time (each at most "
-                + "{} MiB of keys)", partitions.changes(), partitions.bytes(), files.size(), parallel, largest >> 20);
+        LOG.info(
+                "offline fold partitioned changes={} bytes={}: folding {} partitions, {} at a time (each at most "
+                        + "{} MiB of keys)",
+                partitions.changes(),
+                partitions.bytes(),
+                files.size(),
+                parallel,
+                largest >> 20);
         return PartitionFold.fold(files, objects, partitionDir.resolve("runs"), progressEvery, parallel);
     }
 
@@ -192,13 +229,26 @@ final class KeyspaceFold implements RevisionSink {
         EventPartitions out = new EventPartitions(partitionDir.resolve("partitions"), partitionCount);
         long moved = live.size();
         long estimate = live.heapEstimate();
-        live.inValueOrder(k -> out.add(EventPartitions.Kind.SET, -1, k.key(), k.value(), k.create(), k.mod(), k.sub(),
-                k.version(), k.lease()));
+        live.inValueOrder(k -> out.add(
+                EventPartitions.Kind.SET,
+                -1,
+                k.key(),
+                k.value(),
+                k.create(),
+                k.mod(),
+                k.sub(),
+                k.version(),
+                k.lease()));
         live.release();
         partitions = out;
-        LOG.info("offline fold: {} live keys need about {} MiB of heap, over the fold's {} MiB: they and every "
-                + "later change go to {} key partitions under {}", moved, estimate >> 20, memoryBudget >> 20,
-                partitionCount, out.dir());
+        LOG.info(
+                "offline fold: {} live keys need about {} MiB of heap, over the fold's {} MiB: they and every "
+                        + "later change go to {} key partitions under {}",
+                moved,
+                estimate >> 20,
+                memoryBudget >> 20,
+                partitionCount,
+                out.dir());
     }
 
     /** Closes the partitions (and removes them) if the fold ends before {@link #finish}. */

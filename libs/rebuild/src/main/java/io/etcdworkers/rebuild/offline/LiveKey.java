@@ -17,8 +17,16 @@ import io.etcdworkers.files.ValueFile;
  * @param valueOffset where its value starts in that file
  * @param valueLength the value's length
  */
-record LiveKey(byte[] key, long create, long mod, int sub, long version, long lease, ValueFile values,
-        long valueOffset, int valueLength) {
+record LiveKey(
+        byte[] key,
+        long create,
+        long mod,
+        int sub,
+        long version,
+        long lease,
+        ValueFile values,
+        long valueOffset,
+        int valueLength) {
 
     LiveKey movedTo(ValueFile file, long offset) {
         return new LiveKey(key, create, mod, sub, version, lease, file, offset, valueLength);

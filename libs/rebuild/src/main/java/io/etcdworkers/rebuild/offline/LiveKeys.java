@@ -37,6 +37,7 @@ final class LiveKeys implements FoldedKeys {
     static final long HEAP_BYTES_PER_KEY = 150;
     /** Compact once the value files hold this many times the live bytes (and at least the minimum). */
     static final int GARBAGE_FACTOR = 3;
+
     static final long MIN_COMPACT_BYTES = 256L * 1024 * 1024;
     /** Delta files live keys may point into (each an open file) before their values move into the spill. */
     static final int MAX_FILES = 128;
@@ -50,6 +51,7 @@ final class LiveKeys implements FoldedKeys {
     private ValueFile spill;
     /** Every delta file a live key points into. */
     private final Set<ValueFile> files = Collections.newSetFromMap(new IdentityHashMap<>());
+
     private long filesBytes;
     private long liveValueBytes;
     private long liveKeyBytes;
@@ -77,13 +79,13 @@ final class LiveKeys implements FoldedKeys {
         return spill.append(value);
     }
 
-    void put(byte[] key, ValueRef value, long create, long mod, int sub, long version, long lease)
-            throws IOException {
+    void put(byte[] key, ValueRef value, long create, long mod, int sub, long version, long lease) throws IOException {
         ValueFile file = value.length() == 0 ? null : value.file();
         if (file != null) {
             hold(file, value.length());
         }
-        LiveKey previous = keys.put(new KeyBytes(key),
+        LiveKey previous = keys.put(
+                new KeyBytes(key),
                 new LiveKey(key, create, mod, sub, version, lease, file, value.offset(), value.length()));
         liveValueBytes += value.length();
         if (previous == null) {

@@ -1,7 +1,12 @@
 package io.etcdworkers.rebuild.offline;
 
-import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.bolt.BoltFormatException;
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.ScratchEtcd;
+import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.files.DiskFull;
+import io.etcdworkers.files.OwnerOnly;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.DatabaseEngine;
 import io.etcdworkers.rebuild.engine.Engine;
@@ -15,14 +20,9 @@ import io.etcdworkers.rebuild.engine.RebuildStats;
 import io.etcdworkers.rebuild.engine.ServedKeyspace;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
-import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.ScratchEtcd;
-import io.etcdworkers.etcd.SnapshotRestorer;
-import io.etcdworkers.files.DiskFull;
-import io.etcdworkers.files.OwnerOnly;
-import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.rebuild.verify.KeyspaceRead;
 import io.etcdworkers.rebuild.verify.WrittenKeyspaceCheck;
+import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -112,7 +112,8 @@ public final class OfflineEngine implements DatabaseEngine {
         }
         try {
             return SnapshotRestorer.hasHashTrailer(Files.size(in.baseFile()))
-                    && BaseDatabase.compactedAt(in.baseFile(), in.selection().base().name().lastRevision());
+                    && BaseDatabase.compactedAt(
+                            in.baseFile(), in.selection().base().name().lastRevision());
         } catch (IOException e) {
             LOG.debug("base {} not checked for an early restore: {}", in.baseFile(), e.toString());
             return false;
@@ -126,14 +127,19 @@ public final class OfflineEngine implements DatabaseEngine {
             // SHA-256 (0.1 s of this thread, as much of etcdutl's) would guard nothing the
             // read-back does not; a compaction uploads it as a full snapshot, trailer included
             boolean trailer = in.placement().isEmpty();
-            return new FoldWriter(store, settings, clock, keys, trailer).build(in.selection(), in.baseFile(), work,
-                    in.scratch().resolve("offline.db"));
+            return new FoldWriter(store, settings, clock, keys, trailer)
+                    .build(in.selection(), in.baseFile(), work, in.scratch().resolve("offline.db"));
         } catch (BoltFormatException e) {
-            throw new EngineRefused(ErrorCode.UNSUPPORTED_OBJECT, in.selection().base().key()
-                    + ": the offline engine does not understand this database: " + e.getMessage(), e);
+            throw new EngineRefused(
+                    ErrorCode.UNSUPPORTED_OBJECT,
+                    in.selection().base().key() + ": the offline engine does not understand this database: "
+                            + e.getMessage(),
+                    e);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "the offline fold under " + in.scratch() + " failed: "
-                    + DiskFull.explain(e, in.scratch()), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "the offline fold under " + in.scratch() + " failed: " + DiskFull.explain(e, in.scratch()),
+                    e);
         }
     }
 
@@ -187,24 +193,45 @@ public final class OfflineEngine implements DatabaseEngine {
             long revision = etcd.client().status().getHeader().getRevision();
             long expected = in.expectedRevision(folded.baseRevision(), folded.sequence());
             if (revision != expected || folded.finalRevision() != expected) {
-                throw new EngineRefused(ErrorCode.ETCD_FAILURE, String.format("etcd opened the offline engine's "
-                        + "database at revision %d; the fold ended at %d and the backup at %d", revision,
-                        folded.finalRevision(), expected), null);
+                throw new EngineRefused(
+                        ErrorCode.ETCD_FAILURE,
+                        String.format(
+                                "etcd opened the offline engine's "
+                                        + "database at revision %d; the fold ended at %d and the backup at %d",
+                                revision, folded.finalRevision(), expected),
+                        null);
             }
             KeyspaceRead read;
             try {
-                read = WrittenKeyspaceCheck.check(etcd.client(), revision, folded.expected(), folded.sums(),
-                        folded.bounds(), fileRead.get(), settings.verifyScope(), new Random());
+                read = WrittenKeyspaceCheck.check(
+                        etcd.client(),
+                        revision,
+                        folded.expected(),
+                        folded.sums(),
+                        folded.bounds(),
+                        fileRead.get(),
+                        settings.verifyScope(),
+                        new Random());
             } catch (WrittenKeyspaceCheck.Mismatch e) {
-                throw new EngineRefused(ErrorCode.ETCD_FAILURE, "the offline engine's database fails its "
-                        + "verification: " + e.getMessage(), e);
+                throw new EngineRefused(
+                        ErrorCode.ETCD_FAILURE,
+                        "the offline engine's database fails its " + "verification: " + e.getMessage(),
+                        e);
             }
             ServedKeyspace.log(read, Engine.OFFLINE);
             in.phases().done("verify", t);
-            RebuildStats stats = new RebuildStats(folded.sequence(), folded.leasesGranted(), folded.databaseBytes(),
-                    folded.duration(), folded.fold().withEarlyStart(earlyStart));
-            return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.OFFLINE, "",
-                    folded.baseRevision(), stats, read), Optional.of(folded.database()), in, in.placement().isPresent());
+            RebuildStats stats = new RebuildStats(
+                    folded.sequence(),
+                    folded.leasesGranted(),
+                    folded.databaseBytes(),
+                    folded.duration(),
+                    folded.fold().withEarlyStart(earlyStart));
+            return new VerifiedDatabase(
+                    etcd,
+                    new RebuildOutcome(in.selection(), Engine.OFFLINE, "", folded.baseRevision(), stats, read),
+                    Optional.of(folded.database()),
+                    in,
+                    in.placement().isPresent());
         }
 
         @Override

@@ -50,8 +50,9 @@ final class PartitionFold {
      * @param runDir where the sorted runs (and each partition's value spill) go
      * @param threads partitions folded at the same time (each holds its own keys on the heap)
      */
-    static PartitionedKeys fold(List<Path> partitions, List<String> objects, Path runDir, Duration progressEvery,
-            int threads) throws IOException, InterruptedException {
+    static PartitionedKeys fold(
+            List<Path> partitions, List<String> objects, Path runDir, Duration progressEvery, int threads)
+            throws IOException, InterruptedException {
         OwnerOnly.createDirectories(runDir);
         List<Path> byRevision = new ArrayList<>();
         List<Path> byKey = new ArrayList<>();
@@ -93,8 +94,13 @@ final class PartitionFold {
             if (first != null) {
                 throw first.error();
             }
-            LOG.info("offline fold partitions={} threads={} liveKeys={} largestPartition={} ms={}", partitions.size(),
-                    threads, keys, largest, (System.nanoTime() - started) / 1_000_000);
+            LOG.info(
+                    "offline fold partitions={} threads={} liveKeys={} largestPartition={} ms={}",
+                    partitions.size(),
+                    threads,
+                    keys,
+                    largest,
+                    (System.nanoTime() - started) / 1_000_000);
             done = true;
             return new PartitionedKeys(byRevision, byKey, leases, keys);
         } finally {
@@ -160,8 +166,17 @@ final class PartitionFold {
         switch (c.kind()) {
             case SET -> KeyRules.set(live, k.key(), k.value(), k.create(), k.mod(), k.sub(), k.version(), k.lease());
             case UNSET -> KeyRules.unset(live, k.key());
-            case PUT -> KeyRules.put(live, objects.get(c.object()), k.key(), live.store(k.value()), k.create(), k.mod(),
-                    k.sub(), k.version(), k.lease());
+            case PUT ->
+                KeyRules.put(
+                        live,
+                        objects.get(c.object()),
+                        k.key(),
+                        live.store(k.value()),
+                        k.create(),
+                        k.mod(),
+                        k.sub(),
+                        k.version(),
+                        k.lease());
             case DELETE -> KeyRules.delete(live, objects.get(c.object()), k.key(), k.mod());
         }
     }

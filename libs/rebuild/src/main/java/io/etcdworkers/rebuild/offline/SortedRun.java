@@ -67,8 +67,8 @@ final class SortedRun {
     static void merge(List<Path> runs, Comparator<FoldedKey> order, FoldedKeys.Visitor visitor) throws IOException {
         List<Cursor> open = new ArrayList<>();
         try {
-            PriorityQueue<Cursor> heads = new PriorityQueue<>(Math.max(1, runs.size()),
-                    (a, b) -> order.compare(a.head, b.head));
+            PriorityQueue<Cursor> heads =
+                    new PriorityQueue<>(Math.max(1, runs.size()), (a, b) -> order.compare(a.head, b.head));
             for (Path run : runs) {
                 Cursor c = new Cursor(run);
                 open.add(c);
@@ -81,8 +81,9 @@ final class SortedRun {
                 Cursor c = heads.poll();
                 if (last != null && order.compare(last, c.head) >= 0) {
                     // two runs hold the same key or revision, or one is out of order: never write that
-                    throw new IllegalStateException("sorted runs out of order at key " + KeyRules.printable(c.head.key())
-                            + " revision " + new Revision(c.head.mod(), c.head.sub()));
+                    throw new IllegalStateException(
+                            "sorted runs out of order at key " + KeyRules.printable(c.head.key()) + " revision "
+                                    + new Revision(c.head.mod(), c.head.sub()));
                 }
                 last = c.head;
                 visitor.visit(c.head);

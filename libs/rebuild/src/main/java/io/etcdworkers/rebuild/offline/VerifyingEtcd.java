@@ -1,15 +1,15 @@
 package io.etcdworkers.rebuild.offline;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.rebuild.engine.EngineInput;
-import io.etcdworkers.rebuild.engine.EngineRefused;
-import io.etcdworkers.rebuild.engine.EngineSettings;
-import io.etcdworkers.rebuild.engine.Placement;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.etcd.EmbeddedEtcdConfig;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.ScratchEtcd;
 import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.rebuild.engine.EngineInput;
+import io.etcdworkers.rebuild.engine.EngineRefused;
+import io.etcdworkers.rebuild.engine.EngineSettings;
+import io.etcdworkers.rebuild.engine.Placement;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
@@ -60,7 +60,8 @@ final class VerifyingEtcd implements AutoCloseable {
         try {
             EmbeddedEtcdConfig config;
             if (in.placement().isPresent()) {
-                config = restoreAndPlace(in, settings, database, skipHashCheck, in.placement().get());
+                config = restoreAndPlace(
+                        in, settings, database, skipHashCheck, in.placement().get());
                 // the placed bytes themselves, read back on the other core while etcd starts on
                 // the dir they were copied from
                 fileRead = DatabaseReadBack.start(in.placement().get().databaseFile(), "the placed database");
@@ -89,8 +90,9 @@ final class VerifyingEtcd implements AutoCloseable {
      * it ({@link Placement#copyRestored}). The etcd forms a cluster of its own when the dir records
      * several members.
      */
-    private static EmbeddedEtcdConfig restoreAndPlace(EngineInput in, EngineSettings settings, Path database,
-            boolean skipHashCheck, Placement placement) throws EngineRefused {
+    private static EmbeddedEtcdConfig restoreAndPlace(
+            EngineInput in, EngineSettings settings, Path database, boolean skipHashCheck, Placement placement)
+            throws EngineRefused {
         Instant t = in.phases().start();
         restore(in, database, skipHashCheck, placement.member(), in.dataDir(), in.walDir());
         in.phases().done("restoreOffline", t);
@@ -99,11 +101,17 @@ final class VerifyingEtcd implements AutoCloseable {
         return placement.needsNewCluster() ? config.withForceNewCluster() : config;
     }
 
-    private static void restore(EngineInput in, Path database, boolean skipHashCheck, EtcdMember member, Path dataDir,
-            Optional<Path> walDir) throws EngineRefused {
+    private static void restore(
+            EngineInput in,
+            Path database,
+            boolean skipHashCheck,
+            EtcdMember member,
+            Path dataDir,
+            Optional<Path> walDir)
+            throws EngineRefused {
         try {
-            new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                    new SnapshotRestorer.Request(database, member, dataDir, walDir, skipHashCheck));
+            new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT)
+                    .restore(new SnapshotRestorer.Request(database, member, dataDir, walDir, skipHashCheck));
         } catch (WorkerException e) {
             throw refusedOn(e, "etcd could not restore the offline engine's database: ");
         }

@@ -20,7 +20,13 @@ public final class DefragPolicy {
     }
 
     /** Which trigger fired, for the log and the result. */
-    public enum Trigger { EVENTS, DELTAS, DB_SIZE, FRAGMENTATION, INTERVAL }
+    public enum Trigger {
+        EVENTS,
+        DELTAS,
+        DB_SIZE,
+        FRAGMENTATION,
+        INTERVAL
+    }
 
     private final DefragPolicyConfig config;
 
@@ -43,7 +49,8 @@ public final class DefragPolicy {
         if (config.dbSizeBytes() > 0 && o.dbSize() >= config.dbSizeBytes()) {
             return Optional.of(Trigger.DB_SIZE);
         }
-        if (config.fragmentationRatio() > 0 && o.dbSize() >= config.minDbSizeForRatio()
+        if (config.fragmentationRatio() > 0
+                && o.dbSize() >= config.minDbSizeForRatio()
                 && o.fragmentation() >= config.fragmentationRatio()) {
             return Optional.of(Trigger.FRAGMENTATION);
         }

@@ -25,6 +25,7 @@ public record DefragPolicyConfig(
 
     /** Defaults that keep memory bounded without being asked (see docs/tuning.md). */
     public static final long DEFAULT_EVERY_EVENTS = 100_000;
+
     public static final int DEFAULT_EVERY_DELTAS = 0;
     public static final long DEFAULT_DB_SIZE_BYTES = 512L * 1024 * 1024;
     public static final double DEFAULT_FRAGMENTATION_RATIO = 0.5;
@@ -45,8 +46,13 @@ public record DefragPolicyConfig(
     }
 
     public static DefragPolicyConfig defaults() {
-        return new DefragPolicyConfig(DEFAULT_EVERY_EVENTS, DEFAULT_EVERY_DELTAS, DEFAULT_DB_SIZE_BYTES,
-                DEFAULT_FRAGMENTATION_RATIO, DEFAULT_INTERVAL, DEFAULT_MIN_DB_SIZE_FOR_RATIO);
+        return new DefragPolicyConfig(
+                DEFAULT_EVERY_EVENTS,
+                DEFAULT_EVERY_DELTAS,
+                DEFAULT_DB_SIZE_BYTES,
+                DEFAULT_FRAGMENTATION_RATIO,
+                DEFAULT_INTERVAL,
+                DEFAULT_MIN_DB_SIZE_FOR_RATIO);
     }
 
     /** Every trigger off: replay without ever compacting. */

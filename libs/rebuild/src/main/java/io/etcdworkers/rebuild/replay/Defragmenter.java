@@ -1,7 +1,5 @@
 package io.etcdworkers.rebuild.replay;
 
-import java.util.Locale;
-
 import io.etcd.jetcd.api.StatusResponse;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
@@ -10,6 +8,7 @@ import io.etcdworkers.rebuild.engine.DefragStats;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -64,8 +63,12 @@ final class Defragmenter {
     /** A full check (after a delta): asks etcd for its sizes and runs the policy. */
     void check(long revision) {
         StatusResponse status = status();
-        Optional<DefragPolicy.Trigger> trigger = policy.decide(new DefragPolicy.Observation(eventsSince, deltasSince,
-                status.getDbSize(), status.getDbSizeInUse(), Duration.between(since, clock.instant())));
+        Optional<DefragPolicy.Trigger> trigger = policy.decide(new DefragPolicy.Observation(
+                eventsSince,
+                deltasSince,
+                status.getDbSize(),
+                status.getDbSizeInUse(),
+                Duration.between(since, clock.instant())));
         trigger.ifPresent(t -> run(t.name().toLowerCase(Locale.ROOT), revision, status));
     }
 
@@ -93,10 +96,16 @@ final class Defragmenter {
         eventsSince = 0;
         deltasSince = 0;
         since = clock.instant();
-        LOG.atInfo().setMessage("compacted and defragmented").addKeyValue("trigger", why)
-                .addKeyValue("revision", revision).addKeyValue("dbSizeBefore", before.getDbSize())
-                .addKeyValue("inUseBefore", before.getDbSizeInUse()).addKeyValue("dbSizeAfter", after.getDbSize())
-                .addKeyValue("inUseAfter", after.getDbSizeInUse()).addKeyValue("ms", took.toMillis()).log();
+        LOG.atInfo()
+                .setMessage("compacted and defragmented")
+                .addKeyValue("trigger", why)
+                .addKeyValue("revision", revision)
+                .addKeyValue("dbSizeBefore", before.getDbSize())
+                .addKeyValue("inUseBefore", before.getDbSizeInUse())
+                .addKeyValue("dbSizeAfter", after.getDbSize())
+                .addKeyValue("inUseAfter", after.getDbSizeInUse())
+                .addKeyValue("ms", took.toMillis())
+                .log();
     }
 
     private void failed(String why, Instant started, WorkerException e) {

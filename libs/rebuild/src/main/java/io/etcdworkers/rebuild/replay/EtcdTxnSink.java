@@ -9,12 +9,12 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.etcd.LogTail;
 import io.etcdworkers.etcd.ScratchEtcd;
-import io.etcdworkers.rebuild.fetch.FetchedDelta;
 import io.etcdworkers.files.DiskFull;
-import io.etcdworkers.rebuild.sequence.RevisionSink;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.EventType;
 import io.etcdworkers.format.RevisionGroup;
+import io.etcdworkers.rebuild.fetch.FetchedDelta;
+import io.etcdworkers.rebuild.sequence.RevisionSink;
 import io.etcdworkers.rebuild.verify.KeySample;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,15 +50,21 @@ final class EtcdTxnSink implements RevisionSink {
             drain(); // the restart must not cut transactions in flight
             etcd.ensureFits(delta.summary().largestGroupBytes(), delta.summary().largestGroupEvents());
         }
-        LOG.atDebug().setMessage("delta start").addKeyValue("object", delta.object().key())
-                .addKeyValue("events", delta.summary().events()).log();
+        LOG.atDebug()
+                .setMessage("delta start")
+                .addKeyValue("object", delta.object().key())
+                .addKeyValue("events", delta.summary().events())
+                .log();
     }
 
     @Override
     public void apply(String objectName, RevisionGroup group) {
         TxnRequest txn = txnOf(group);
         try {
-            chain.submit(etcd.client(), new TxnChain.Txn(txn, objectName, group.revision(), group.events().size()));
+            chain.submit(
+                    etcd.client(),
+                    new TxnChain.Txn(
+                            txn, objectName, group.revision(), group.events().size()));
         } catch (InterruptedException e) {
             throw interrupted(e);
         }
@@ -91,8 +97,12 @@ final class EtcdTxnSink implements RevisionSink {
 
     @Override
     public String progressDetail() {
-        return String.format("dbSize=%d dbInUse=%d defrags=%d lastDefrag=%s", defrag.lastDbSize(), defrag.lastInUse(),
-                defrag.stats().count(), defrag.stats().lastTrigger());
+        return String.format(
+                "dbSize=%d dbInUse=%d defrags=%d lastDefrag=%s",
+                defrag.lastDbSize(),
+                defrag.lastInUse(),
+                defrag.stats().count(),
+                defrag.stats().lastTrigger());
     }
 
     private static WorkerException interrupted(InterruptedException e) {
@@ -105,16 +115,30 @@ final class EtcdTxnSink implements RevisionSink {
         if (e.code() != ErrorCode.ETCD_FAILURE && e.code() != ErrorCode.ETCD_QUOTA_EXCEEDED) {
             return e;
         }
-        String state = etcd.process().isAlive() ? "etcd is still running"
-                : "the etcd process exited; its last output: " + LogTail.excerpt(etcd.process().logFile(), 10);
+        String state = etcd.process().isAlive()
+                ? "etcd is still running"
+                : "the etcd process exited; its last output: "
+                        + LogTail.excerpt(etcd.process().logFile(), 10);
         if (DiskFull.says(state) || DiskFull.says(e.getMessage())) {
             // etcd died (or refused) for lack of space: the disk's fault, and the message says which one
-            return new WorkerException(ErrorCode.LOCAL_IO, String.format(
-                    "replaying %s failed at revision %d (etcd at %d): %s; %s; %s", txn.objectName(), txn.revision(),
-                    chain.applied(), DiskFull.describe(etcd.process().dataDir()), e.getMessage(), state), e);
+            return new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    String.format(
+                            "replaying %s failed at revision %d (etcd at %d): %s; %s; %s",
+                            txn.objectName(),
+                            txn.revision(),
+                            chain.applied(),
+                            DiskFull.describe(etcd.process().dataDir()),
+                            e.getMessage(),
+                            state),
+                    e);
         }
-        return new WorkerException(e.code(), String.format("replaying %s failed at revision %d (etcd at %d): %s; %s",
-                txn.objectName(), txn.revision(), chain.applied(), e.getMessage(), state), e);
+        return new WorkerException(
+                e.code(),
+                String.format(
+                        "replaying %s failed at revision %d (etcd at %d): %s; %s",
+                        txn.objectName(), txn.revision(), chain.applied(), e.getMessage(), state),
+                e);
     }
 
     private TxnRequest txnOf(RevisionGroup group) {
@@ -123,10 +147,14 @@ final class EtcdTxnSink implements RevisionSink {
             ByteString key = ByteString.copyFrom(event.key());
             if (event.type() == EventType.PUT) {
                 leases.ensure(event.lease());
-                txn.addSuccess(RequestOp.newBuilder().setRequestPut(PutRequest.newBuilder()
-                        .setKey(key).setValue(ByteString.copyFrom(event.value())).setLease(event.lease())));
+                txn.addSuccess(RequestOp.newBuilder()
+                        .setRequestPut(PutRequest.newBuilder()
+                                .setKey(key)
+                                .setValue(ByteString.copyFrom(event.value()))
+                                .setLease(event.lease())));
             } else {
-                txn.addSuccess(RequestOp.newBuilder().setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(key)));
+                txn.addSuccess(RequestOp.newBuilder()
+                        .setRequestDeleteRange(DeleteRangeRequest.newBuilder().setKey(key)));
             }
         }
         return txn.build();

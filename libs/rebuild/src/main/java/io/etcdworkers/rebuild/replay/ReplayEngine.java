@@ -1,6 +1,9 @@
 package io.etcdworkers.rebuild.replay;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.ScratchEtcd;
+import io.etcdworkers.etcd.SnapshotRestorer;
 import io.etcdworkers.rebuild.engine.BuiltDatabase;
 import io.etcdworkers.rebuild.engine.DatabaseEngine;
 import io.etcdworkers.rebuild.engine.Engine;
@@ -11,14 +14,11 @@ import io.etcdworkers.rebuild.engine.RebuildStats;
 import io.etcdworkers.rebuild.engine.ServedKeyspace;
 import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
-import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.etcd.ScratchEtcd;
-import io.etcdworkers.etcd.SnapshotRestorer;
-import io.etcdworkers.store.ObjectStore;
 import io.etcdworkers.rebuild.verify.DatabaseKeys;
 import io.etcdworkers.rebuild.verify.KeyBounds;
 import io.etcdworkers.rebuild.verify.KeySample;
 import io.etcdworkers.rebuild.verify.KeyspaceRead;
+import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,8 +53,9 @@ public final class ReplayEngine implements DatabaseEngine {
     @Override
     public BuiltDatabase build(EngineInput in) throws InterruptedException {
         Instant t = in.phases().start();
-        new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(in.baseFile(), in.member(), in.dataDir(), in.walDir(), in.skipHashCheck()));
+        new SnapshotRestorer(in.binaries(), in.scratch(), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(
+                        in.baseFile(), in.member(), in.dataDir(), in.walDir(), in.skipHashCheck()));
         KeySample keys = new KeySample(SAMPLED_KEYS);
         DatabaseKeys.sample(in.baseFile(), keys);
         delete(in.baseFile());
@@ -63,8 +64,8 @@ public final class ReplayEngine implements DatabaseEngine {
         try {
             long baseRevision = etcd.client().status().getHeader().getRevision();
             t = in.phases().start();
-            RebuildStats stats = new DeltaReplayer(store, etcd, settings, config, clock)
-                    .replay(in.selection(), in.scratch(), keys);
+            RebuildStats stats =
+                    new DeltaReplayer(store, etcd, settings, config, clock).replay(in.selection(), in.scratch(), keys);
             in.phases().done("replay", t);
             return new Replayed(in, etcd, baseRevision, stats, keys.bounds(KeyspaceRead.PAGE));
         } catch (RuntimeException | Error | InterruptedException e) {
@@ -113,15 +114,20 @@ public final class ReplayEngine implements DatabaseEngine {
             Instant t = in.phases().start();
             long expected = in.expectedRevision(baseRevision, stats.sequence());
             if (stats.sequence().finalRevision() != expected) {
-                throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, "restored etcd is at revision "
-                        + stats.sequence().finalRevision() + " but the backup ends at " + expected);
+                throw new WorkerException(
+                        ErrorCode.BACKUP_INCONSISTENT,
+                        "restored etcd is at revision " + stats.sequence().finalRevision() + " but the backup ends at "
+                                + expected);
             }
             KeyspaceRead read = ServedKeyspace.read(etcd, expected, bounds);
             ServedKeyspace.log(read, Engine.REPLAY);
             in.phases().done("verify", t);
             handedOver = true;
-            return new VerifiedDatabase(etcd, new RebuildOutcome(in.selection(), Engine.REPLAY, "", baseRevision,
-                    stats, read), Optional.empty(), in);
+            return new VerifiedDatabase(
+                    etcd,
+                    new RebuildOutcome(in.selection(), Engine.REPLAY, "", baseRevision, stats, read),
+                    Optional.empty(),
+                    in);
         }
 
         @Override

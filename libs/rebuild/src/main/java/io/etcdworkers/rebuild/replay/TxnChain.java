@@ -26,6 +26,7 @@ import java.util.function.BiFunction;
 final class TxnChain {
     /** Queue limits: a few hundred small transactions, or a few MiB of large ones. */
     static final int MAX_QUEUED = 256;
+
     static final long MAX_QUEUED_BYTES = 8L << 20;
 
     /** One source revision as a transaction, with what a failure message names. */
@@ -151,17 +152,33 @@ final class TxnChain {
     private void answered(Txn txn, TxnResponse response, Throwable error) {
         synchronized (lock) {
             if (error != null) {
-                fail(txn, error instanceof StatusRuntimeException s ? client.failure("txn", s)
-                        : error instanceof WorkerException w ? w
-                        : client.failure("txn", Status.fromThrowable(error).asRuntimeException()));
+                fail(
+                        txn,
+                        error instanceof StatusRuntimeException s
+                                ? client.failure("txn", s)
+                                : error instanceof WorkerException w
+                                        ? w
+                                        : client.failure(
+                                                "txn",
+                                                Status.fromThrowable(error).asRuntimeException()));
             } else if (response == null) {
-                fail(txn, new WorkerException(ErrorCode.ETCD_FAILURE, "scratch etcd at " + client.endpoint()
-                        + " closed the txn call without an answer"));
+                fail(
+                        txn,
+                        new WorkerException(
+                                ErrorCode.ETCD_FAILURE,
+                                "scratch etcd at " + client.endpoint() + " closed the txn call without an answer"));
             } else if (response.getHeader().getRevision() != txn.revision()) {
-                fail(txn, new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                        "%s: after replaying revision %d etcd is at revision %d (%d events): the delta does not "
-                                + "continue the restored state", txn.objectName(), txn.revision(),
-                        response.getHeader().getRevision(), txn.events())));
+                fail(
+                        txn,
+                        new WorkerException(
+                                ErrorCode.BACKUP_INCONSISTENT,
+                                String.format(
+                                        "%s: after replaying revision %d etcd is at revision %d (%d events): the delta does not "
+                                                + "continue the restored state",
+                                        txn.objectName(),
+                                        txn.revision(),
+                                        response.getHeader().getRevision(),
+                                        txn.events())));
             } else {
                 applied = txn.revision();
                 Txn next = queue.poll();

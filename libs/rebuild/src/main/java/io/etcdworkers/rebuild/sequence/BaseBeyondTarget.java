@@ -15,13 +15,23 @@ public final class BaseBeyondTarget extends WorkerException {
     private final String finding;
 
     public BaseBeyondTarget(SnapshotObject base, long baseRevision, long target) {
-        this(base, String.format("revision %d is inside the full snapshot %s, whose database holds revisions up to %d",
-                target, base.key(), baseRevision), baseRevision, target);
+        this(
+                base,
+                String.format(
+                        "revision %d is inside the full snapshot %s, whose database holds revisions up to %d",
+                        target, base.key(), baseRevision),
+                baseRevision,
+                target);
     }
 
     private BaseBeyondTarget(SnapshotObject base, String finding, long baseRevision, long target) {
-        super(ErrorCode.USAGE, finding + String.format(": the nearest restorable revision from it is %d, and no "
-                + "earlier full snapshot reaches back to %d", baseRevision, target));
+        super(
+                ErrorCode.USAGE,
+                finding
+                        + String.format(
+                                ": the nearest restorable revision from it is %d, and no "
+                                        + "earlier full snapshot reaches back to %d",
+                                baseRevision, target));
         this.base = base;
         this.finding = finding;
     }

@@ -16,8 +16,13 @@ import java.util.Optional;
  * @param nextTime when that revision was received
  * @param omitted what a {@code --to-last-good} rebuild left out, in revision order
  */
-public record PointReached(long revision, Optional<OffsetDateTime> time, End end, Optional<Long> next,
-        Optional<OffsetDateTime> nextTime, List<Omission> omitted) {
+public record PointReached(
+        long revision,
+        Optional<OffsetDateTime> time,
+        End end,
+        Optional<Long> next,
+        Optional<OffsetDateTime> nextTime,
+        List<Omission> omitted) {
 
     /** Why the revisions ended where they did. */
     public enum End {

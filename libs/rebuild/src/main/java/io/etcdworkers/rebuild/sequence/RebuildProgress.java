@@ -25,8 +25,7 @@ final class RebuildProgress {
     private Instant lastLog;
     private long lastEvents;
 
-    RebuildProgress(String label, Clock clock, Duration every, int totalDeltas, long firstRevision,
-            long lastRevision) {
+    RebuildProgress(String label, Clock clock, Duration every, int totalDeltas, long firstRevision, long lastRevision) {
         this.label = label;
         this.clock = clock;
         this.every = every;
@@ -48,8 +47,17 @@ final class RebuildProgress {
         long rate = Math.round((events - lastEvents) / window);
         double revisionsPerSecond = (revision - firstRevision) / elapsed;
         long eta = revisionsPerSecond <= 0 ? -1 : Math.round((lastRevision - revision) / revisionsPerSecond);
-        LOG.info("{} deltas={}/{} events={} eventsPerSecond={} revision={}/{} eta={} {}", label, deltasDone,
-                totalDeltas, events, rate, revision, lastRevision, eta(eta), detail);
+        LOG.info(
+                "{} deltas={}/{} events={} eventsPerSecond={} revision={}/{} eta={} {}",
+                label,
+                deltasDone,
+                totalDeltas,
+                events,
+                rate,
+                revision,
+                lastRevision,
+                eta(eta),
+                detail);
         lastLog = now;
         lastEvents = events;
     }

@@ -2,13 +2,13 @@ package io.etcdworkers.rebuild.sequence;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.rebuild.fetch.DeltaItem;
-import io.etcdworkers.rebuild.fetch.DeltaStream;
 import io.etcdworkers.format.Omission;
 import io.etcdworkers.format.RevisionGroup;
 import io.etcdworkers.format.SnapshotObject;
 import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.StopAt;
+import io.etcdworkers.rebuild.fetch.DeltaItem;
+import io.etcdworkers.rebuild.fetch.DeltaStream;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,8 +33,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class RevisionPipeline {
     /** What {@code --to-last-good} stops at instead of failing: findings about the backup's objects. */
-    static final Set<ErrorCode> DAMAGE = EnumSet.of(ErrorCode.HASH_MISMATCH, ErrorCode.CORRUPT_OBJECT,
-            ErrorCode.TRUNCATED_OBJECT, ErrorCode.BACKUP_INCONSISTENT, ErrorCode.UNSUPPORTED_OBJECT);
+    static final Set<ErrorCode> DAMAGE = EnumSet.of(
+            ErrorCode.HASH_MISMATCH,
+            ErrorCode.CORRUPT_OBJECT,
+            ErrorCode.TRUNCATED_OBJECT,
+            ErrorCode.BACKUP_INCONSISTENT,
+            ErrorCode.UNSUPPORTED_OBJECT);
+
     private static final Logger LOG = LoggerFactory.getLogger(RevisionPipeline.class);
 
     private final String label;
@@ -54,14 +59,20 @@ public final class RevisionPipeline {
      *
      * @throws BaseBeyondTarget when the base already holds revisions past the one asked for
      */
-    public SequenceStats run(DeltaStream stream, RevisionSequence sequence, RevisionSink sink,
-            SnapshotSelection selection) throws InterruptedException {
+    public SequenceStats run(
+            DeltaStream stream, RevisionSequence sequence, RevisionSink sink, SnapshotSelection selection)
+            throws InterruptedException {
         StopAt stopAt = selection.point().stopAt();
         if (stopAt instanceof StopAt.AtRevision r && sequence.baseRevision() > r.revision()) {
             throw new BaseBeyondTarget(selection.base(), sequence.baseRevision(), r.revision());
         }
         List<SnapshotObject> deltas = selection.deltas();
-        RebuildProgress progress = new RebuildProgress(label, clock, progressEvery, deltas.size(), sequence.revision(),
+        RebuildProgress progress = new RebuildProgress(
+                label,
+                clock,
+                progressEvery,
+                deltas.size(),
+                sequence.revision(),
                 Math.max(selection.targetRevision(), sequence.revision()));
         int done = 0;
         SnapshotObject current = null;
@@ -80,8 +91,13 @@ public final class RevisionPipeline {
             if (item instanceof DeltaItem.Group g) {
                 RevisionGroup group = g.group();
                 if (group.revision() > sequence.baseRevision() && stopAt.beyond(group)) {
-                    stopped = new PointReached(sequence.revision(), sequence.lastTime(), PointReached.End.TARGET,
-                            Optional.of(group.revision()), Optional.of(group.time()), List.of());
+                    stopped = new PointReached(
+                            sequence.revision(),
+                            sequence.lastTime(),
+                            PointReached.End.TARGET,
+                            Optional.of(group.revision()),
+                            Optional.of(group.time()),
+                            List.of());
                 } else {
                     boolean admitted = false;
                     try {
@@ -111,16 +127,25 @@ public final class RevisionPipeline {
                     progress.log(done, sequence.events(), sequence.revision(), sink.progressDetail());
                 }
             } else {
-                stopped = new PointReached(sequence.revision(), sequence.lastTime(), selection.omitted().isEmpty()
-                        ? PointReached.End.CHAIN_END : PointReached.End.DAMAGE, Optional.empty(), Optional.empty(),
+                stopped = new PointReached(
+                        sequence.revision(),
+                        sequence.lastTime(),
+                        selection.omitted().isEmpty() ? PointReached.End.CHAIN_END : PointReached.End.DAMAGE,
+                        Optional.empty(),
+                        Optional.empty(),
                         selection.omitted());
             }
         }
         progress.log(done, sequence.events(), sequence.revision(), sink.progressDetail());
         if (stopped.end() != PointReached.End.CHAIN_END) {
-            LOG.warn("{} stopped at revision {} ({}): {} of {} deltas applied whole, {} object(s) or range(s) left out",
-                    label, stopped.revision(), stopped.end() == PointReached.End.TARGET ? stopAt.describe()
-                            : "damage, --to-last-good", done, deltas.size(), stopped.omitted().size());
+            LOG.warn(
+                    "{} stopped at revision {} ({}): {} of {} deltas applied whole, {} object(s) or range(s) left out",
+                    label,
+                    stopped.revision(),
+                    stopped.end() == PointReached.End.TARGET ? stopAt.describe() : "damage, --to-last-good",
+                    done,
+                    deltas.size(),
+                    stopped.omitted().size());
         }
         return sequence.stats(done, stopped);
     }
@@ -129,16 +154,20 @@ public final class RevisionPipeline {
      * With {@code --to-last-good}, a finding about {@code bad} ends the sequence at the state
      * reached so far; anything else (and any failure without the flag) is thrown on.
      */
-    private static PointReached damaged(SnapshotSelection selection, RevisionSequence sequence, SnapshotObject bad,
-            WorkerException e) {
+    private static PointReached damaged(
+            SnapshotSelection selection, RevisionSequence sequence, SnapshotObject bad, WorkerException e) {
         if (!DAMAGE.contains(e.code())) {
             throw e;
         }
         if (!selection.point().lastGood()) {
             throw withLastGood(e, bad, sequence.revision());
         }
-        LOG.error("--to-last-good: leaving out {} from revision {} on: {} ({})", bad.key(), sequence.revision() + 1,
-                e.getMessage(), e.code());
+        LOG.error(
+                "--to-last-good: leaving out {} from revision {} on: {} ({})",
+                bad.key(),
+                sequence.revision() + 1,
+                e.getMessage(),
+                e.code());
         List<Omission> omitted = new ArrayList<>();
         omitted.add(Omission.damaged(bad, sequence.revision() + 1, e.code(), e.getMessage()));
         List<SnapshotObject> deltas = selection.deltas();
@@ -146,8 +175,13 @@ public final class RevisionPipeline {
             omitted.add(Omission.following(later, bad.key()));
         }
         omitted.addAll(selection.omitted());
-        return new PointReached(sequence.revision(), sequence.lastTime(), PointReached.End.DAMAGE, Optional.empty(),
-                Optional.empty(), omitted);
+        return new PointReached(
+                sequence.revision(),
+                sequence.lastTime(),
+                PointReached.End.DAMAGE,
+                Optional.empty(),
+                Optional.empty(),
+                omitted);
     }
 
     /**
@@ -156,17 +190,24 @@ public final class RevisionPipeline {
      */
     private static WorkerException withLastGood(WorkerException e, SnapshotObject bad, long lastGood) {
         String again = e.code() == ErrorCode.TRUNCATED_OBJECT
-                ? "if a second run fails the same way the object is cut short in the store, not in transit: " : "";
-        return new WorkerException(e.code(), e.getMessage() + "; " + again + "restore --to-last-good reaches revision "
-                + lastGood + ", the last good one before " + bad.key() + " (verify-backup lists every bad object)", e);
+                ? "if a second run fails the same way the object is cut short in the store, not in transit: "
+                : "";
+        return new WorkerException(
+                e.code(),
+                e.getMessage() + "; " + again + "restore --to-last-good reaches revision " + lastGood
+                        + ", the last good one before " + bad.key() + " (verify-backup lists every bad object)",
+                e);
     }
 
     private static void apply(RevisionSequence sequence, RevisionSink sink, String objectName, RevisionGroup group) {
         try {
             sink.apply(objectName, group);
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "applying revision " + group.revision() + " of " + objectName
-                    + " failed on the local disk: " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "applying revision " + group.revision() + " of " + objectName + " failed on the local disk: "
+                            + e.getMessage(),
+                    e);
         }
         sequence.applied(group);
     }

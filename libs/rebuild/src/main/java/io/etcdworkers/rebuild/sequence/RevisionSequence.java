@@ -44,11 +44,16 @@ public final class RevisionSequence {
             return false;
         }
         if (rev != revision + 1) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, rev > revision
-                    ? String.format("%s: next revision is %d but the restored state is at %d: revisions %d..%d are "
-                            + "missing", objectName, rev, revision, revision + 1, rev - 1)
-                    : String.format("%s: revision %d is already applied (the restored state is at %d): deltas overlap",
-                            objectName, rev, revision));
+            throw new WorkerException(
+                    ErrorCode.BACKUP_INCONSISTENT,
+                    rev > revision
+                            ? String.format(
+                                    "%s: next revision is %d but the restored state is at %d: revisions %d..%d are "
+                                            + "missing",
+                                    objectName, rev, revision, revision + 1, rev - 1)
+                            : String.format(
+                                    "%s: revision %d is already applied (the restored state is at %d): deltas overlap",
+                                    objectName, rev, revision));
         }
         requireDistinctKeys(objectName, group);
         return true;
@@ -68,9 +73,11 @@ public final class RevisionSequence {
     public void checkDeltaEnd(String objectName, long deltaLastRevision) {
         long expected = Math.max(deltaLastRevision, baseRevision);
         if (revision != expected) {
-            throw new WorkerException(ErrorCode.BACKUP_INCONSISTENT, String.format(
-                    "%s: after applying it the restored state is at revision %d but the delta ends at %d",
-                    objectName, revision, expected));
+            throw new WorkerException(
+                    ErrorCode.BACKUP_INCONSISTENT,
+                    String.format(
+                            "%s: after applying it the restored state is at revision %d but the delta ends at %d",
+                            objectName, revision, expected));
         }
     }
 
@@ -82,8 +89,11 @@ public final class RevisionSequence {
         Set<String> seen = new HashSet<>();
         for (DeltaEvent event : group.events()) {
             if (!seen.add(new String(event.key(), StandardCharsets.ISO_8859_1))) {
-                throw new WorkerException(ErrorCode.CORRUPT_OBJECT, String.format("%s: revision %d names key %s twice",
-                        objectName, group.revision(), new String(event.key(), StandardCharsets.UTF_8)));
+                throw new WorkerException(
+                        ErrorCode.CORRUPT_OBJECT,
+                        String.format(
+                                "%s: revision %d names key %s twice",
+                                objectName, group.revision(), new String(event.key(), StandardCharsets.UTF_8)));
             }
         }
     }
@@ -113,7 +123,7 @@ public final class RevisionSequence {
 
     /** What the sequence counted, ending at {@code reached}. */
     public SequenceStats stats(int deltas, PointReached reached) {
-        return new SequenceStats(deltas, revisions, events, skippedEvents, revision, largestGroupEvents,
-                largestGroupBytes, reached);
+        return new SequenceStats(
+                deltas, revisions, events, skippedEvents, revision, largestGroupEvents, largestGroupBytes, reached);
     }
 }

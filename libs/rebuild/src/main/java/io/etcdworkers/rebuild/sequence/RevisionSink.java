@@ -1,7 +1,7 @@
 package io.etcdworkers.rebuild.sequence;
 
-import io.etcdworkers.rebuild.fetch.FetchedDelta;
 import io.etcdworkers.format.RevisionGroup;
+import io.etcdworkers.rebuild.fetch.FetchedDelta;
 import java.io.IOException;
 
 /**

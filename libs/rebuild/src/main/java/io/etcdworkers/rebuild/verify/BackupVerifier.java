@@ -63,8 +63,8 @@ public final class BackupVerifier {
      * @param estimateDir when present, also estimate what a rebuild needs in memory: the base is
      *     written there (and removed) so its keys can be counted
      */
-    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock,
-            Optional<Path> estimateDir) {
+    public BackupVerifier(
+            ObjectStore store, String prefix, boolean skipHashCheck, Clock clock, Optional<Path> estimateDir) {
         this.store = store;
         this.prefix = prefix;
         this.skipHashCheck = skipHashCheck;
@@ -79,23 +79,34 @@ public final class BackupVerifier {
     public VerifyReport verify() throws InterruptedException {
         SnapshotCatalog catalog = SnapshotCatalog.load(store, prefix);
         SnapshotSelection selection = catalog.select();
-        LOG.atInfo().setMessage("verifying").addKeyValue("base", selection.base().key())
-                .addKeyValue("deltas", selection.deltas().size()).addKeyValue("deltaBytes", selection.deltaBytes())
+        LOG.atInfo()
+                .setMessage("verifying")
+                .addKeyValue("base", selection.base().key())
+                .addKeyValue("deltas", selection.deltas().size())
+                .addKeyValue("deltaBytes", selection.deltaBytes())
                 .addKeyValue("baseRevision", selection.base().name().lastRevision())
-                .addKeyValue("lastRevision", selection.lastRevision()).log();
+                .addKeyValue("lastRevision", selection.lastRevision())
+                .log();
         List<ObjectCheck> checks = new ArrayList<>();
         checks.addAll(checkObjects(selection.base(), selection.deltas()));
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
-                LOG.atError().setMessage("bad object").addKeyValue("object", check.object().key())
-                        .addKeyValue("code", check.failure().orElseThrow()).addKeyValue("problem", check.message())
+                LOG.atError()
+                        .setMessage("bad object")
+                        .addKeyValue("object", check.object().key())
+                        .addKeyValue("code", check.failure().orElseThrow())
+                        .addKeyValue("problem", check.message())
                         .log();
             }
         }
         selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
         Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
-        size.ifPresent(e -> LOG.info("size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} "
-                + "heapPercent={}", e.keysAtMost(), e.databaseBytesAtMost(), e.memoryLimitBytes(), e.heapPercent()));
+        size.ifPresent(e -> LOG.info(
+                "size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} " + "heapPercent={}",
+                e.keysAtMost(),
+                e.databaseBytesAtMost(),
+                e.memoryLimitBytes(),
+                e.heapPercent()));
         return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
     }
 
@@ -134,8 +145,11 @@ public final class BackupVerifier {
         try {
             return Files.createTempFile(OwnerOnly.createDirectories(dir), "estimate-base-", ".db");
         } catch (IOException e) {
-            throw new WorkerException(ErrorCode.LOCAL_IO, "cannot write the base under " + dir + " to count its keys "
-                    + "for --estimate-memory: " + e.getMessage(), e);
+            throw new WorkerException(
+                    ErrorCode.LOCAL_IO,
+                    "cannot write the base under " + dir + " to count its keys " + "for --estimate-memory: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -143,7 +157,9 @@ public final class BackupVerifier {
         try {
             estimate.base(file, databaseBytes);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("cannot count the keys of {} ({}): the size estimate counts the deltas' keys only", base.key(),
+            LOG.warn(
+                    "cannot count the keys of {} ({}): the size estimate counts the deltas' keys only",
+                    base.key(),
                     e.getMessage());
         }
     }
@@ -213,15 +229,23 @@ public final class BackupVerifier {
                     ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
                     : DeltaDecoder.verify(delta.key(), in);
             if (summary.events() == 0) {
-                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT,
+                return ObjectCheck.failed(
+                        delta,
+                        ErrorCode.BACKUP_INCONSISTENT,
                         delta.key() + ": holds no events (etcd-backup-restore never writes an empty delta)");
             }
             if (summary.lastRevision() != delta.name().lastRevision()
                     || summary.firstRevision() < delta.name().startRevision()) {
-                return ObjectCheck.failed(delta, ErrorCode.BACKUP_INCONSISTENT, String.format(
-                        "%s: name says revisions %d..%d but its events span %d..%d", delta.key(),
-                        delta.name().startRevision(), delta.name().lastRevision(),
-                        summary.firstRevision(), summary.lastRevision()));
+                return ObjectCheck.failed(
+                        delta,
+                        ErrorCode.BACKUP_INCONSISTENT,
+                        String.format(
+                                "%s: name says revisions %d..%d but its events span %d..%d",
+                                delta.key(),
+                                delta.name().startRevision(),
+                                delta.name().lastRevision(),
+                                summary.firstRevision(),
+                                summary.lastRevision()));
             }
             return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes(), summary.lastTime());
         } catch (WorkerException e) {
@@ -234,7 +258,8 @@ public final class BackupVerifier {
     private static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
         // the store itself failing, or the local disk (writing the base for the estimate), is not
         // a finding about this object: stop and say so
-        if (e.code() == ErrorCode.STORE_UNAVAILABLE || e.code() == ErrorCode.STORE_NOT_FOUND
+        if (e.code() == ErrorCode.STORE_UNAVAILABLE
+                || e.code() == ErrorCode.STORE_NOT_FOUND
                 || e.code() == ErrorCode.LOCAL_IO) {
             throw e;
         }

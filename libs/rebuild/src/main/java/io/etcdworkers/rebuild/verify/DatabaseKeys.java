@@ -35,8 +35,11 @@ public final class DatabaseKeys {
             });
             return true;
         } catch (IOException | RuntimeException e) {
-            LOG.warn("cannot read the keys of {} ({}): the verification's ranges come from the deltas' keys alone, "
-                    + "and reading a large keyspace back may take longer", database, e.getMessage());
+            LOG.warn(
+                    "cannot read the keys of {} ({}): the verification's ranges come from the deltas' keys alone, "
+                            + "and reading a large keyspace back may take longer",
+                    database,
+                    e.getMessage());
             return false;
         }
     }

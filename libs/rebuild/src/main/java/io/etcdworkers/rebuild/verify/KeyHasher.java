@@ -1,9 +1,8 @@
 package io.etcdworkers.rebuild.verify;
 
-import java.security.DigestException;
-
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -25,8 +24,7 @@ public final class KeyHasher {
         finish(sum, create, mod, version, lease);
     }
 
-    public void addTo(KeySum sum, ByteString key, ByteString value, long create, long mod, long version,
-            long lease) {
+    public void addTo(KeySum sum, ByteString key, ByteString value, long create, long mod, long version, long lease) {
         put(key.size());
         key.asReadOnlyByteBufferList().forEach(sha::update);
         put(value.size());

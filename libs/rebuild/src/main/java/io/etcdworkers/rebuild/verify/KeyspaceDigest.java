@@ -30,7 +30,10 @@ public record KeyspaceDigest(
 
     /** The same digest, equal field by field: what a verification compares. */
     public boolean sameKeyspace(KeyspaceDigest other) {
-        return revision == other.revision && keys == other.keys && leasedKeys == other.leasedKeys
-                && kvSha256.equals(other.kvSha256) && metaSha256.equals(other.metaSha256);
+        return revision == other.revision
+                && keys == other.keys
+                && leasedKeys == other.leasedKeys
+                && kvSha256.equals(other.kvSha256)
+                && metaSha256.equals(other.metaSha256);
     }
 }

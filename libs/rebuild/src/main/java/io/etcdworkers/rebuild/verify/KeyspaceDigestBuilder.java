@@ -1,13 +1,12 @@
 package io.etcdworkers.rebuild.verify;
 
-import java.util.function.Consumer;
-
 import com.google.protobuf.ByteString;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.function.Consumer;
 
 /**
  * Accumulates a {@link KeyspaceDigest} from keys given in ascending byte order, whether they come
@@ -27,16 +26,28 @@ public final class KeyspaceDigestBuilder {
      * meaningless. The value is hashed where it lies (no copy of what etcd sent).
      */
     public void add(ByteString key, ByteString value, long create, long mod, long version, long lease) {
-        add(key.toByteArray(), value.size(), d -> value.asReadOnlyByteBufferList().forEach(d::update),
-                create, mod, version, lease);
+        add(
+                key.toByteArray(),
+                value.size(),
+                d -> value.asReadOnlyByteBufferList().forEach(d::update),
+                create,
+                mod,
+                version,
+                lease);
     }
 
     public void add(byte[] key, byte[] value, long create, long mod, long version, long lease) {
         add(key, value.length, d -> d.update(value), create, mod, version, lease);
     }
 
-    private void add(byte[] key, int valueLength, Consumer<MessageDigest> value, long create,
-            long mod, long version, long lease) {
+    private void add(
+            byte[] key,
+            int valueLength,
+            Consumer<MessageDigest> value,
+            long create,
+            long mod,
+            long version,
+            long lease) {
         checkOrder(key);
         for (MessageDigest d : new MessageDigest[] {kv, meta, metaNoLease}) {
             put(d, key.length);
@@ -70,7 +81,12 @@ public final class KeyspaceDigestBuilder {
 
     public KeyspaceDigest build(long revision) {
         HexFormat hex = HexFormat.of();
-        return new KeyspaceDigest(revision, keys, leased, hex.formatHex(kv.digest()), hex.formatHex(meta.digest()),
+        return new KeyspaceDigest(
+                revision,
+                keys,
+                leased,
+                hex.formatHex(kv.digest()),
+                hex.formatHex(meta.digest()),
                 hex.formatHex(metaNoLease.digest()));
     }
 

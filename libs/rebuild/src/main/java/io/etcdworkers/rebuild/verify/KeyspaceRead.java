@@ -17,8 +17,8 @@ import java.util.OptionalLong;
  * @param scope whether every key was read, or a sample checked against sums ({@link WrittenKeyspaceCheck})
  * @param hashKv etcd's {@code HashKV}, when it was compared with the database file's
  */
-public record KeyspaceRead(KeyspaceDigest digest, RangeWalk.Cost cost, KeyBounds bounds, VerifyScope scope,
-        OptionalLong hashKv) {
+public record KeyspaceRead(
+        KeyspaceDigest digest, RangeWalk.Cost cost, KeyBounds bounds, VerifyScope scope, OptionalLong hashKv) {
     /** Keys per response at most. */
     public static final int PAGE = RangeWalk.PAGE;
 
@@ -28,8 +28,10 @@ public record KeyspaceRead(KeyspaceDigest digest, RangeWalk.Cost cost, KeyBounds
      * visits every key for it).
      */
     KeyspaceRead withHashKv(long hash, long counted) {
-        RangeWalk.Cost more = counted == 0 ? cost : new RangeWalk.Cost(cost.rangeRequests() + 1, cost.keysRead(),
-                cost.keysCounted() + counted, cost.ranges());
+        RangeWalk.Cost more = counted == 0
+                ? cost
+                : new RangeWalk.Cost(
+                        cost.rangeRequests() + 1, cost.keysRead(), cost.keysCounted() + counted, cost.ranges());
         return new KeyspaceRead(digest, more, bounds, scope, OptionalLong.of(hash));
     }
 
@@ -37,9 +39,19 @@ public record KeyspaceRead(KeyspaceDigest digest, RangeWalk.Cost cost, KeyBounds
     public static KeyspaceRead of(EtcdGrpcClient client, long revision, KeyBounds bounds) {
         KeyspaceDigestBuilder digest = new KeyspaceDigestBuilder();
         try {
-            RangeWalk.Cost cost = RangeWalk.walk(client, revision, bounds, KeyRange.FIRST_KEY, KeyRange.TO_END,
-                    k -> digest.add(k.getKey(), k.getValue(), k.getCreateRevision(), k.getModRevision(),
-                            k.getVersion(), k.getLease()));
+            RangeWalk.Cost cost = RangeWalk.walk(
+                    client,
+                    revision,
+                    bounds,
+                    KeyRange.FIRST_KEY,
+                    KeyRange.TO_END,
+                    k -> digest.add(
+                            k.getKey(),
+                            k.getValue(),
+                            k.getCreateRevision(),
+                            k.getModRevision(),
+                            k.getVersion(),
+                            k.getLease()));
             return new KeyspaceRead(digest.build(revision), cost, bounds, VerifyScope.ALL, OptionalLong.empty());
         } catch (IOException e) {
             throw new UncheckedIOException("a digest does no I/O", e);

@@ -17,10 +17,15 @@ import java.util.Optional;
  *     snapshot and a failed object
  */
 public record ObjectCheck(
-        SnapshotObject object, long events, long decompressedBytes, Optional<ErrorCode> failure, String message,
+        SnapshotObject object,
+        long events,
+        long decompressedBytes,
+        Optional<ErrorCode> failure,
+        String message,
         Optional<OffsetDateTime> lastTime) {
 
-    static ObjectCheck ok(SnapshotObject object, long events, long decompressedBytes, Optional<OffsetDateTime> lastTime) {
+    static ObjectCheck ok(
+            SnapshotObject object, long events, long decompressedBytes, Optional<OffsetDateTime> lastTime) {
         return new ObjectCheck(object, events, decompressedBytes, Optional.empty(), "ok", lastTime);
     }
 

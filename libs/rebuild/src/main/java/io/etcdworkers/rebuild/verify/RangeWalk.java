@@ -44,8 +44,9 @@ public final class RangeWalk {
     public record Cost(long rangeRequests, long keysRead, long keysCounted, int ranges) {}
 
     /** Every key from {@code from} to {@code end} ({@link KeyRange#TO_END}: to the end of the keyspace). */
-    public static Cost walk(EtcdGrpcClient client, long revision, KeyBounds bounds, ByteString from, ByteString end,
-            Visitor visitor) throws IOException {
+    public static Cost walk(
+            EtcdGrpcClient client, long revision, KeyBounds bounds, ByteString from, ByteString end, Visitor visitor)
+            throws IOException {
         long requests = 0;
         long keys = 0;
         long counted = 0;
@@ -53,8 +54,12 @@ public final class RangeWalk {
         for (KeyRange range : ranges) {
             ByteString next = range.from();
             while (true) {
-                RangeResponse page = client.range(RangeRequest.newBuilder().setKey(next).setRangeEnd(range.end())
-                        .setRevision(revision).setLimit(PAGE).build());
+                RangeResponse page = client.range(RangeRequest.newBuilder()
+                        .setKey(next)
+                        .setRangeEnd(range.end())
+                        .setRevision(revision)
+                        .setLimit(PAGE)
+                        .build());
                 requests++;
                 counted += page.getCount();
                 for (KeyValue k : page.getKvsList()) {

@@ -18,7 +18,11 @@ import java.util.Optional;
  * @param toTime when the backup sidecar received it; empty when it is the base's
  * @param stopsBefore the object or break that ends the range early; empty when it is the chain's end
  */
-public record RestorableRange(long fromRevision, Instant fromTime, long toRevision, Optional<OffsetDateTime> toTime,
+public record RestorableRange(
+        long fromRevision,
+        Instant fromTime,
+        long toRevision,
+        Optional<OffsetDateTime> toTime,
         Optional<String> stopsBefore) {
 
     /** Empty when the base itself is bad: nothing can be restored from it. */
@@ -31,19 +35,30 @@ public record RestorableRange(long fromRevision, Instant fromTime, long toRevisi
         long revision = full.name().lastRevision();
         Optional<OffsetDateTime> time = Optional.empty();
         for (ObjectCheck check : checks.subList(1, checks.size())) {
-            Optional<ChainProblem> breaks = problems.stream().filter(p -> p.next().equals(check.object())).findFirst();
+            Optional<ChainProblem> breaks = problems.stream()
+                    .filter(p -> p.next().equals(check.object()))
+                    .findFirst();
             if (breaks.isPresent()) {
-                return Optional.of(new RestorableRange(full.name().lastRevision(), full.name().createdAt(), revision, time,
+                return Optional.of(new RestorableRange(
+                        full.name().lastRevision(),
+                        full.name().createdAt(),
+                        revision,
+                        time,
                         Optional.of(breaks.get().describe())));
             }
             if (!check.passed()) {
-                return Optional.of(new RestorableRange(full.name().lastRevision(), full.name().createdAt(), revision, time,
-                        Optional.of(check.object().key() + " (" + check.failure().orElseThrow() + ")")));
+                return Optional.of(new RestorableRange(
+                        full.name().lastRevision(),
+                        full.name().createdAt(),
+                        revision,
+                        time,
+                        Optional.of(
+                                check.object().key() + " (" + check.failure().orElseThrow() + ")")));
             }
             revision = Math.max(revision, check.object().name().lastRevision());
             time = check.lastTime();
         }
-        return Optional.of(new RestorableRange(full.name().lastRevision(), full.name().createdAt(), revision, time,
-                Optional.empty()));
+        return Optional.of(new RestorableRange(
+                full.name().lastRevision(), full.name().createdAt(), revision, time, Optional.empty()));
     }
 }

@@ -136,8 +136,8 @@ public record SizeEstimate(
         }
 
         public synchronized SizeEstimate build() {
-            return new SizeEstimate(baseDatabaseBytes, baseEntries, baseKeyBytes, createdKeys, createdKeyBytes,
-                    createdValueBytes);
+            return new SizeEstimate(
+                    baseDatabaseBytes, baseEntries, baseKeyBytes, createdKeys, createdKeyBytes, createdValueBytes);
         }
     }
 }

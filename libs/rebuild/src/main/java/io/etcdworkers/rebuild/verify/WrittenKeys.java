@@ -38,19 +38,25 @@ public record WrittenKeys(int hashKv, KeySum sum, long entries) {
         try (BoltReader db = BoltReader.open(database)) {
             db.forEach(Bucket.KEY.bytes(), (k, v, isBucket) -> {
                 if (isBucket || k.length != Revision.BYTES) {
-                    throw new BoltFormatException("the key bucket holds an entry that is no live revision ("
-                            + k.length + " byte key" + (isBucket ? ", a bucket" : "") + ")");
+                    throw new BoltFormatException("the key bucket holds an entry that is no live revision (" + k.length
+                            + " byte key" + (isBucket ? ", a bucket" : "") + ")");
                 }
                 crc.update(k);
                 crc.update(v);
                 KeyValue kv = KeyValue.parseFrom(v);
                 long main = Revision.fromBytes(k).main();
                 if (main != kv.getModRevision()) {
-                    throw new BoltFormatException("revision key " + main + " holds a value of mod revision "
-                            + kv.getModRevision());
+                    throw new BoltFormatException(
+                            "revision key " + main + " holds a value of mod revision " + kv.getModRevision());
                 }
-                hasher.addTo(sum, kv.getKey(), kv.getValue(), kv.getCreateRevision(), kv.getModRevision(),
-                        kv.getVersion(), kv.getLease());
+                hasher.addTo(
+                        sum,
+                        kv.getKey(),
+                        kv.getValue(),
+                        kv.getCreateRevision(),
+                        kv.getModRevision(),
+                        kv.getVersion(),
+                        kv.getLease());
                 entries[0]++;
             });
         }

@@ -66,49 +66,80 @@ public final class WrittenKeyspaceCheck {
      * @return what etcd served: the fold's digest when only a sample was read (it was checked
      *     through the sums), else the digest of everything read
      */
-    public static KeyspaceRead check(EtcdGrpcClient client, long revision, KeyspaceDigest expected, RangeSums sums,
-            KeyBounds bounds, WrittenKeys written, VerifyScope scope, Random random) throws Mismatch {
+    public static KeyspaceRead check(
+            EtcdGrpcClient client,
+            long revision,
+            KeyspaceDigest expected,
+            RangeSums sums,
+            KeyBounds bounds,
+            WrittenKeys written,
+            VerifyScope scope,
+            Random random)
+            throws Mismatch {
         if (sums.size() != bounds.size() + 1) {
-            throw new IllegalArgumentException("sums for " + sums.size() + " ranges, bounds make " + (bounds.size() + 1));
+            throw new IllegalArgumentException(
+                    "sums for " + sums.size() + " ranges, bounds make " + (bounds.size() + 1));
         }
         if (!written.sum().equals(sums.total()) || written.entries() != expected.keys()) {
-            throw new Mismatch(String.format("the database file holds %d entries (sum %s), the fold computed %d keys "
-                    + "(sum %s)", written.entries(), written.sum(), expected.keys(), sums.total()));
+            throw new Mismatch(String.format(
+                    "the database file holds %d entries (sum %s), the fold computed %d keys " + "(sum %s)",
+                    written.entries(), written.sum(), expected.keys(), sums.total()));
         }
         long hashStart = System.nanoTime();
         HashKVResponse hash = client.hashKv(0);
         // at millions of keys etcd's HashKV is most of the verification: the log says how much
-        LOG.atInfo().setMessage("etcd hashed its keys").addKeyValue("revision", hash.getHeader().getRevision())
+        LOG.atInfo()
+                .setMessage("etcd hashed its keys")
+                .addKeyValue("revision", hash.getHeader().getRevision())
                 .addKeyValue("compactRevision", hash.getCompactRevision())
-                .addKeyValue("ms", (System.nanoTime() - hashStart) / 1_000_000).log();
+                .addKeyValue("ms", (System.nanoTime() - hashStart) / 1_000_000)
+                .log();
         if (hash.getHash() != written.hashKv() || hash.getHeader().getRevision() != revision) {
-            throw new Mismatch(String.format("etcd's HashKV is %d at revision %d; the file's key bucket hashes to %d "
-                    + "at revision %d", Integer.toUnsignedLong(hash.getHash()), hash.getHeader().getRevision(),
-                    written.hashKvUnsigned(), revision));
+            throw new Mismatch(String.format(
+                    "etcd's HashKV is %d at revision %d; the file's key bucket hashes to %d " + "at revision %d",
+                    Integer.toUnsignedLong(hash.getHash()),
+                    hash.getHeader().getRevision(),
+                    written.hashKvUnsigned(),
+                    revision));
         }
         long count = 0;
         if (hash.getCompactRevision() != revision) {
             // not compacted at the revision (never so for the fold's database): the hash covered
             // every entry whether etcd's index keeps it or not, so ask etcd to count its keys
-            count = client.range(RangeRequest.newBuilder().setKey(KeyRange.FIRST_KEY).setRangeEnd(KeyRange.TO_END)
-                    .setRevision(revision).setCountOnly(true).build()).getCount();
+            count = client.range(RangeRequest.newBuilder()
+                            .setKey(KeyRange.FIRST_KEY)
+                            .setRangeEnd(KeyRange.TO_END)
+                            .setRevision(revision)
+                            .setCountOnly(true)
+                            .build())
+                    .getCount();
             if (count != expected.keys()) {
-                throw new Mismatch(String.format("etcd counts %d keys at revision %d, the fold %d", count, revision,
-                        expected.keys()));
+                throw new Mismatch(String.format(
+                        "etcd counts %d keys at revision %d, the fold %d", count, revision, expected.keys()));
             }
         }
         if (scope == VerifyScope.ALL) {
             KeyspaceRead read = KeyspaceRead.of(client, revision, bounds);
             if (!read.digest().sameKeyspace(expected)) {
-                throw new Mismatch(String.format("etcd serves %d keys kv %s meta %s, the fold computed %d keys kv %s "
-                        + "meta %s", read.digest().keys(), read.digest().kvSha256(), read.digest().metaSha256(),
-                        expected.keys(), expected.kvSha256(), expected.metaSha256()));
+                throw new Mismatch(String.format(
+                        "etcd serves %d keys kv %s meta %s, the fold computed %d keys kv %s " + "meta %s",
+                        read.digest().keys(),
+                        read.digest().kvSha256(),
+                        read.digest().metaSha256(),
+                        expected.keys(),
+                        expected.kvSha256(),
+                        expected.metaSha256()));
             }
             return read.withHashKv(written.hashKvUnsigned(), count);
         }
         RangeWalk.Cost sampled = sample(client, revision, sums, bounds, random);
-        RangeWalk.Cost cost = count == 0 ? sampled : new RangeWalk.Cost(sampled.rangeRequests() + 1,
-                sampled.keysRead(), sampled.keysCounted() + count, sampled.ranges());
+        RangeWalk.Cost cost = count == 0
+                ? sampled
+                : new RangeWalk.Cost(
+                        sampled.rangeRequests() + 1,
+                        sampled.keysRead(),
+                        sampled.keysCounted() + count,
+                        sampled.ranges());
         return new KeyspaceRead(expected, cost, bounds, VerifyScope.SAMPLE, OptionalLong.of(written.hashKvUnsigned()));
     }
 
@@ -117,8 +148,8 @@ public final class WrittenKeyspaceCheck {
      * decoding 16 ranges of values is most of the check's time on one thread); compares them in
      * range order, so the mismatch reported is the first one.
      */
-    private static RangeWalk.Cost sample(EtcdGrpcClient client, long revision, RangeSums sums, KeyBounds bounds,
-            Random random) throws Mismatch {
+    private static RangeWalk.Cost sample(
+            EtcdGrpcClient client, long revision, RangeSums sums, KeyBounds bounds, Random random) throws Mismatch {
         List<KeyRange> ranges = bounds.ranges();
         TreeSet<Integer> picked = pick(ranges.size(), random);
         ExecutorService walkers = Executors.newFixedThreadPool(Math.min(picked.size(), SAMPLE_THREADS), r -> {
@@ -138,9 +169,13 @@ public final class WrittenKeyspaceCheck {
             for (Future<Served> walk : walks) {
                 Served served = result(walk);
                 if (!served.sum().equals(sums.range(served.index()))) {
-                    throw new Mismatch(String.format("etcd serves range %d of %d (from %s) as %s, the fold computed %s",
-                            served.index() + 1, ranges.size(), ranges.get(served.index()).from().toStringUtf8(),
-                            served.sum(), sums.range(served.index())));
+                    throw new Mismatch(String.format(
+                            "etcd serves range %d of %d (from %s) as %s, the fold computed %s",
+                            served.index() + 1,
+                            ranges.size(),
+                            ranges.get(served.index()).from().toStringUtf8(),
+                            served.sum(),
+                            sums.range(served.index())));
                 }
                 requests += served.cost().rangeRequests();
                 keys += served.cost().keysRead();
@@ -158,9 +193,20 @@ public final class WrittenKeyspaceCheck {
         KeyHasher hasher = new KeyHasher();
         KeySum served = new KeySum();
         try {
-            RangeWalk.Cost cost = RangeWalk.walk(client, revision, KeyBounds.none(), range.from(), range.end(),
-                    kv -> hasher.addTo(served, kv.getKey(), kv.getValue(), kv.getCreateRevision(),
-                            kv.getModRevision(), kv.getVersion(), kv.getLease()));
+            RangeWalk.Cost cost = RangeWalk.walk(
+                    client,
+                    revision,
+                    KeyBounds.none(),
+                    range.from(),
+                    range.end(),
+                    kv -> hasher.addTo(
+                            served,
+                            kv.getKey(),
+                            kv.getValue(),
+                            kv.getCreateRevision(),
+                            kv.getModRevision(),
+                            kv.getVersion(),
+                            kv.getLease()));
             return new Served(index, served, cost);
         } catch (IOException e) {
             throw new UncheckedIOException("hashing does no I/O", e);

@@ -1,9 +1,5 @@
 package io.etcdworkers.rebuild.bump;
 
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,6 +12,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +38,11 @@ class BumpWriterTest {
 
     @Test
     void writesTheBumpedRevisionKeyAndTheScheduledCompactionAndKeepsTheRest() throws IOException {
-        Path source = database(tmp.resolve("source.db"), List.of(rev(5, 0), rev(9, 1), tomb(10, 0)),
-                Map.of("consistent_index", hex("0000000000000042"), "finishedCompactRev", rev(5, 0)), false);
+        Path source = database(
+                tmp.resolve("source.db"),
+                List.of(rev(5, 0), rev(9, 1), tomb(10, 0)),
+                Map.of("consistent_index", hex("0000000000000042"), "finishedCompactRev", rev(5, 0)),
+                false);
 
         RevisionBump bump = BumpWriter.write(source, tmp.resolve("bumped.db"), 1000);
 
@@ -51,10 +53,11 @@ class BumpWriterTest {
         assertThat(key.get(L_PLUS_N_HEX)).isEmpty();
         assertThat(key.get(hexOf(rev(9, 1)))).isEqualTo(hexOf(value(rev(9, 1))));
         Map<String, String> meta = entries(tmp.resolve("bumped.db"), "meta");
-        assertThat(meta).containsExactly(
-                Map.entry(hexOf(ascii("consistent_index")), "0000000000000042"),
-                Map.entry(hexOf(ascii("finishedCompactRev")), hexOf(rev(5, 0))),
-                Map.entry(hexOf(ascii("scheduledCompactRev")), L_PLUS_N_HEX));
+        assertThat(meta)
+                .containsExactly(
+                        Map.entry(hexOf(ascii("consistent_index")), "0000000000000042"),
+                        Map.entry(hexOf(ascii("finishedCompactRev")), hexOf(rev(5, 0))),
+                        Map.entry(hexOf(ascii("scheduledCompactRev")), L_PLUS_N_HEX));
         assertThat(entries(tmp.resolve("bumped.db"), "lease")).isEqualTo(entries(source, "lease"));
         assertThat(entries(tmp.resolve("bumped.db"), "members")).isEqualTo(entries(source, "members"));
         try (BoltReader reader = BoltReader.open(tmp.resolve("bumped.db"))) {
@@ -65,14 +68,19 @@ class BumpWriterTest {
 
     @Test
     void replacesAnEarlierScheduledCompactionAndKeepsTheTrailerInPlace() throws IOException {
-        Path db = database(tmp.resolve("db"), List.of(rev(1000, 0)),
-                Map.of("scheduledCompactRev", rev(700, 0), "term", hex("01")), true);
+        Path db = database(
+                tmp.resolve("db"),
+                List.of(rev(1000, 0)),
+                Map.of("scheduledCompactRev", rev(700, 0), "term", hex("01")),
+                true);
 
         RevisionBump bump = BumpWriter.bumpInPlace(db, 10);
 
         assertThat(bump.revision()).isEqualTo(1010);
-        assertThat(entries(db, "meta")).containsExactly(
-                Map.entry(hexOf(ascii("scheduledCompactRev")), L_PLUS_N_HEX), Map.entry(hexOf(ascii("term")), "01"));
+        assertThat(entries(db, "meta"))
+                .containsExactly(
+                        Map.entry(hexOf(ascii("scheduledCompactRev")), L_PLUS_N_HEX),
+                        Map.entry(hexOf(ascii("term")), "01"));
         assertThat(Files.size(db) % BoltFiles.SECTOR).isEqualTo(BoltFiles.TRAILER_BYTES);
         byte[] bytes = Files.readAllBytes(db);
         byte[] body = Arrays.copyOf(bytes, bytes.length - 32);
@@ -100,18 +108,22 @@ class BumpWriterTest {
             writer.finish();
         }
         assertThatThrownBy(() -> BumpWriter.write(noMeta, tmp.resolve("a.db"), 1))
-                .isInstanceOf(BoltFormatException.class).hasMessageContaining("no bucket meta");
+                .isInstanceOf(BoltFormatException.class)
+                .hasMessageContaining("no bucket meta");
 
         Path odd = database(tmp.resolve("odd.db"), List.of(ascii("not-a-revision")), Map.of(), false);
         assertThatThrownBy(() -> BumpWriter.write(odd, tmp.resolve("b.db"), 1))
-                .isInstanceOf(BoltFormatException.class).hasMessageContaining("is not a revision");
+                .isInstanceOf(BoltFormatException.class)
+                .hasMessageContaining("is not a revision");
         assertThat(tmp.resolve("b.db")).doesNotExist();
 
         Path ok = database(tmp.resolve("ok.db"), List.of(rev(3, 0)), Map.of(), false);
         assertThatThrownBy(() -> BumpWriter.write(ok, tmp.resolve("c.db"), 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("positive");
         assertThatThrownBy(() -> new RevisionBump(Long.MAX_VALUE - 1, 2))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overflows");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("overflows");
     }
 
     /** A database with etcd's buckets: {@code key} (keys as given), {@code lease}, {@code members}, {@code meta}. */
@@ -181,5 +193,4 @@ class BumpWriterTest {
     private static String hexOf(byte[] b) {
         return HexFormat.of().formatHex(b);
     }
-
 }

@@ -1,7 +1,5 @@
 package io.etcdworkers.rebuild.bump;
 
-import java.nio.ByteBuffer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -22,6 +20,7 @@ import io.etcdworkers.testsupport.EtcdVersions;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +65,9 @@ class BumpedDatabaseEtcdIT {
         assertThat(after.digest().keys()).isEqualTo(before.digest().keys()).isPositive();
         assertThat(after.digest().kvSha256()).isEqualTo(before.digest().kvSha256());
         assertThat(after.digest().metaSha256()).isEqualTo(before.digest().metaSha256());
-        assertThat(after.olderReadRefused()).as("a read below the bump is refused as compacted").isTrue();
+        assertThat(after.olderReadRefused())
+                .as("a read below the bump is refused as compacted")
+                .isTrue();
         assertThat(after.nextWrite()).isEqualTo(bump.revision() + 1);
         // what etcd-backup-restore's data dir check reads: the last key of the key bucket
         assertThat(lastMainRevision(after.dataDir().resolve("member/snap/db"))).isGreaterThanOrEqualTo(bump.revision());
@@ -90,10 +91,20 @@ class BumpedDatabaseEtcdIT {
 
     private Path restore35(EtcdInstall v35, Path snapshot, String name, String... extra) {
         Path dataDir = tmp.resolve("data-" + name);
-        List<String> args = new ArrayList<>(List.of("snapshot", "restore",
-                snapshot.toString(), "--data-dir", dataDir.toString(), "--name", "m1",
-                "--initial-cluster", "m1=http://127.0.0.1:2380", "--initial-advertise-peer-urls",
-                "http://127.0.0.1:2380", "--initial-cluster-token", "t"));
+        List<String> args = new ArrayList<>(List.of(
+                "snapshot",
+                "restore",
+                snapshot.toString(),
+                "--data-dir",
+                dataDir.toString(),
+                "--name",
+                "m1",
+                "--initial-cluster",
+                "m1=http://127.0.0.1:2380",
+                "--initial-advertise-peer-urls",
+                "http://127.0.0.1:2380",
+                "--initial-cluster-token",
+                "t"));
         args.addAll(List.of(extra));
         v35.run(v35.etcdutl().orElseThrow(), args.toArray(String[]::new));
         return dataDir.resolve("member/snap/db");
@@ -104,11 +115,12 @@ class BumpedDatabaseEtcdIT {
     private Served restoreAndServe(Path snapshot, String name, boolean probe) {
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = tmp.resolve("data-" + name);
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, tmp.resolve("scratch-" + name), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(snapshot, member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries,
-                member, data, tmp.resolve("etcd-" + name)));
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(
+                        EmbeddedEtcdConfig.defaults(binaries, member, data, tmp.resolve("etcd-" + name)));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), CALL)) {
             long revision = client.status().getHeader().getRevision();
             KeyspaceDigest digest = KeyspaceDigest.of(client, revision);
@@ -118,16 +130,24 @@ class BumpedDatabaseEtcdIT {
             KVGrpc.KVBlockingStub kv = KVGrpc.newBlockingStub(client.channel());
             boolean refused;
             try {
-                kv.range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("\0"))
-                        .setRangeEnd(ByteString.copyFromUtf8("\0")).setRevision(revision - N).setLimit(1).build());
+                kv.range(RangeRequest.newBuilder()
+                        .setKey(ByteString.copyFromUtf8("\0"))
+                        .setRangeEnd(ByteString.copyFromUtf8("\0"))
+                        .setRevision(revision - N)
+                        .setLimit(1)
+                        .build());
                 refused = false;
             } catch (StatusRuntimeException e) {
                 assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.OUT_OF_RANGE);
                 assertThat(e.getStatus().getDescription()).contains("compacted");
                 refused = true;
             }
-            long next = kv.put(PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("/after/the/bump"))
-                    .setValue(ByteString.copyFromUtf8("x")).build()).getHeader().getRevision();
+            long next = kv.put(PutRequest.newBuilder()
+                            .setKey(ByteString.copyFromUtf8("/after/the/bump"))
+                            .setValue(ByteString.copyFromUtf8("x"))
+                            .build())
+                    .getHeader()
+                    .getRevision();
             return new Served(revision, digest, refused, next, data);
         }
     }
@@ -135,7 +155,8 @@ class BumpedDatabaseEtcdIT {
     private static long lastMainRevision(Path db) throws IOException {
         long[] last = {0};
         try (BoltReader reader = BoltReader.open(db)) {
-            reader.forEach("key".getBytes(StandardCharsets.US_ASCII),
+            reader.forEach(
+                    "key".getBytes(StandardCharsets.US_ASCII),
                     (k, v, isBucket) -> last[0] = ByteBuffer.wrap(k).getLong(0));
         }
         return last[0];
@@ -144,8 +165,10 @@ class BumpedDatabaseEtcdIT {
     private static Map<String, String> entries(Path db, String bucket) throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
         try (BoltReader reader = BoltReader.open(db)) {
-            reader.forEach(bucket.getBytes(StandardCharsets.US_ASCII),
-                    (k, v, isBucket) -> out.put(HexFormat.of().formatHex(k), HexFormat.of().formatHex(v)));
+            reader.forEach(
+                    bucket.getBytes(StandardCharsets.US_ASCII),
+                    (k, v, isBucket) ->
+                            out.put(HexFormat.of().formatHex(k), HexFormat.of().formatHex(v)));
         }
         return out;
     }

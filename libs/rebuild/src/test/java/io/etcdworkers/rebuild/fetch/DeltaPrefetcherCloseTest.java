@@ -45,18 +45,26 @@ class DeltaPrefetcherCloseTest {
     @EnumSource(DeltaPrefetcher.Mode.class)
     void closeWaitsForAFetchStillReadingWhenAnEarlierDeltaFailed(DeltaPrefetcher.Mode mode) throws Exception {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
-        List<SnapshotObject> deltas = SnapshotCatalog.load(new LocalDirectoryStore(bucket), "").select().deltas();
+        List<SnapshotObject> deltas = SnapshotCatalog.load(new LocalDirectoryStore(bucket), "")
+                .select()
+                .deltas();
         flip(bucket.resolve(deltas.get(0).key()), 1_000);
-        SlowStore store = new SlowStore(new LocalDirectoryStore(bucket), deltas.get(1).key());
+        SlowStore store =
+                new SlowStore(new LocalDirectoryStore(bucket), deltas.get(1).key());
         Path downloads = Files.createDirectories(dir.resolve("downloads"));
 
         DeltaPrefetcher fetcher = new DeltaPrefetcher(store, deltas.subList(0, 2), downloads, 2, mode);
-        assertThat(store.entered.await(10, TimeUnit.SECONDS)).as("second delta's read started").isTrue();
-        assertThatThrownBy(fetcher::next).isInstanceOfSatisfying(WorkerException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
+        assertThat(store.entered.await(10, TimeUnit.SECONDS))
+                .as("second delta's read started")
+                .isTrue();
+        assertThatThrownBy(fetcher::next)
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH));
         fetcher.close();
 
-        assertThat(store.finished).as("close returned only after the slow read ended").isTrue();
+        assertThat(store.finished)
+                .as("close returned only after the slow read ended")
+                .isTrue();
         FileTree.delete(downloads);
         assertThat(downloads).doesNotExist();
     }

@@ -41,10 +41,13 @@ class DeltaStreamsTest {
         Path decoded = Files.createDirectories(dir.resolve("decoded"));
 
         // a budget of 1 MiB: the decode thread waits for releases, as it does on a large delta
-        List<String> replay = drain(new DecodingStream(
-                new DeltaPrefetcher(store, deltas, raw, 3, DeltaPrefetcher.Mode.RAW_COPY), 1024 * 1024), raw);
-        List<String> fold = drain(new DecodedFileStream(
-                new DeltaPrefetcher(store, deltas, decoded, 3, DeltaPrefetcher.Mode.DECODED)), decoded);
+        List<String> replay = drain(
+                new DecodingStream(
+                        new DeltaPrefetcher(store, deltas, raw, 3, DeltaPrefetcher.Mode.RAW_COPY), 1024 * 1024),
+                raw);
+        List<String> fold = drain(
+                new DecodedFileStream(new DeltaPrefetcher(store, deltas, decoded, 3, DeltaPrefetcher.Mode.DECODED)),
+                decoded);
 
         assertThat(replay).isEqualTo(fold);
         assertThat(replay.get(0)).startsWith("start " + deltas.get(0).key());
@@ -57,28 +60,32 @@ class DeltaStreamsTest {
         Path bucket = Fixtures.copyBucket("plain", dir.resolve("bucket"));
         LocalDirectoryStore store = new LocalDirectoryStore(bucket);
         List<SnapshotObject> deltas = SnapshotCatalog.load(store, "").select().deltas();
-        try (RandomAccessFile f = new RandomAccessFile(bucket.resolve(deltas.get(1).key()).toFile(), "rw")) {
+        try (RandomAccessFile f =
+                new RandomAccessFile(bucket.resolve(deltas.get(1).key()).toFile(), "rw")) {
             f.seek(500);
             int b = f.read();
             f.seek(500);
             f.write(b ^ 0x01);
         }
         for (Function<Path, DeltaStream> open : List.<Function<Path, DeltaStream>>of(
-                d -> new DecodingStream(new DeltaPrefetcher(store, deltas, d, 2, DeltaPrefetcher.Mode.RAW_COPY),
-                        1024 * 1024),
+                d -> new DecodingStream(
+                        new DeltaPrefetcher(store, deltas, d, 2, DeltaPrefetcher.Mode.RAW_COPY), 1024 * 1024),
                 d -> new DecodedFileStream(new DeltaPrefetcher(store, deltas, d, 2, DeltaPrefetcher.Mode.DECODED)))) {
             Path downloads = Files.createTempDirectory(dir, "downloads");
             List<String> seen = new ArrayList<>();
             try (DeltaStream stream = open.apply(downloads)) {
                 assertThatThrownBy(() -> {
-                    while (true) {
-                        seen.add(describe(stream, stream.next()));
-                    }
-                }).isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
+                            while (true) {
+                                seen.add(describe(stream, stream.next()));
+                            }
+                        })
+                        .isInstanceOfSatisfying(
+                                WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.HASH_MISMATCH))
                         .hasMessageContaining(deltas.get(1).key());
             }
-            assertThat(seen).as("the first delta whole, nothing of the second").contains("end " + deltas.get(0).key())
+            assertThat(seen)
+                    .as("the first delta whole, nothing of the second")
+                    .contains("end " + deltas.get(0).key())
                     .noneMatch(s -> s.contains(deltas.get(1).key()));
         }
     }
@@ -105,7 +112,8 @@ class DeltaStreamsTest {
 
     private static String describe(DeltaStream stream, DeltaItem item) {
         if (item instanceof DeltaItem.DeltaStart s) {
-            return "start " + s.delta().object().key() + " events=" + s.delta().summary().events();
+            return "start " + s.delta().object().key() + " events="
+                    + s.delta().summary().events();
         }
         if (item instanceof DeltaItem.Group g) {
             RevisionGroup group = g.group();

@@ -32,8 +32,8 @@ class BaseDatabaseCompactionTest {
     @Test
     void aSidecarsFullSnapshotWithHistoryIsNot() throws Exception {
         Path db = dir.resolve("full-2037.db");
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(Fixtures.bucket(Fixtures.V0_41_2, "gzip")
-                .resolve("v2/Full-00000000-00002037-1796115300.gz")))) {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(
+                Fixtures.bucket(Fixtures.V0_41_2, "gzip").resolve("v2/Full-00000000-00002037-1796115300.gz")))) {
             Files.copy(in, db);
         }
         Path uncompacted = Fixtures.bucket("plain").resolve("v2/Full-00000000-00000601-1795986606");

@@ -3,13 +3,13 @@ package io.etcdworkers.rebuild.offline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etcdworkers.etcd.EtcdBinaries;
+import io.etcdworkers.etcd.EtcdMember;
+import io.etcdworkers.format.SnapshotCatalog;
 import io.etcdworkers.rebuild.engine.EngineInput;
 import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
-import io.etcdworkers.etcd.EtcdBinaries;
-import io.etcdworkers.etcd.EtcdMember;
-import io.etcdworkers.format.SnapshotCatalog;
 import io.etcdworkers.store.LocalDirectoryStore;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.Fixtures;
@@ -41,10 +41,13 @@ class EarlyOpenAbandonIT {
         EarlyOpen early = EarlyOpen.start(in, EngineSettings.defaults());
 
         try (VerifyingEtcd opened = early.get()) {
-            assertThat(opened.etcd().client().status().getHeader().getRevision()).isEqualTo(3656);
+            assertThat(opened.etcd().client().status().getHeader().getRevision())
+                    .isEqualTo(3656);
             assertThat(opened.fileRead().get().entries()).isEqualTo(1364);
             early.abandon();
-            assertThat(opened.etcd().process().isAlive()).as("abandon after the hand-over leaves etcd alone").isTrue();
+            assertThat(opened.etcd().process().isAlive())
+                    .as("abandon after the hand-over leaves etcd alone")
+                    .isTrue();
         }
         Processes.awaitNoneMentioning(dir);
     }
@@ -53,8 +56,13 @@ class EarlyOpenAbandonIT {
     void abandonedOnceEtcdRunsItStopsItAndRemovesItsDirs() throws Exception {
         EngineInput in = input();
         EarlyOpen early = EarlyOpen.start(in, EngineSettings.defaults());
-        Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(early::finished);
-        assertThat(Processes.mentioning(in.dataDir())).as("etcd runs on the early dir").isNotEmpty();
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .until(early::finished);
+        assertThat(Processes.mentioning(in.dataDir()))
+                .as("etcd runs on the early dir")
+                .isNotEmpty();
 
         early.abandon();
 
@@ -80,7 +88,9 @@ class EarlyOpenAbandonIT {
         Thread.currentThread().interrupt();
         assertThatThrownBy(early::get).isInstanceOf(InterruptedException.class);
 
-        assertThat(Thread.interrupted()).as("the interrupt is not swallowed twice").isFalse();
+        assertThat(Thread.interrupted())
+                .as("the interrupt is not swallowed twice")
+                .isFalse();
         assertNothingLeft(in);
     }
 
@@ -95,10 +105,19 @@ class EarlyOpenAbandonIT {
         LocalDirectoryStore store = new LocalDirectoryStore(bucket);
         var selection = SnapshotCatalog.load(store, "").select();
         Path base = Files.copy(bucket.resolve("v2/Full-00000000-00003656-1795986628"), dir.resolve("base.db"));
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         Path scratch = Files.createDirectories(dir.resolve("scratch"));
-        return new EngineInput(binaries, EtcdMember.onFreeLoopbackPort(), selection, base, false, scratch,
-                scratch.resolve("verify.etcd"), Optional.empty(), new Phases(Clock.systemUTC()),
+        return new EngineInput(
+                binaries,
+                EtcdMember.onFreeLoopbackPort(),
+                selection,
+                base,
+                false,
+                scratch,
+                scratch.resolve("verify.etcd"),
+                Optional.empty(),
+                new Phases(Clock.systemUTC()),
                 Optional.of(new Placement(EtcdMember.onFreeLoopbackPort(), dir.resolve("data.part"))));
     }
 }

@@ -26,8 +26,14 @@ class ExpectedOnTheSideTest {
                 byte[] value = new byte[random.nextInt(4000)];
                 random.nextBytes(value);
                 // values still in the spill's write buffer when the walks start: settle() writes them
-                live.put(("/registry/k" + random.nextInt(4000)).getBytes(StandardCharsets.UTF_8), live.store(value),
-                        1 + i, 1 + i, 0, 1, 0);
+                live.put(
+                        ("/registry/k" + random.nextInt(4000)).getBytes(StandardCharsets.UTF_8),
+                        live.store(value),
+                        1 + i,
+                        1 + i,
+                        0,
+                        1,
+                        0);
             }
             CompactedDatabase.Expected alone = CompactedDatabase.expected(live, 5000);
 
@@ -90,8 +96,8 @@ class ExpectedOnTheSideTest {
                 throw failure;
             }
             for (long i = 0; ; i++) {
-                visitor.visit(new FoldedKey(String.format("k%019d", i).getBytes(StandardCharsets.US_ASCII), new byte[8],
-                        1, 1, 0, 1, 0));
+                visitor.visit(new FoldedKey(
+                        String.format("k%019d", i).getBytes(StandardCharsets.US_ASCII), new byte[8], 1, 1, 0, 1, 0));
                 visited.incrementAndGet();
             }
         }

@@ -1,10 +1,10 @@
 package io.etcdworkers.rebuild.offline;
 
-import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.format.FullSnapshotReader;
 import io.etcdworkers.format.SnapshotCatalog;
 import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.SnapshotStreams;
+import io.etcdworkers.rebuild.engine.EngineSettings;
 import io.etcdworkers.store.LocalDirectoryStore;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,7 +1,5 @@
 package io.etcdworkers.rebuild.offline;
 
-import java.nio.charset.StandardCharsets;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,12 +11,13 @@ import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdGrpcClient;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.SnapshotRestorer;
+import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import io.etcdworkers.testsupport.EtcdTestEnvironment;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.testsupport.SnapshotStatus;
-import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,8 +43,10 @@ class FoldWriterIT {
 
         JsonNode state = ExpectedState.stateJson();
         assertThat(result.finalRevision()).isEqualTo(3656);
-        assertThat(result.expected().kvSha256()).isEqualTo(state.get("kv_sha256").asText());
-        assertThat(result.expected().metaSha256()).isEqualTo(state.get("meta_sha256").asText());
+        assertThat(result.expected().kvSha256())
+                .isEqualTo(state.get("kv_sha256").asText());
+        assertThat(result.expected().metaSha256())
+                .isEqualTo(state.get("meta_sha256").asText());
         assertThat(Files.size(result.database())).isEqualTo(result.databaseBytes() + 32);
         try (var left = Files.list(work)) {
             assertThat(left).as("downloads and spill files removed").allMatch(Files::isDirectory);
@@ -70,17 +71,20 @@ class FoldWriterIT {
 
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = dir.resolve("data");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, dir.resolve("scratch"), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(result.database(), member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries,
-                member, data, dir.resolve("etcd")));
+        try (EmbeddedEtcd etcd =
+                        EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, data, dir.resolve("etcd")));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             assertThat(client.status().getHeader().getRevision()).isEqualTo(3656);
-            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected())).isTrue();
+            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected()))
+                    .isTrue();
             client.defragment(Duration.ofMinutes(1));
             assertThat(client.status().getHeader().getRevision()).isEqualTo(3656);
-            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected())).isTrue();
+            assertThat(KeyspaceDigest.of(client, 3656).sameKeyspace(result.expected()))
+                    .isTrue();
         }
     }
 

@@ -43,10 +43,16 @@ class KeyValueEncodingTest {
         }
     }
 
-    private static void assertEncodesAsTheGeneratedMessage(byte[] key, long create, long mod, long version,
-            byte[] value, long lease) throws Exception {
-        byte[] expected = KeyValue.newBuilder().setKey(ByteString.copyFrom(key)).setCreateRevision(create)
-                .setModRevision(mod).setVersion(version).setValue(ByteString.copyFrom(value)).setLease(lease).build()
+    private static void assertEncodesAsTheGeneratedMessage(
+            byte[] key, long create, long mod, long version, byte[] value, long lease) throws Exception {
+        byte[] expected = KeyValue.newBuilder()
+                .setKey(ByteString.copyFrom(key))
+                .setCreateRevision(create)
+                .setModRevision(mod)
+                .setVersion(version)
+                .setValue(ByteString.copyFrom(value))
+                .setLease(lease)
+                .build()
                 .toByteArray();
 
         assertThat(EtcdValues.keyValue(key, create, mod, version, value, lease)).isEqualTo(expected);
@@ -54,8 +60,8 @@ class KeyValueEncodingTest {
 
     @SeededTest(tries = 500)
     void decodesAsTheGeneratedMessage(SeededCase c) throws Exception {
-        assertDecodesAsTheGeneratedMessage(bytes(c), number(c), c.longBetween(1, Long.MAX_VALUE), number(c), bytes(c),
-                number(c), c.anyBoolean());
+        assertDecodesAsTheGeneratedMessage(
+                bytes(c), number(c), c.longBetween(1, Long.MAX_VALUE), number(c), bytes(c), number(c), c.anyBoolean());
     }
 
     /** Each field at each edge number (the mod revision at the positive ones), with and without an unknown field. */
@@ -78,14 +84,25 @@ class KeyValueEncodingTest {
         return LongStream.of(EDGE_NUMBERS);
     }
 
-    private static void assertDecodesAsTheGeneratedMessage(byte[] key, long create, long mod, long version,
-            byte[] value, long lease, boolean unknownField) throws Exception {
-        KeyValue.Builder kv = KeyValue.newBuilder().setKey(ByteString.copyFrom(key)).setCreateRevision(create)
-                .setModRevision(mod).setVersion(version).setValue(ByteString.copyFrom(value)).setLease(lease);
+    private static void assertDecodesAsTheGeneratedMessage(
+            byte[] key, long create, long mod, long version, byte[] value, long lease, boolean unknownField)
+            throws Exception {
+        KeyValue.Builder kv = KeyValue.newBuilder()
+                .setKey(ByteString.copyFrom(key))
+                .setCreateRevision(create)
+                .setModRevision(mod)
+                .setVersion(version)
+                .setValue(ByteString.copyFrom(value))
+                .setLease(lease);
         if (unknownField) {
-            kv.setUnknownFields(com.google.protobuf.UnknownFieldSet.newBuilder().addField(9,
-                    com.google.protobuf.UnknownFieldSet.Field.newBuilder().addVarint(7).addLengthDelimited(
-                            ByteString.copyFromUtf8("x")).build()).build());
+            kv.setUnknownFields(com.google.protobuf.UnknownFieldSet.newBuilder()
+                    .addField(
+                            9,
+                            com.google.protobuf.UnknownFieldSet.Field.newBuilder()
+                                    .addVarint(7)
+                                    .addLengthDelimited(ByteString.copyFromUtf8("x"))
+                                    .build())
+                    .build());
         }
         byte[] encoded = kv.build().toByteArray();
         KeyValue parsed = KeyValue.parseFrom(encoded);

@@ -1,16 +1,15 @@
 package io.etcdworkers.rebuild.offline;
 
-import java.nio.file.Files;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.rebuild.sequence.RevisionSequence;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.RevisionGroup;
+import io.etcdworkers.rebuild.sequence.RevisionSequence;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -73,8 +72,13 @@ class KeyspaceFoldTest {
 
     @Test
     void eventsContinueTheStateWithSubRevisionsInGroupOrder() throws Exception {
-        apply("d1", group(6, DeltaEvent.put(b("a"), b("a3"), 1, 6, 3, 0, T),
-                DeltaEvent.put(b("c"), b("c2"), 6, 6, 1, 0, T), DeltaEvent.delete(b("b"), 6, T)));
+        apply(
+                "d1",
+                group(
+                        6,
+                        DeltaEvent.put(b("a"), b("a3"), 1, 6, 3, 0, T),
+                        DeltaEvent.put(b("c"), b("c2"), 6, 6, 1, 0, T),
+                        DeltaEvent.delete(b("b"), 6, T)));
         apply("d1", group(7, DeltaEvent.put(b("b"), b("b2"), 7, 7, 1, 9, T)));
 
         assertThat(sequence.revision()).isEqualTo(7);
@@ -95,16 +99,17 @@ class KeyspaceFoldTest {
     void aPutThatDoesNotContinueTheKeyIsRefused() {
         // a exists with create 1, version 2: a "create" of it is not a continuation
         assertThatThrownBy(() -> apply("d", group(6, DeltaEvent.put(b("a"), b("x"), 6, 6, 1, 0, T))))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
-                .hasMessageContaining("revision 6 puts key a").hasMessageContaining("gives 1 and 3");
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .hasMessageContaining("revision 6 puts key a")
+                .hasMessageContaining("gives 1 and 3");
     }
 
     @Test
     void deletingAKeyThatIsNotLiveIsRefused() {
         assertThatThrownBy(() -> apply("d", group(6, DeltaEvent.delete(b("c"), 6, T))))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
                 .hasMessageContaining("deletes key c");
     }
 
@@ -118,7 +123,8 @@ class KeyspaceFoldTest {
         }
         assertThat(live.compactions()).isPositive();
         assertThat(live.value(live.get(b("a")))[0]).isEqualTo((byte) 299);
-        assertThat(new String(live.value(live.get(b("b"))), StandardCharsets.UTF_8)).isEqualTo("b1");
+        assertThat(new String(live.value(live.get(b("b"))), StandardCharsets.UTF_8))
+                .isEqualTo("b1");
         assertThat(live.liveValueBytes()).isEqualTo(big.length + 2);
     }
 

@@ -58,7 +58,9 @@ class LiveKeysValueFilesTest {
             live.put(b("x"), d.ref(0), 1, 1, 0, 1, 0);
             live.put(b("x"), d.ref(1), 1, 2, 0, 2, 0);
             live.remove(b("x"));
-            assertThat(d.path).as("not sealed: its stream may still hand out values").exists();
+            assertThat(d.path)
+                    .as("not sealed: its stream may still hand out values")
+                    .exists();
             d.file.seal();
             assertThat(d.path).doesNotExist();
         }
@@ -86,15 +88,22 @@ class LiveKeysValueFilesTest {
                 for (int i = 0; i < 50; i++) {
                     String k = keys.get(i);
                     LiveKey previous = live.get(b(k));
-                    live.put(b(k), delta.ref(i), previous == null ? rev : previous.create(), rev, 0,
-                            previous == null ? 1 : previous.version() + 1, 0);
+                    live.put(
+                            b(k),
+                            delta.ref(i),
+                            previous == null ? rev : previous.create(),
+                            rev,
+                            0,
+                            previous == null ? 1 : previous.version() + 1,
+                            0);
                     expected.put(k, values.get(i));
                     rev++;
                 }
                 delta.file.seal();
-                assertThat(live.valueFileBytes()).as("bounded by the live bytes (or the minimum), delta " + d)
-                        .isLessThanOrEqualTo(Math.max(64 * 1024 + 50 * 1000,
-                                LiveKeys.GARBAGE_FACTOR * live.liveValueBytes() + 50 * 1000));
+                assertThat(live.valueFileBytes())
+                        .as("bounded by the live bytes (or the minimum), delta " + d)
+                        .isLessThanOrEqualTo(Math.max(
+                                64 * 1024 + 50 * 1000, LiveKeys.GARBAGE_FACTOR * live.liveValueBytes() + 50 * 1000));
             }
             assertThat(live.compactions()).isPositive();
             for (var e : expected.entrySet()) {
@@ -120,7 +129,8 @@ class LiveKeysValueFilesTest {
             }
             assertThat(live.compactions()).isPositive();
             try (Stream<Path> left = Files.list(dir)) {
-                assertThat(left.filter(p -> p.toString().endsWith(".values")).count()).isLessThanOrEqualTo(4);
+                assertThat(left.filter(p -> p.toString().endsWith(".values")).count())
+                        .isLessThanOrEqualTo(4);
             }
             for (var e : expected.entrySet()) {
                 assertThat(live.value(live.get(b(e.getKey())))).isEqualTo(e.getValue());

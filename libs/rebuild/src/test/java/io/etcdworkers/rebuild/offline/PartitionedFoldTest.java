@@ -1,16 +1,14 @@
 package io.etcdworkers.rebuild.offline;
 
-import java.util.Arrays;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.rebuild.engine.KeyPrefix;
 import io.etcdworkers.contract.WorkerException;
-import io.etcdworkers.rebuild.sequence.RevisionSequence;
 import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.RevisionGroup;
+import io.etcdworkers.rebuild.engine.KeyPrefix;
+import io.etcdworkers.rebuild.sequence.RevisionSequence;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -82,7 +81,9 @@ class PartitionedFoldTest {
         assertSame(byRev, heapByRev);
         assertSame(byKey, heapByKey);
         try (Stream<Path> left = Files.walk(parts)) {
-            assertThat(left.filter(Files::isRegularFile)).as("partitions, runs and spills are removed").isEmpty();
+            assertThat(left.filter(Files::isRegularFile))
+                    .as("partitions, runs and spills are removed")
+                    .isEmpty();
         }
     }
 
@@ -99,8 +100,10 @@ class PartitionedFoldTest {
         String heapMessage;
         try (LiveKeys live = new LiveKeys(Files.createDirectories(dir.resolve("heap")))) {
             KeyspaceFold fold = new KeyspaceFold(live);
-            heapMessage = assertThatThrownBy(() -> run(fold, broken)).isInstanceOf(WorkerException.class)
-                    .actual().getMessage();
+            heapMessage = assertThatThrownBy(() -> run(fold, broken))
+                    .isInstanceOf(WorkerException.class)
+                    .actual()
+                    .getMessage();
         }
         assertThat(heapMessage).contains("revision " + (last + 1) + " deletes key absent-1");
 
@@ -110,8 +113,8 @@ class PartitionedFoldTest {
             assertThat(fold.partitionOf(b("absent-1"))).isNotEqualTo(fold.partitionOf(b("absent-2")));
             run(fold, broken);
             assertThatThrownBy(() -> fold.finish(Duration.ofMinutes(1), 3))
-                    .isInstanceOfSatisfying(WorkerException.class,
-                            e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                    .isInstanceOfSatisfying(
+                            WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
                     .hasMessage(heapMessage);
         }
         try (Stream<Path> left = Files.walk(parts)) {
@@ -131,7 +134,8 @@ class PartitionedFoldTest {
             w.add(new FoldedKey(b("k"), b("w"), 2, 2, 0, 1, 0));
         }
         assertThatThrownBy(() -> SortedRun.merge(List.of(a, c), FoldedKey.BY_KEY, x -> {}))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("key k");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("key k");
     }
 
     @Test
@@ -205,7 +209,14 @@ class PartitionedFoldTest {
             } else {
                 State next = s == null ? new State(rev, 1) : new State(s.create, s.version + 1);
                 live.put(key, next);
-                base.add(new BaseKeyEntry(rev, 0, false, b(key), value(random, key), next.create, next.version,
+                base.add(new BaseKeyEntry(
+                        rev,
+                        0,
+                        false,
+                        b(key),
+                        value(random, key),
+                        next.create,
+                        next.version,
                         random.nextInt(4) == 0 ? 1 + random.nextInt(3) : 0));
             }
         }
@@ -227,8 +238,14 @@ class PartitionedFoldTest {
                 } else {
                     State next = s == null ? new State(rev, 1) : new State(s.create, s.version + 1);
                     live.put(key, next);
-                    events.add(DeltaEvent.put(b(key), value(random, key), next.create, rev, next.version,
-                            random.nextInt(4) == 0 ? 10 + random.nextInt(3) : 0, T));
+                    events.add(DeltaEvent.put(
+                            b(key),
+                            value(random, key),
+                            next.create,
+                            rev,
+                            next.version,
+                            random.nextInt(4) == 0 ? 10 + random.nextInt(3) : 0,
+                            T));
                 }
             }
             groups.add(new RevisionGroup(rev, events));

@@ -1,9 +1,5 @@
 package io.etcdworkers.rebuild.offline;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,8 +12,11 @@ import io.etcdworkers.etcd.schema.Revision;
 import io.etcdworkers.rebuild.verify.WrittenKeys;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,8 +38,12 @@ class WrittenKeysFixtureTest {
         WrittenKeys written = WrittenKeys.read(folded.database());
 
         assertThat(written.hashKvUnsigned())
-                .isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783").get("hash").asLong());
-        assertThat(written.entries()).isEqualTo(state.get("keys").asLong()).isEqualTo(folded.expected().keys());
+                .isEqualTo(state.get("hashkv_of_a_restore_compacted_at_3783")
+                        .get("hash")
+                        .asLong());
+        assertThat(written.entries())
+                .isEqualTo(state.get("keys").asLong())
+                .isEqualTo(folded.expected().keys());
         assertThat(written.sum()).isEqualTo(folded.sums().total());
         assertThat(folded.sums().size()).isEqualTo(folded.bounds().size() + 1);
     }
@@ -60,7 +63,8 @@ class WrittenKeysFixtureTest {
 
         assertThat(written.entries()).isEqualTo(folded.expected().keys());
         assertThat(written.sum()).isNotEqualTo(folded.sums().total());
-        assertThat(written.hashKv()).isNotEqualTo(WrittenKeys.read(folded.database()).hashKv());
+        assertThat(written.hashKv())
+                .isNotEqualTo(WrittenKeys.read(folded.database()).hashKv());
     }
 
     @Test
@@ -79,7 +83,8 @@ class WrittenKeysFixtureTest {
 
         Path tombstone = dir.resolve("tombstone.db");
         writeKeyBucket(tombstone, Arrays.copyOf(new Revision(5, 0).bytes(), 18), new byte[0]);
-        assertThatThrownBy(() -> WrittenKeys.read(tombstone)).isInstanceOf(BoltFormatException.class)
+        assertThatThrownBy(() -> WrittenKeys.read(tombstone))
+                .isInstanceOf(BoltFormatException.class)
                 .hasMessageContaining("no live revision");
     }
 
@@ -91,5 +96,4 @@ class WrittenKeysFixtureTest {
             out.finish();
         }
     }
-
 }

@@ -32,8 +32,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,11 +58,12 @@ class WrittenKeyspaceCheckIT {
     private void onEtcd(Path database, String name, WithEtcd body) throws Exception {
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
         Path data = dir.resolve(name + ".etcd");
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         new SnapshotRestorer(binaries, dir.resolve("scratch-" + name), Duration.ofMinutes(2))
                 .restore(new SnapshotRestorer.Request(database, member, data, Optional.empty(), false));
-        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, data,
-                dir.resolve("etcd-" + name)));
+        try (EmbeddedEtcd etcd = EmbeddedEtcd.start(
+                        EmbeddedEtcdConfig.defaults(binaries, member, data, dir.resolve("etcd-" + name)));
                 EtcdGrpcClient client = EtcdGrpcClient.connect(etcd.clientEndpoint(), Duration.ofSeconds(30))) {
             body.run(client);
         }
@@ -70,8 +71,8 @@ class WrittenKeyspaceCheckIT {
 
     private static KeyspaceRead check(EtcdGrpcClient client, OfflineResult f, WrittenKeys written, VerifyScope scope)
             throws WrittenKeyspaceCheck.Mismatch {
-        return WrittenKeyspaceCheck.check(client, REVISION, f.expected(), f.sums(), f.bounds(), written, scope,
-                new Random(1));
+        return WrittenKeyspaceCheck.check(
+                client, REVISION, f.expected(), f.sums(), f.bounds(), written, scope, new Random(1));
     }
 
     @Test
@@ -92,7 +93,8 @@ class WrittenKeyspaceCheckIT {
 
             WrittenKeys otherFile = new WrittenKeys(written.hashKv() ^ 1, written.sum(), written.entries());
             assertThatThrownBy(() -> check(client, folded, otherFile, VerifyScope.SAMPLE))
-                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class).hasMessageContaining("HashKV");
+                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class)
+                    .hasMessageContaining("HashKV");
         });
     }
 
@@ -112,10 +114,20 @@ class WrittenKeyspaceCheckIT {
         byte[] last = shifted.get(shifted.size() - 1);
         shifted.set(shifted.size() - 1, Arrays.copyOf(last, last.length + 1));
         KeyBounds moved = KeyBounds.of(shifted);
-        onEtcd(folded.database(), "ranges", client -> assertThatThrownBy(() -> WrittenKeyspaceCheck.check(client,
-                REVISION, folded.expected(), folded.sums(), moved, written, VerifyScope.SAMPLE, new Random(1)))
-                .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class)
-                .hasMessageContaining("etcd serves range " + (ranges.size() - 1) + " of " + ranges.size()));
+        onEtcd(
+                folded.database(),
+                "ranges",
+                client -> assertThatThrownBy(() -> WrittenKeyspaceCheck.check(
+                                client,
+                                REVISION,
+                                folded.expected(),
+                                folded.sums(),
+                                moved,
+                                written,
+                                VerifyScope.SAMPLE,
+                                new Random(1)))
+                        .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class)
+                        .hasMessageContaining("etcd serves range " + (ranges.size() - 1) + " of " + ranges.size()));
     }
 
     @Test
@@ -135,7 +147,8 @@ class WrittenKeyspaceCheckIT {
             // etcd opens exactly that file: its hash agrees with the file, the fold's sum does not
             assertThat(Integer.toUnsignedLong(client.hashKv(0).getHash())).isEqualTo(written.hashKvUnsigned());
             assertThatThrownBy(() -> check(client, folded, written, VerifyScope.SAMPLE))
-                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class).hasMessageContaining("database file holds");
+                    .isInstanceOf(WrittenKeyspaceCheck.Mismatch.class)
+                    .hasMessageContaining("database file holds");
         });
     }
 
@@ -157,9 +170,15 @@ class WrittenKeyspaceCheckIT {
                 unused++;
             }
             KeyValue some = KeyValue.parseFrom(keys.lastEntry().getValue());
-            keys.put(new Revision(unused, 0).bytes(), some.toBuilder().setCreateRevision(unused)
-                    .setModRevision(unused).setVersion(1).setValue(ByteString.copyFromUtf8("older")).build()
-                    .toByteArray());
+            keys.put(
+                    new Revision(unused, 0).bytes(),
+                    some.toBuilder()
+                            .setCreateRevision(unused)
+                            .setModRevision(unused)
+                            .setVersion(1)
+                            .setValue(ByteString.copyFromUtf8("older"))
+                            .build()
+                            .toByteArray());
             for (byte[] name : good.bucketNames()) {
                 try (BucketWriter bucket = out.bucket(name)) {
                     if (Bucket.KEY.is(name)) {
@@ -183,5 +202,4 @@ class WrittenKeyspaceCheckIT {
             assertThat(Integer.toUnsignedLong(client.hashKv(0).getHash())).isNotEqualTo(written.hashKvUnsigned());
         });
     }
-
 }

@@ -25,13 +25,13 @@ class DefragPolicyTest {
             interval reached                | 0    | 0 | 1   | 1   | 60  | INTERVAL
             several: first in order wins    | 5000 | 9 | 900 | 10  | 600 | EVENTS
             """)
-    void firesTheFirstReachedTrigger(String name, long events, int deltas, long dbMb, long inUseMb, long seconds,
-            Trigger expected) {
-        DefragPolicy policy = new DefragPolicy(new DefragPolicyConfig(
-                1000, 5, 512 * MB, 0.5, Duration.ofSeconds(60), 64 * MB));
+    void firesTheFirstReachedTrigger(
+            String name, long events, int deltas, long dbMb, long inUseMb, long seconds, Trigger expected) {
+        DefragPolicy policy =
+                new DefragPolicy(new DefragPolicyConfig(1000, 5, 512 * MB, 0.5, Duration.ofSeconds(60), 64 * MB));
 
-        Optional<Trigger> decision = policy.decide(
-                new Observation(events, deltas, dbMb * MB, inUseMb * MB, Duration.ofSeconds(seconds)));
+        Optional<Trigger> decision =
+                policy.decide(new Observation(events, deltas, dbMb * MB, inUseMb * MB, Duration.ofSeconds(seconds)));
 
         assertThat(decision).isEqualTo(Optional.ofNullable(expected));
     }
@@ -40,8 +40,9 @@ class DefragPolicyTest {
     void offNeverFires() {
         DefragPolicy policy = new DefragPolicy(DefragPolicyConfig.off());
 
-        assertThat(policy.decide(new Observation(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, 0,
-                Duration.ofDays(365)))).isEmpty();
+        assertThat(policy.decide(
+                        new Observation(Long.MAX_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, 0, Duration.ofDays(365))))
+                .isEmpty();
         assertThat(policy.eventsTriggerReached(Long.MAX_VALUE)).isFalse();
     }
 
@@ -55,7 +56,8 @@ class DefragPolicyTest {
 
     @Test
     void fragmentationIsOneMinusInUseOverSize() {
-        assertThat(new Observation(0, 0, 200, 50, Duration.ZERO).fragmentation()).isEqualTo(0.75);
+        assertThat(new Observation(0, 0, 200, 50, Duration.ZERO).fragmentation())
+                .isEqualTo(0.75);
         assertThat(new Observation(0, 0, 0, 0, Duration.ZERO).fragmentation()).isZero();
     }
 

@@ -35,19 +35,22 @@ class TxnChainIT {
 
     @TempDir
     Path tmp;
+
     private ScratchEtcd etcd;
     private long base;
     private final List<String> explained = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() {
-        EtcdBinaries binaries = EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
+        EtcdBinaries binaries =
+                EtcdBinaries.locate(Optional.of(EtcdTestEnvironment.onPath().binDir()), "");
         EtcdMember member = EtcdMember.onFreeLoopbackPort();
-        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT).restore(
-                new SnapshotRestorer.Request(EtcdTestEnvironment.fullSnapshot(), member, tmp.resolve("data"),
-                        Optional.empty(), false));
-        etcd = ScratchEtcd.start(EmbeddedEtcdConfig.defaults(binaries, member, tmp.resolve("data"),
-                tmp.resolve("scratch")), Duration.ofSeconds(20));
+        new SnapshotRestorer(binaries, tmp.resolve("scratch"), SnapshotRestorer.DEFAULT_TIMEOUT)
+                .restore(new SnapshotRestorer.Request(
+                        EtcdTestEnvironment.fullSnapshot(), member, tmp.resolve("data"), Optional.empty(), false));
+        etcd = ScratchEtcd.start(
+                EmbeddedEtcdConfig.defaults(binaries, member, tmp.resolve("data"), tmp.resolve("scratch")),
+                Duration.ofSeconds(20));
         base = etcd.client().status().getHeader().getRevision();
     }
 
@@ -95,8 +98,9 @@ class TxnChainIT {
         WorkerException thrown = submitUntilThrown(chain, 501, 2000, base + 2);
 
         assertThat(thrown.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
-        assertThat(thrown).hasMessage("Incr-500: after replaying revision 1103 etcd is at revision 1102 (1 events): "
-                + "the delta does not continue the restored state");
+        assertThat(thrown)
+                .hasMessage("Incr-500: after replaying revision 1103 etcd is at revision 1102 (1 events): "
+                        + "the delta does not continue the restored state");
         assertThat(explained).containsExactly("Incr-500@1103");
         // nothing queued behind the failure was sent, and the failure stays
         assertThat(etcd.client().status().getHeader().getRevision()).isEqualTo(base + 501);
@@ -117,7 +121,8 @@ class TxnChainIT {
         WorkerException thrown = submitUntilThrown(chain, 300, 5000, base + 1);
 
         assertThat(thrown.code()).isEqualTo(ErrorCode.ETCD_FAILURE);
-        assertThat(thrown).hasMessageContaining("scratch etcd at " + etcd.client().endpoint())
+        assertThat(thrown)
+                .hasMessageContaining("scratch etcd at " + etcd.client().endpoint())
                 .hasMessageContaining("txn");
         assertThat(explained).containsExactly("Incr-300@902");
         assertThat(chain.applied()).isEqualTo(base + 300);
@@ -149,14 +154,21 @@ class TxnChainIT {
 
     /** Transaction i: key i % KEYS gets the value i; the source says it landed at {@code revision}. */
     private static TxnChain.Txn put(int i, long revision) {
-        TxnRequest request = TxnRequest.newBuilder().addSuccess(RequestOp.newBuilder().setRequestPut(
-                PutRequest.newBuilder().setKey(ByteString.copyFromUtf8("/chain/k" + (i % KEYS)))
-                        .setValue(ByteString.copyFromUtf8(Integer.toString(i))))).build();
+        TxnRequest request = TxnRequest.newBuilder()
+                .addSuccess(RequestOp.newBuilder()
+                        .setRequestPut(PutRequest.newBuilder()
+                                .setKey(ByteString.copyFromUtf8("/chain/k" + (i % KEYS)))
+                                .setValue(ByteString.copyFromUtf8(Integer.toString(i)))))
+                .build();
         return new TxnChain.Txn(request, "Incr-" + i, revision, 1);
     }
 
     private List<KeyValue> all() {
-        return etcd.client().range(RangeRequest.newBuilder().setKey(ByteString.copyFromUtf8("/chain/"))
-                .setRangeEnd(ByteString.copyFromUtf8("/chain0")).build()).getKvsList();
+        return etcd.client()
+                .range(RangeRequest.newBuilder()
+                        .setKey(ByteString.copyFromUtf8("/chain/"))
+                        .setRangeEnd(ByteString.copyFromUtf8("/chain0"))
+                        .build())
+                .getKvsList();
     }
 }

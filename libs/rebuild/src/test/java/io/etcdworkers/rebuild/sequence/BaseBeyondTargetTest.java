@@ -18,16 +18,19 @@ class BaseBeyondTargetTest {
 
     @Test
     void theFindingIsTheMessageUpToWhatFollowsFromIt() {
-        SnapshotObject base = new SnapshotObject(new ObjectInfo(KEY, 1, Instant.EPOCH),
+        SnapshotObject base = new SnapshotObject(
+                new ObjectInfo(KEY, 1, Instant.EPOCH),
                 SnapshotName.parse("Full-00000000-00000601-1795986606.gz").orElseThrow());
 
         BaseBeyondTarget e = new BaseBeyondTarget(base, 605, 603);
 
         assertThat(e.code()).isEqualTo(ErrorCode.USAGE);
         assertThat(e.base()).isSameAs(base);
-        assertThat(e.finding()).isEqualTo("revision 603 is inside the full snapshot " + KEY
-                + ", whose database holds revisions up to 605");
-        assertThat(e.getMessage()).isEqualTo(e.finding() + ": the nearest restorable revision from it is 605, "
-                + "and no earlier full snapshot reaches back to 603");
+        assertThat(e.finding())
+                .isEqualTo("revision 603 is inside the full snapshot " + KEY
+                        + ", whose database holds revisions up to 605");
+        assertThat(e.getMessage())
+                .isEqualTo(e.finding() + ": the nearest restorable revision from it is 605, "
+                        + "and no earlier full snapshot reaches back to 603");
     }
 }

@@ -49,9 +49,10 @@ class RevisionSequenceTest {
     @Test
     void aGapIsInconsistentNamingTheObjectAndTheMissingRevisions() {
         assertThatThrownBy(() -> sequence.admit("v2/Incr-8", group(8, put("z", 8))))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
-                .hasMessageContaining("v2/Incr-8").hasMessageContaining("revisions 6..7 are missing");
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .hasMessageContaining("v2/Incr-8")
+                .hasMessageContaining("revisions 6..7 are missing");
     }
 
     @Test
@@ -60,16 +61,17 @@ class RevisionSequenceTest {
         sequence.admit("d1", six);
         sequence.applied(six);
         assertThatThrownBy(() -> sequence.admit("d2", group(6, put("a", 6))))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
-                .hasMessageContaining("d2").hasMessageContaining("deltas overlap");
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .hasMessageContaining("d2")
+                .hasMessageContaining("deltas overlap");
     }
 
     @Test
     void aKeyTwiceInOneRevisionIsCorrupt() {
         assertThatThrownBy(() -> sequence.admit("d", group(6, put("a", 6), DeltaEvent.delete(b("a"), 6, T))))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.CORRUPT_OBJECT))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CORRUPT_OBJECT))
                 .hasMessageContaining("revision 6 names key a twice");
     }
 
@@ -79,9 +81,10 @@ class RevisionSequenceTest {
         sequence.admit("d", six);
         sequence.applied(six);
         assertThatThrownBy(() -> sequence.checkDeltaEnd("v2/Incr-6-8", 8))
-                .isInstanceOfSatisfying(WorkerException.class,
-                        e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
-                .hasMessageContaining("v2/Incr-6-8").hasMessageContaining("at revision 6 but the delta ends at 8");
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .hasMessageContaining("v2/Incr-6-8")
+                .hasMessageContaining("at revision 6 but the delta ends at 8");
     }
 
     private static DeltaEvent put(String key, long revision) {

@@ -15,8 +15,14 @@ class DatabaseKeysTest {
 
     @Test
     void readsTheKeyOfAKeyValueWhateverTheFieldsAround() throws Exception {
-        byte[] kv = KeyValue.newBuilder().setKey(ByteString.copyFromUtf8("/registry/pods/a")).setCreateRevision(7)
-                .setModRevision(9).setVersion(2).setValue(ByteString.copyFrom(new byte[4096])).setLease(5).build()
+        byte[] kv = KeyValue.newBuilder()
+                .setKey(ByteString.copyFromUtf8("/registry/pods/a"))
+                .setCreateRevision(7)
+                .setModRevision(9)
+                .setVersion(2)
+                .setValue(ByteString.copyFrom(new byte[4096]))
+                .setLease(5)
+                .build()
                 .toByteArray();
 
         assertThat(DatabaseKeys.key(kv)).asString().isEqualTo("/registry/pods/a");

@@ -27,8 +27,12 @@ class KeyBoundsTest {
     void boundsCutTheKeyspaceIntoAdjacentRangesFromTheFirstKeyToTheEnd() {
         List<KeyRange> ranges = KeyBounds.of(List.of(k("/b"), k("/d"), k("/f"))).ranges();
 
-        assertThat(ranges).containsExactly(new KeyRange(KeyRange.FIRST_KEY, b("/b")), new KeyRange(b("/b"), b("/d")),
-                new KeyRange(b("/d"), b("/f")), new KeyRange(b("/f"), KeyRange.TO_END));
+        assertThat(ranges)
+                .containsExactly(
+                        new KeyRange(KeyRange.FIRST_KEY, b("/b")),
+                        new KeyRange(b("/b"), b("/d")),
+                        new KeyRange(b("/d"), b("/f")),
+                        new KeyRange(b("/f"), KeyRange.TO_END));
     }
 
     @Test
@@ -74,7 +78,8 @@ class KeyBoundsTest {
         pages.offer(k("/d"), 50); // alone over the budget: a range of its own
         pages.offer(k("/e"), 1);
 
-        assertThat(pages.build().ranges()).extracting(r -> r.from().toStringUtf8())
+        assertThat(pages.build().ranges())
+                .extracting(r -> r.from().toStringUtf8())
                 .containsExactly("\0", "/c", "/d", "/e");
     }
 }

@@ -25,7 +25,8 @@ class KeySampleTest {
         }
 
         assertThat(sample.estimatedKeys()).isEqualTo(1000);
-        assertThat(pageSizes(sample.bounds(100), all)).allSatisfy(n -> assertThat(n).isBetween(1, 100));
+        assertThat(pageSizes(sample.bounds(100), all))
+                .allSatisfy(n -> assertThat(n).isBetween(1, 100));
         assertThat(sample.bounds(100).size()).isEqualTo(9);
     }
 
@@ -48,7 +49,8 @@ class KeySampleTest {
         // one in 2^level keys is sampled: a range holds about that many, rarely ten times as many
         double mean = (double) n / pages.size();
         assertThat(mean).isBetween(200.0, 600.0);
-        assertThat(pages.stream().mapToInt(Integer::intValue).max().orElseThrow()).isLessThan((int) (mean * 12));
+        assertThat(pages.stream().mapToInt(Integer::intValue).max().orElseThrow())
+                .isLessThan((int) (mean * 12));
     }
 
     @Test

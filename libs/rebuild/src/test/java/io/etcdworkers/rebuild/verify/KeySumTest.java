@@ -17,8 +17,14 @@ class KeySumTest {
         KeyHasher hasher = new KeyHasher();
         KeySum sum = new KeySum();
         for (Key k : keys) {
-            hasher.addTo(sum, k.key().getBytes(StandardCharsets.UTF_8), k.value().getBytes(StandardCharsets.UTF_8),
-                    k.create(), k.mod(), k.version(), k.lease());
+            hasher.addTo(
+                    sum,
+                    k.key().getBytes(StandardCharsets.UTF_8),
+                    k.value().getBytes(StandardCharsets.UTF_8),
+                    k.create(),
+                    k.mod(),
+                    k.version(),
+                    k.lease());
         }
         return sum;
     }
@@ -50,7 +56,8 @@ class KeySumTest {
         List<Key> twice = new ArrayList<>(keys);
         twice.add(k);
         variants.add(twice);
-        for (Key changed : List.of(new Key(k.key() + "x", k.value(), k.create(), k.mod(), k.version(), k.lease()),
+        for (Key changed : List.of(
+                new Key(k.key() + "x", k.value(), k.create(), k.mod(), k.version(), k.lease()),
                 new Key(k.key(), k.value() + "x", k.create(), k.mod(), k.version(), k.lease()),
                 new Key(k.key(), k.value(), k.create() + 1, k.mod(), k.version(), k.lease()),
                 new Key(k.key(), k.value(), k.create(), k.mod() + 1, k.version(), k.lease()),

@@ -9,7 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RangeWalkTest {
-    private static final List<KeyRange> RANGES = KeyBounds.of(List.of(k("/b"), k("/d"), k("/f"))).ranges();
+    private static final List<KeyRange> RANGES =
+            KeyBounds.of(List.of(k("/b"), k("/d"), k("/f"))).ranges();
 
     private static byte[] k(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -29,14 +30,15 @@ class RangeWalkTest {
         // the prefix /c: [/c, /d)
         assertThat(RangeWalk.clip(RANGES, b("/c"), b("/d"))).containsExactly(new KeyRange(b("/c"), b("/d")));
         // [/a, /e) spans three ranges
-        assertThat(RangeWalk.clip(RANGES, b("/a"), b("/e"))).containsExactly(new KeyRange(b("/a"), b("/b")),
-                new KeyRange(b("/b"), b("/d")), new KeyRange(b("/d"), b("/e")));
+        assertThat(RangeWalk.clip(RANGES, b("/a"), b("/e")))
+                .containsExactly(
+                        new KeyRange(b("/a"), b("/b")), new KeyRange(b("/b"), b("/d")), new KeyRange(b("/d"), b("/e")));
     }
 
     @Test
     void aRangeFromABoundToTheEndKeepsOnlyTheLastRanges() {
-        assertThat(RangeWalk.clip(RANGES, b("/e"), KeyRange.TO_END)).containsExactly(new KeyRange(b("/e"), b("/f")),
-                new KeyRange(b("/f"), KeyRange.TO_END));
+        assertThat(RangeWalk.clip(RANGES, b("/e"), KeyRange.TO_END))
+                .containsExactly(new KeyRange(b("/e"), b("/f")), new KeyRange(b("/f"), KeyRange.TO_END));
     }
 
     @Test

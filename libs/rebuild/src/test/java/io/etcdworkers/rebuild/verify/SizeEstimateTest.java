@@ -15,8 +15,10 @@ class SizeEstimateTest {
         assertThat(e.heapBytes()).isEqualTo(64 * MIB + 150L * 100_000 + 4_000_000);
         assertThat(e.etcdBytes()).isEqualTo(20_000_000 + 330L * 100_000);
         long needed = e.etcdBytes() + e.heapBytes() + 100 * MIB;
-        assertThat(e.memoryLimitBytes()).isGreaterThanOrEqualTo(needed + needed / 4)
-                .isLessThan(needed + needed / 4 + 64 * MIB).isEqualTo(e.memoryLimitBytes() / (64 * MIB) * 64 * MIB);
+        assertThat(e.memoryLimitBytes())
+                .isGreaterThanOrEqualTo(needed + needed / 4)
+                .isLessThan(needed + needed / 4 + 64 * MIB)
+                .isEqualTo(e.memoryLimitBytes() / (64 * MIB) * 64 * MIB);
     }
 
     @Test

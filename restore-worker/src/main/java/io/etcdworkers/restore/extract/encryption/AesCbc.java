@@ -38,7 +38,8 @@ final class AesCbc {
             padded = cipher.doFinal(data, BLOCK, length);
         } catch (GeneralSecurityException e) {
             // a block multiple with a valid key length (the configuration checks it) never fails here
-            throw new IllegalStateException("AES-CBC refused a block-aligned value: " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "AES-CBC refused a block-aligned value: " + e.getClass().getSimpleName(), e);
         }
         int pad = padded[padded.length - 1] & 0xff;
         if (pad == 0 || pad > padded.length) {

@@ -30,11 +30,12 @@ final class AesGcm {
         Cipher cipher;
         try {
             cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG * 8, data, 0,
-                    NONCE));
+            cipher.init(
+                    Cipher.DECRYPT_MODE, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG * 8, data, 0, NONCE));
         } catch (GeneralSecurityException e) {
             // a valid key length (the configuration checks it) and a 12-byte nonce never fail here
-            throw new IllegalStateException("AES-GCM refused its parameters: " + e.getClass().getSimpleName(), e);
+            throw new IllegalStateException(
+                    "AES-GCM refused its parameters: " + e.getClass().getSimpleName(), e);
         }
         cipher.updateAAD(etcdKey);
         try {

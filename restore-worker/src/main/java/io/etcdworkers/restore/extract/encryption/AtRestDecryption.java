@@ -54,8 +54,8 @@ public final class AtRestDecryption {
         }
         StoredPrefix origin = StoredPrefix.of(stored);
         if (KeyProvider.named(origin.provider()).isPresent()) {
-            counter(origin, etcdKey).fail(text(etcdKey), "the configuration has no " + origin.provider()
-                    + " key of that name");
+            counter(origin, etcdKey)
+                    .fail(text(etcdKey), "the configuration has no " + origin.provider() + " key of that name");
             return OpenedValue.asStored(stored, origin);
         }
         return asStored(etcdKey, stored, origin, null);
@@ -69,7 +69,9 @@ public final class AtRestDecryption {
     }
 
     private OpenedValue decrypt(byte[] etcdKey, byte[] stored, List<DataKey> candidates) {
-        StoredPrefix origin = new StoredPrefix(candidates.get(0).provider().configName(), "v1",
+        StoredPrefix origin = new StoredPrefix(
+                candidates.get(0).provider().configName(),
+                "v1",
                 candidates.get(0).name());
         List<String> reasons = new ArrayList<>();
         for (DataKey key : candidates) {
@@ -83,8 +85,11 @@ public final class AtRestDecryption {
                 reasons.add(key.where() + ": " + e.getMessage());
             }
         }
-        counter(origin, etcdKey).fail(text(etcdKey), "the configuration's key of that name does not decrypt it ("
-                + String.join("; ", reasons) + ")");
+        counter(origin, etcdKey)
+                .fail(
+                        text(etcdKey),
+                        "the configuration's key of that name does not decrypt it (" + String.join("; ", reasons)
+                                + ")");
         return OpenedValue.asStored(stored, origin);
     }
 

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,8 +77,8 @@ final class EncryptionConfigReader {
         } catch (JsonProcessingException e) {
             // the parser's own message can quote the file; only where it failed is safe to say
             JsonLocation at = e.getLocation();
-            throw usage("not valid " + (json ? "JSON" : "YAML") + (at == null ? ""
-                    : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
+            throw usage("not valid " + (json ? "JSON" : "YAML")
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
             throw usage("cannot read it: " + e.getClass().getSimpleName());
         }
@@ -104,16 +104,20 @@ final class EncryptionConfigReader {
     }
 
     private void provider(JsonNode element, String at) {
-        List<String> given = PROVIDERS.stream().filter(p -> element.has(p) && !element.get(p).isNull()).toList();
+        List<String> given = PROVIDERS.stream()
+                .filter(p -> element.has(p) && !element.get(p).isNull())
+                .toList();
         if (given.size() != 1) {
-            throw usage(at + ": " + (given.isEmpty() ? "provider does not contain any of the expected providers: "
-                    + String.join(", ", PROVIDERS) : "more than one provider specified in a single element ("
-                    + String.join(", ", given) + "), should split into different list elements"));
+            throw usage(at + ": "
+                    + (given.isEmpty()
+                            ? "provider does not contain any of the expected providers: " + String.join(", ", PROVIDERS)
+                            : "more than one provider specified in a single element (" + String.join(", ", given)
+                                    + "), should split into different list elements"));
         }
         String name = given.get(0);
         JsonNode spec = element.get(name);
         switch (name) {
-            case "identity" -> { }
+            case "identity" -> {}
             case "kms" -> kms(spec, at + ".kms");
             default -> keys(KeyProvider.named(name).orElseThrow(), spec, at + "." + name);
         }
@@ -159,8 +163,11 @@ final class EncryptionConfigReader {
         for (DataKey key : keys) {
             DataKey earlier = first.putIfAbsent(key.provider().configName() + ":" + key.name(), key);
             if (earlier != null && !earlier.sameAs(key)) {
-                LOG.warn("two secrets under one key name in the encryption config: {} and {}; a value with that name "
-                        + "is tried with each, in this order", earlier, key);
+                LOG.warn(
+                        "two secrets under one key name in the encryption config: {} and {}; a value with that name "
+                                + "is tried with each, in this order",
+                        earlier,
+                        key);
             }
         }
     }
@@ -174,7 +181,9 @@ final class EncryptionConfigReader {
 
     private String string(JsonNode object, String field, String at) {
         JsonNode value = object == null ? null : object.get(field);
-        if (value == null || value.isNull() || value.isTextual() && value.asText().isEmpty()) {
+        if (value == null
+                || value.isNull()
+                || value.isTextual() && value.asText().isEmpty()) {
             throw usage(at + "." + field + ": " + field + " is a mandatory field");
         }
         if (!value.isTextual()) {

@@ -1,8 +1,8 @@
 package io.etcdworkers.restore.extract.encryption;
 
 import io.etcdworkers.contract.ErrorCode;
-import io.etcdworkers.contract.WorkerFlags;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.contract.WorkerFlags;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -45,7 +45,10 @@ public record EncryptionSummary(Optional<Path> config, List<KeyUse> uses) {
 
     /** One line per provider and key whose values were written as stored: what they need. */
     public List<String> warnings() {
-        return uses.stream().filter(u -> u.leftEncrypted() > 0).map(this::warning).toList();
+        return uses.stream()
+                .filter(u -> u.leftEncrypted() > 0)
+                .map(this::warning)
+                .toList();
     }
 
     /**
@@ -57,23 +60,31 @@ public record EncryptionSummary(Optional<Path> config, List<KeyUse> uses) {
         if (failed.isEmpty()) {
             return Optional.empty();
         }
-        String what = failed.stream().map(u -> u.origin().describe() + ": " + count(u.failed()) + ", first "
-                + u.failure().orElseThrow().etcdKey() + ": " + u.failure().orElseThrow().reason())
+        String what = failed.stream()
+                .map(u -> u.origin().describe() + ": " + count(u.failed()) + ", first "
+                        + u.failure().orElseThrow().etcdKey() + ": "
+                        + u.failure().orElseThrow().reason())
                 .collect(Collectors.joining("; "));
-        return Optional.of(new WorkerException(ErrorCode.USAGE, WorkerFlags.ENCRYPTION_CONFIG + " "
-                + config.map(Path::toString).orElse("") + " does not decrypt " + count(failed()) + ": " + what
-                + ". Nothing was written to " + output + ". Give the EncryptionConfiguration the API server had when "
-                + "the backup was taken, with every key it could still read (an older key stays listed after a "
-                + "rotation until everything is rewritten)"));
+        return Optional.of(new WorkerException(
+                ErrorCode.USAGE,
+                WorkerFlags.ENCRYPTION_CONFIG + " "
+                        + config.map(Path::toString).orElse("") + " does not decrypt " + count(failed()) + ": " + what
+                        + ". Nothing was written to " + output
+                        + ". Give the EncryptionConfiguration the API server had when "
+                        + "the backup was taken, with every key it could still read (an older key stays listed after a "
+                        + "rotation until everything is rewritten)"));
     }
 
     private String warning(KeyUse use) {
         String values = count(use.leftEncrypted()) + " written as stored (first " + use.firstKey() + ")";
         if (use.origin().provider().equals("kms")) {
             return use.origin().describe() + ": " + values + ": KMS wraps each value's data key with a key only its "
-                    + "plugin holds; " + use.plugin().map(p -> "the configuration's plugin for it is at "
-                    + (p.endpoint().isEmpty() ? "(no endpoint)" : p.endpoint()) + " (" + p.where() + ")")
-                    .orElse("the configuration has no kms provider of that name")
+                    + "plugin holds; "
+                    + use.plugin()
+                            .map(p -> "the configuration's plugin for it is at "
+                                    + (p.endpoint().isEmpty() ? "(no endpoint)" : p.endpoint()) + " (" + p.where()
+                                    + ")")
+                            .orElse("the configuration has no kms provider of that name")
                     + ": read these values through a kube-apiserver that reaches that plugin";
         }
         if (KeyProvider.named(use.origin().provider()).isPresent()) {

@@ -57,6 +57,8 @@ public enum KeyProvider {
     abstract byte[] open(byte[] secret, byte[] data, byte[] etcdKey) throws CannotDecrypt;
 
     static Optional<KeyProvider> named(String configName) {
-        return Arrays.stream(values()).filter(p -> p.configName.equals(configName)).findFirst();
+        return Arrays.stream(values())
+                .filter(p -> p.configName.equals(configName))
+                .findFirst();
     }
 }

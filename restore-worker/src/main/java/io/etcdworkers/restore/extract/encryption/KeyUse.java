@@ -14,8 +14,14 @@ import java.util.Optional;
  * @param failure for failed values: the first such etcd key and why (no key of that name, or what
  *     each key of it said)
  */
-public record KeyUse(StoredPrefix origin, long decrypted, long leftEncrypted, long failed, String firstKey,
-        Optional<KmsPlugin> plugin, Optional<Failure> failure) {
+public record KeyUse(
+        StoredPrefix origin,
+        long decrypted,
+        long leftEncrypted,
+        long failed,
+        String firstKey,
+        Optional<KmsPlugin> plugin,
+        Optional<Failure> failure) {
 
     /** The first value that failed, and why. */
     public record Failure(String etcdKey, String reason) {}
@@ -41,7 +47,13 @@ public record KeyUse(StoredPrefix origin, long decrypted, long leftEncrypted, lo
         }
 
         KeyUse use(StoredPrefix origin) {
-            return new KeyUse(origin, decrypted, leftEncrypted, failed, firstKey, Optional.ofNullable(plugin),
+            return new KeyUse(
+                    origin,
+                    decrypted,
+                    leftEncrypted,
+                    failed,
+                    firstKey,
+                    Optional.ofNullable(plugin),
                     Optional.ofNullable(failure));
         }
     }

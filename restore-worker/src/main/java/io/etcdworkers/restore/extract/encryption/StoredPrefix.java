@@ -18,7 +18,8 @@ public record StoredPrefix(String provider, String version, String name) impleme
     private static final byte[] MARK = "k8s:enc:".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_FIELD = 100;
     private static final Comparator<StoredPrefix> ORDER = Comparator.comparing(StoredPrefix::provider)
-            .thenComparing(StoredPrefix::version).thenComparing(StoredPrefix::name);
+            .thenComparing(StoredPrefix::version)
+            .thenComparing(StoredPrefix::name);
 
     /** Whether kube-apiserver encrypted the value (any provider but {@code identity}). */
     public static boolean isEncrypted(byte[] value) {
@@ -42,7 +43,8 @@ public record StoredPrefix(String provider, String version, String name) impleme
 
     /** {@code aescbc key "key1"}, {@code kms v2 provider "my-kms"}. */
     public String describe() {
-        return provider.equals("kms") ? "kms " + version + " provider \"" + name + "\""
+        return provider.equals("kms")
+                ? "kms " + version + " provider \"" + name + "\""
                 : provider + " key \"" + name + "\"";
     }
 

@@ -47,7 +47,8 @@ class AtRestDecryptionTest {
             OpenedValue opened = decryption.open(v.etcdKeyBytes(), v.stored());
             assertThat(opened.value()).as(v.etcdKey()).isEqualTo(v.plaintext());
         }
-        assertThat(decryption.summary().uses()).extracting(u -> u.origin().name() + "=" + u.decrypted())
+        assertThat(decryption.summary().uses())
+                .extracting(u -> u.origin().name() + "=" + u.decrypted())
                 .containsExactly("key-2025=3", "key-2026=5");
     }
 
@@ -70,15 +71,17 @@ class AtRestDecryptionTest {
                 """.formatted(wrong, wrong, SECRETS.get("sb-1"), SECRETS.get("gcm-256")));
 
         for (Vector v : vectors("gcm-256", "sb-1")) {
-            assertThat(decryption.open(v.etcdKeyBytes(), v.stored()).value()).as(v.etcdKey()).isEqualTo(v.plaintext());
+            assertThat(decryption.open(v.etcdKeyBytes(), v.stored()).value())
+                    .as(v.etcdKey())
+                    .isEqualTo(v.plaintext());
         }
         assertThat(decryption.summary().failed()).isZero();
     }
 
     @Test
     void kmsValuesAreWrittenAsStoredNamingThePluginTheyNeed() {
-        AtRestDecryption decryption = AtRestDecryption.of(Optional.of(
-                EncryptionConfiguration.read(EncryptionVectors.yamlConfig())));
+        AtRestDecryption decryption =
+                AtRestDecryption.of(Optional.of(EncryptionConfiguration.read(EncryptionVectors.yamlConfig())));
 
         for (Vector v : EncryptionVectors.all().stream().filter(Vector::kms).toList()) {
             OpenedValue opened = decryption.open(v.etcdKeyBytes(), v.stored());
@@ -90,24 +93,28 @@ class AtRestDecryptionTest {
         assertThat(summary.failure(dir)).isEmpty();
         assertThat(summary.leftEncrypted()).isEqualTo(4);
         assertThat(summary.leftEncryptedBy()).containsExactly(Map.entry("kms", 4L));
-        assertThat(summary.uses()).extracting(u -> u.origin().version() + " " + u.origin().name() + " "
-                + u.leftEncrypted() + " " + u.plugin().map(KmsPlugin::endpoint).orElse("-"))
-                .containsExactly("v1 legacy-kms 1 unix:///var/run/kms/legacy.sock",
-                        "v2 gardener-kms 2 unix:///var/run/kms/kms.sock", "v2 other-kms 1 -");
-        assertThat(summary.warnings()).containsExactly(
-                "kms v1 provider \"legacy-kms\": 1 value written as stored (first /registry/secrets/team-a/legacy-kms-0)"
-                        + ": KMS wraps each value's data key with a key only its plugin holds; the configuration's "
-                        + "plugin for it is at unix:///var/run/kms/legacy.sock (resources[1].providers[2].kms): read "
-                        + "these values through a kube-apiserver that reaches that plugin",
-                "kms v2 provider \"gardener-kms\": 2 values written as stored (first "
-                        + "/registry/secrets/team-a/gardener-kms-0): KMS wraps each value's data key with a key only its "
-                        + "plugin holds; the configuration's plugin for it is at unix:///var/run/kms/kms.sock "
-                        + "(resources[0].providers[3].kms): read these values through a kube-apiserver that reaches "
-                        + "that plugin",
-                "kms v2 provider \"other-kms\": 1 value written as stored (first /registry/secrets/team-a/other-kms-0): "
-                        + "KMS wraps each value's data key with a key only its plugin holds; the configuration has no "
-                        + "kms provider of that name: read these values through a kube-apiserver that reaches that "
-                        + "plugin");
+        assertThat(summary.uses())
+                .extracting(u -> u.origin().version() + " " + u.origin().name() + " " + u.leftEncrypted() + " "
+                        + u.plugin().map(KmsPlugin::endpoint).orElse("-"))
+                .containsExactly(
+                        "v1 legacy-kms 1 unix:///var/run/kms/legacy.sock",
+                        "v2 gardener-kms 2 unix:///var/run/kms/kms.sock",
+                        "v2 other-kms 1 -");
+        assertThat(summary.warnings())
+                .containsExactly(
+                        "kms v1 provider \"legacy-kms\": 1 value written as stored (first /registry/secrets/team-a/legacy-kms-0)"
+                                + ": KMS wraps each value's data key with a key only its plugin holds; the configuration's "
+                                + "plugin for it is at unix:///var/run/kms/legacy.sock (resources[1].providers[2].kms): read "
+                                + "these values through a kube-apiserver that reaches that plugin",
+                        "kms v2 provider \"gardener-kms\": 2 values written as stored (first "
+                                + "/registry/secrets/team-a/gardener-kms-0): KMS wraps each value's data key with a key only its "
+                                + "plugin holds; the configuration's plugin for it is at unix:///var/run/kms/kms.sock "
+                                + "(resources[0].providers[3].kms): read these values through a kube-apiserver that reaches "
+                                + "that plugin",
+                        "kms v2 provider \"other-kms\": 1 value written as stored (first /registry/secrets/team-a/other-kms-0): "
+                                + "KMS wraps each value's data key with a key only its plugin holds; the configuration has no "
+                                + "kms provider of that name: read these values through a kube-apiserver that reaches that "
+                                + "plugin");
     }
 
     @Test
@@ -128,9 +135,10 @@ class AtRestDecryptionTest {
         assertThat(summary.failure(dir)).isEmpty();
         assertThat(summary.leftEncrypted()).isEqualTo(EncryptionVectors.all().size());
         assertThat(summary.leftEncryptedBy()).containsOnlyKeys("aescbc", "aesgcm", "secretbox", "kms");
-        assertThat(summary.warnings()).contains("aescbc key \"key-2025\": 3 values written as stored (first "
-                + "/registry/secrets/team-a/key-2025-0): give --encryption-config (the API server's "
-                + "EncryptionConfiguration) to decrypt them");
+        assertThat(summary.warnings())
+                .contains("aescbc key \"key-2025\": 3 values written as stored (first "
+                        + "/registry/secrets/team-a/key-2025-0): give --encryption-config (the API server's "
+                        + "EncryptionConfiguration) to decrypt them");
     }
 
     @Test
@@ -153,12 +161,13 @@ class AtRestDecryptionTest {
         assertThat(summary.decryptedBy()).containsExactly(Map.entry("secretbox", 5L));
         WorkerException failure = summary.failure(dir.resolve("out")).orElseThrow();
         assertThat(failure.code()).isEqualTo(ErrorCode.USAGE);
-        assertThat(failure.getMessage()).startsWith("--encryption-config " + dir.resolve("encryption.yaml")
-                + " does not decrypt 7 values: aescbc key \"key-2025\": 3 values, first "
-                + "/registry/secrets/team-a/key-2025-0: the configuration has no aescbc key of that name; aesgcm key "
-                + "\"gcm-256\": 4 values, first /registry/secrets/team-a/gcm-256-0: the configuration's key of that "
-                + "name does not decrypt it (resources[0].providers[0].aesgcm.keys[0]: message authentication "
-                + "failed). Nothing was written to " + dir.resolve("out") + ".");
+        assertThat(failure.getMessage())
+                .startsWith("--encryption-config " + dir.resolve("encryption.yaml")
+                        + " does not decrypt 7 values: aescbc key \"key-2025\": 3 values, first "
+                        + "/registry/secrets/team-a/key-2025-0: the configuration has no aescbc key of that name; aesgcm key "
+                        + "\"gcm-256\": 4 values, first /registry/secrets/team-a/gcm-256-0: the configuration's key of that "
+                        + "name does not decrypt it (resources[0].providers[0].aesgcm.keys[0]: message authentication "
+                        + "failed). Nothing was written to " + dir.resolve("out") + ".");
         for (String form : EncryptionVectors.secretForms()) {
             assertThat(failure.getMessage()).doesNotContain(form);
         }
@@ -167,8 +176,8 @@ class AtRestDecryptionTest {
 
     @Test
     void aValueOfAProviderNoOneKnowsIsWrittenAsStored() {
-        AtRestDecryption decryption = AtRestDecryption.of(Optional.of(
-                EncryptionConfiguration.read(EncryptionVectors.yamlConfig())));
+        AtRestDecryption decryption =
+                AtRestDecryption.of(Optional.of(EncryptionConfiguration.read(EncryptionVectors.yamlConfig())));
         byte[] stored = "k8s:enc:aesctr:v9:k\u00e9y:data".getBytes(StandardCharsets.UTF_8);
 
         OpenedValue opened = decryption.open("/registry/x".getBytes(StandardCharsets.UTF_8), stored);
@@ -176,19 +185,23 @@ class AtRestDecryptionTest {
         assertThat(opened.value()).isEqualTo(stored);
         assertThat(opened.encryption()).contains(new StoredPrefix("aesctr", "v9", "k%C3%A9y"));
         assertThat(decryption.summary().failure(dir)).isEmpty();
-        assertThat(decryption.summary().warnings()).containsExactly("provider \"aesctr\" v9: 1 value written as "
-                + "stored (first /registry/x): not a provider this worker knows");
+        assertThat(decryption.summary().warnings())
+                .containsExactly("provider \"aesctr\" v9: 1 value written as "
+                        + "stored (first /registry/x): not a provider this worker knows");
     }
 
     private AtRestDecryption with(String resources) throws IOException {
         Path file = dir.resolve("encryption.yaml");
-        Files.writeString(file, "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n"
-                + resources);
+        Files.writeString(
+                file,
+                "apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n" + resources);
         return AtRestDecryption.of(Optional.of(EncryptionConfiguration.read(file)));
     }
 
     private static List<Vector> vectors(String... keyNames) {
         List<String> names = List.of(keyNames);
-        return EncryptionVectors.all().stream().filter(v -> names.contains(v.keyName())).toList();
+        return EncryptionVectors.all().stream()
+                .filter(v -> names.contains(v.keyName()))
+                .toList();
     }
 }

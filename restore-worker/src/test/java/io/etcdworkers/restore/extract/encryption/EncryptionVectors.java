@@ -1,7 +1,5 @@
 package io.etcdworkers.restore.extract.encryption;
 
-import java.util.HexFormat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
@@ -12,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,8 +59,12 @@ public final class EncryptionVectors {
     public static List<Vector> all() {
         List<Vector> out = new ArrayList<>();
         try {
-            for (JsonNode v : JSON.readTree(dir().resolve("vectors.json").toFile()).get("vectors")) {
-                out.add(new Vector(v.get("provider").asText(), v.get("keyName").asText(), v.get("etcdKey").asText(),
+            for (JsonNode v :
+                    JSON.readTree(dir().resolve("vectors.json").toFile()).get("vectors")) {
+                out.add(new Vector(
+                        v.get("provider").asText(),
+                        v.get("keyName").asText(),
+                        v.get("etcdKey").asText(),
                         Base64.getDecoder().decode(v.path("plaintext").asText("")),
                         Base64.getDecoder().decode(v.get("stored").asText())));
             }
@@ -80,10 +83,15 @@ public final class EncryptionVectors {
     public static Map<String, String> secrets() {
         Map<String, String> out = new LinkedHashMap<>();
         try {
-            for (JsonNode entry : new YAMLMapper().readTree(yamlConfig().toFile()).get("resources")) {
+            for (JsonNode entry :
+                    new YAMLMapper().readTree(yamlConfig().toFile()).get("resources")) {
                 for (JsonNode provider : entry.get("providers")) {
-                    provider.fields().forEachRemaining(f -> f.getValue().path("keys")
-                            .forEach(k -> out.put(k.get("name").asText(), k.get("secret").asText())));
+                    provider.fields()
+                            .forEachRemaining(f -> f.getValue()
+                                    .path("keys")
+                                    .forEach(k -> out.put(
+                                            k.get("name").asText(),
+                                            k.get("secret").asText())));
                 }
             }
         } catch (IOException e) {

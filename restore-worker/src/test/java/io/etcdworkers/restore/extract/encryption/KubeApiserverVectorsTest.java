@@ -1,15 +1,14 @@
 package io.etcdworkers.restore.extract.encryption;
 
-import java.util.Arrays;
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.restore.extract.encryption.EncryptionVectors.Vector;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -38,7 +37,9 @@ class KubeApiserverVectorsTest {
 
             OpenedValue opened = decryption.open(vector.etcdKeyBytes(), vector.stored());
 
-            assertThat(opened.decrypted()).as("%s with %s", vector.etcdKey(), file.getFileName()).isTrue();
+            assertThat(opened.decrypted())
+                    .as("%s with %s", vector.etcdKey(), file.getFileName())
+                    .isTrue();
             assertThat(opened.value()).isEqualTo(vector.plaintext());
             assertThat(opened.encryption()).contains(new StoredPrefix(vector.provider(), "v1", vector.keyName()));
             assertThat(decryption.summary().decryptedBy()).containsExactly(Map.entry(vector.provider(), 1L));
@@ -50,11 +51,16 @@ class KubeApiserverVectorsTest {
         List<Vector> vectors = EncryptionVectors.decryptable();
         assertThat(vectors).extracting(Vector::provider).contains("aescbc", "aesgcm", "secretbox");
         EncryptionConfiguration config = EncryptionConfiguration.read(EncryptionVectors.yamlConfig());
-        assertThat(config.keys()).extracting(k -> k.provider().configName() + "/" + k.secret().length)
+        assertThat(config.keys())
+                .extracting(k -> k.provider().configName() + "/" + k.secret().length)
                 .contains("aescbc/16", "aescbc/24", "aescbc/32", "aesgcm/16", "aesgcm/24", "aesgcm/32", "secretbox/32");
-        assertThat(vectors).filteredOn(v -> v.provider().equals("aescbc")).extracting(v -> v.plaintext().length % 16)
+        assertThat(vectors)
+                .filteredOn(v -> v.provider().equals("aescbc"))
+                .extracting(v -> v.plaintext().length % 16)
                 .contains(0, 1, 15);
-        assertThat(vectors).filteredOn(v -> v.plaintext().length == 0).extracting(Vector::provider)
+        assertThat(vectors)
+                .filteredOn(v -> v.plaintext().length == 0)
+                .extracting(Vector::provider)
                 .contains("aescbc", "aesgcm", "secretbox");
         assertThat(vectors).filteredOn(v -> v.plaintext().length > 4096).hasSizeGreaterThanOrEqualTo(3);
     }
@@ -73,8 +79,10 @@ class KubeApiserverVectorsTest {
         for (int at : new int[] {0, data.length / 2, data.length - 1}) {
             byte[] changed = data.clone();
             changed[at] ^= 0x01;
-            assertThatThrownBy(() -> key.open(changed, vector.etcdKeyBytes())).as("byte %d changed", at)
-                    .isInstanceOf(CannotDecrypt.class).hasMessage("message authentication failed");
+            assertThatThrownBy(() -> key.open(changed, vector.etcdKeyBytes()))
+                    .as("byte %d changed", at)
+                    .isInstanceOf(CannotDecrypt.class)
+                    .hasMessage("message authentication failed");
         }
     }
 
@@ -85,10 +93,12 @@ class KubeApiserverVectorsTest {
             byte[] data = Arrays.copyOfRange(vector.stored(), key.prefix().length, vector.stored().length);
             byte[] otherKey = (vector.etcdKey() + "-copy").getBytes(StandardCharsets.UTF_8);
             if (vector.provider().equals("aesgcm")) {
-                assertThatThrownBy(() -> key.open(data, otherKey)).as(vector.etcdKey())
+                assertThatThrownBy(() -> key.open(data, otherKey))
+                        .as(vector.etcdKey())
                         .isInstanceOf(CannotDecrypt.class);
             } else {
-                assertThat(key.open(data, otherKey)).as("%s: no authenticated data", vector.provider())
+                assertThat(key.open(data, otherKey))
+                        .as("%s: no authenticated data", vector.provider())
                         .isEqualTo(vector.plaintext());
             }
         }
@@ -102,12 +112,15 @@ class KubeApiserverVectorsTest {
         assertThatThrownBy(() -> AesCbc.open(key32, new byte[16])).hasMessageContaining("invalid PKCS7 data");
         assertThatThrownBy(() -> AesGcm.open(key32, new byte[11], new byte[0]))
                 .hasMessageContaining("shorter than the required");
-        assertThatThrownBy(() -> AesGcm.open(key32, new byte[27], new byte[0])).hasMessage("message authentication failed");
+        assertThatThrownBy(() -> AesGcm.open(key32, new byte[27], new byte[0]))
+                .hasMessage("message authentication failed");
         assertThatThrownBy(() -> Secretbox.open(key32, new byte[39])).hasMessageContaining("shorter than the required");
     }
 
     private static DataKey key(Vector vector) {
         return EncryptionConfiguration.read(EncryptionVectors.yamlConfig()).keys().stream()
-                .filter(k -> k.name().equals(vector.keyName())).findFirst().orElseThrow();
+                .filter(k -> k.name().equals(vector.keyName()))
+                .findFirst()
+                .orElseThrow();
     }
 }
