@@ -236,8 +236,13 @@ class RenderedPodTranslationTest {
                         "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
                         Map.of("encryption-configuration.yaml", bytes("kind: EncryptionConfiguration\n")))
                 .cluster(CLUSTER);
-        for (String claim :
-                List.of("backup-bucket", "etcd-events-etcd-events-0", "etcd-main-etcd-main-0", "team-a-rescue")) {
+        for (String claim : List.of(
+                "backup-bucket",
+                "etcd-events-etcd-events-0",
+                "etcd-main-etcd-main-0",
+                "etcd-main-etcd-main-1",
+                "etcd-main-etcd-main-2",
+                "team-a-rescue")) {
             pod.claim(claim, claim(claim));
         }
         return pod;
