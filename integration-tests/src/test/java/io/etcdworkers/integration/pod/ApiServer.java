@@ -4,16 +4,20 @@ import io.etcdworkers.launcher.kube.KubernetesVersionCheck;
 import io.etcdworkers.testsupport.pod.ClusterAccess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
 
 /**
  * fabric8's mock API server in CRUD mode (it keeps what is created, answers lists, label selectors
@@ -38,8 +42,10 @@ final class ApiServer implements AutoCloseable {
     }
 
     static ApiServer start() {
+        // mixed: CRUD for the objects, and the server's own answers on / and /version
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMockServer server = new KubernetesMockServer(
-                new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(), true);
+                new Context(), new MockWebServer(), responses, new KubernetesMixedDispatcher(responses), true);
         server.init(InetAddress.getLoopbackAddress(), 0);
         // the mock's /version says 0.0, which the launcher refuses: report the oldest release its Jobs run on
         String minor = String.valueOf(KubernetesVersionCheck.MINIMUM_MINOR);
