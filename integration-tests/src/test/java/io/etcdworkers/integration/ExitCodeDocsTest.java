@@ -33,7 +33,8 @@ class ExitCodeDocsTest {
 
     private static final Pattern NON_RETRYABLE = Pattern.compile(
             "(?:non-retryable (?:exit )?codes|codes whose retry does not help) \\(([0-9 ,-]+)[:)]([^.]*)");
-    private static final Pattern README_LIST = Pattern.compile("exits with a code that says what happened \\(([^)]*)\\)");
+    private static final Pattern README_LIST =
+            Pattern.compile("exits with a code that says what happened \\(([^)]*)\\)");
     private static final Pattern LAUNCHER_LIST = Pattern.compile("Launcher codes: (.*?)\\(\\[");
     private static final Pattern LEADING_CODES = Pattern.compile("^\\s*([0-9]+(?:\\s*[-,]\\s*[0-9]+)*)");
 
@@ -88,7 +89,9 @@ class ExitCodeDocsTest {
     void theReadmesListNamesEveryWorkerCode() throws IOException {
         String readme = String.join(" ", paragraphs(repoRoot().resolve("README.md")));
         Matcher m = README_LIST.matcher(readme);
-        assertThat(m.find()).as("README.md: 'exits with a code that says what happened (...)'").isTrue();
+        assertThat(m.find())
+                .as("README.md: 'exits with a code that says what happened (...)'")
+                .isTrue();
         Set<Integer> listed = new TreeSet<>();
         for (String item : m.group(1).split(",")) {
             listed.addAll(leadingCodes(item));
