@@ -1,6 +1,7 @@
 package io.etcdworkers.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.kube.LauncherError;
@@ -110,6 +111,27 @@ class ExitCodeDocsTest {
             listed.addAll(leadingCodes(item));
         }
         assertThat(listed).as("launcher.md's list of launcher codes").containsExactlyElementsOf(launcherCodes());
+    }
+
+    @Test
+    void aMissingRowAnExtraRowAndAWrongRetryCellAreEachFound() {
+        String[] header = {"code", "name", "retry helps", "meaning"};
+        List<String[]> rows = new ArrayList<>();
+        for (ErrorCode c : ErrorCode.values()) {
+            rows.add(new String[] {
+                Integer.toString(c.exitCode()), "`" + c.name() + "`", c.retryable() ? "yes" : "no", c.meaning()
+            });
+        }
+        checkTable("the enum's own table", header, rows);
+
+        List<String[]> missing = new ArrayList<>(rows.subList(1, rows.size()));
+        assertThatThrownBy(() -> checkTable("without 1", header, missing)).hasMessageContaining("[1]");
+        List<String[]> extra = new ArrayList<>(rows);
+        extra.add(new String[] {"16", "`NOT_A_CODE`", "no", "none"});
+        assertThatThrownBy(() -> checkTable("with 16", header, extra)).hasMessageContaining("code 16 is no ErrorCode");
+        List<String[]> wrongRetry = new ArrayList<>(rows);
+        wrongRetry.set(0, new String[] {"1", "`UNEXPECTED`", "no", "a bug"});
+        assertThatThrownBy(() -> checkTable("retry", header, wrongRetry)).hasMessageContaining("'retry helps' of 1");
     }
 
     private static void checkTable(String where, String[] header, List<String[]> rows) {
