@@ -148,6 +148,33 @@ class FullDiskIT {
         assertLeftNothing();
     }
 
+    /**
+     * The scratch dir has room, the {@code --scratch-wal-dir} does not: etcd's tool fails to
+     * preallocate the WAL's first 64 MB segment in {@code <run>-wal.tmp} on the small disk. The
+     * message blames the WAL dir's file system (not the scratch dir's), and the run removes the
+     * {@code .tmp} the tool left, as it removes the WAL dir.
+     */
+    @Test
+    void aFullScratchWalDirIsLocalIoNamingTheWalDirsFileSystemAndLeavesNoTmp() throws IOException {
+        target = dir.resolve("data/d.etcd");
+        Path scratch = dir.resolve("scratch-d");
+        Path wal = small.resolve("wal");
+        Files.createDirectories(wal);
+
+        CommandRun run = restore(Fixtures.bucket("plain"), scratch, "--scratch-wal-dir", wal.toString());
+
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.LOCAL_IO.exitCode());
+        String error = run.result().get("error").asText();
+        assertThat(error)
+                .contains("the file system holding " + wal.resolve("restore-"))
+                .doesNotContain("the file system holding " + scratch)
+                .containsIgnoringCase("no space left");
+        try (Stream<Path> left = Files.list(wal)) {
+            assertThat(left).as("the WAL dir and etcd's <wal-dir>.tmp removed").isEmpty();
+        }
+        assertLeftNothing();
+    }
+
     @Test
     void aFullTargetFileSystemSaysTheDiskIsFull() throws IOException {
         target = small.resolve("data/b.etcd");

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -74,6 +75,42 @@ class OutOfMemoryIT {
         JsonNode done = JSON.readTree(partitioned.stdout());
         assertThat(done.get("keys").asLong()).isEqualTo(600 + 150_000);
         assertThat(done.get("fold").get("partitions").asInt()).isEqualTo(64);
+    }
+
+    /**
+     * One delta holds a 24 MB value (32 MB of base64 in its JSON), too large for the 40 MB heap to
+     * decode: the failure names that delta, in {@code error} and as the result's {@code object},
+     * so the operator knows which object needs the memory.
+     */
+    @Test
+    void aDeltaThatExhaustsTheHeapIsNamedInTheResult() throws Exception {
+        GeneratedBucket bucket = GeneratedBucket.create(dir.resolve("bucket"), GeneratedBucket.Compression.NONE, 36);
+        bucket.put("/registry/configmaps/small", 100);
+        String small = bucket.cutDelta();
+        bucket.put("/registry/configmaps/huge", 24 << 20);
+        String huge = bucket.cutDelta();
+        Path target = dir.resolve("data/new.etcd");
+        Path scratch = dir.resolve("scratch");
+
+        JarRun run = restore(bucket.root(), target, scratch, "--fold-memory=auto");
+
+        assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ErrorCode.OUT_OF_MEMORY.exitCode());
+        JsonNode result = JSON.readTree(run.stdout());
+        assertThat(result.get("errorCode").asText()).isEqualTo("OUT_OF_MEMORY");
+        assertThat(result.has("object")).as(result.toString()).isTrue();
+        String object = result.get("object").asText();
+        assertThat(object).as("the delta with the huge value, not %s", small).endsWith(huge);
+        assertThat(result.get("error").asText())
+                .contains("Java heap (at most", "--memory")
+                .containsPattern("ran out while (decoding|applying revision [0-9]+ of) delta " + Pattern.quote(object));
+        try (var left = Files.list(scratch)) {
+            assertThat(left)
+                    .as("scratch emptied; the worker said: " + run.stderr())
+                    .isEmpty();
+        }
+        assertThat(target).doesNotExist();
+        assertThat(target.resolveSibling("new.etcd.part")).doesNotExist();
+        Processes.awaitNoneMentioning(scratch);
     }
 
     private JarRun restore(Path bucket, Path target, Path scratch, String foldMemory) {

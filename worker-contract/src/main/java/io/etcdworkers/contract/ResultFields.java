@@ -19,6 +19,8 @@ public final class ResultFields {
     public static final String ERROR_CODE = "errorCode";
     /** On failure: the message, naming the object, revision or path concerned. */
     public static final String ERROR = "error";
+    /** On failure about one backup object (a delta whose decoding exhausted the heap): its key. */
+    public static final String OBJECT = "object";
     /** On failure: {@link ErrorCode#retryable()}. */
     public static final String RETRYABLE = "retryable";
     /** In the termination message only: fields were dropped to fit its 4 KiB. */

@@ -2,6 +2,8 @@ package io.etcdworkers.compaction.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etcdworkers.etcd.EtcdBinaries;
 import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.SnapshotRestorer;
@@ -35,6 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * untouched (the old data dir) or complete (a real etcd serves the fixture's exact keyspace),
  * the bucket holds nothing new but complete, restorable full snapshots; then the same command
  * again exits 0, is exact and leaves nothing behind. {@code -Dcrash.seed=N} replays a run.
+ *
+ * <p>And SIGTERM (a Job deleted, a node drained) at the moments of a restore found by its log:
+ * during the base's download, the fold, the verification and the placing. Each ends with exit 40
+ * and result {@code INTERRUPTED} within the grace period, no process of the run, nothing in the
+ * scratch or working dir, nothing beside the data dir, and the data dir the old one untouched or
+ * the new one complete.
  */
 @Timeout(900)
 class CrashRecoveryIT {
@@ -136,6 +144,62 @@ class CrashRecoveryIT {
         return moments;
     }
 
+    /** A moment of a restore (with --force onto an old data dir) to send SIGTERM at: a log line of the run. */
+    record SigtermMoment(Mode mode, String marker, String during) {
+        @Override
+        public String toString() {
+            return String.format("SIGTERM %s during %s (at \"%s\")", mode, during, marker);
+        }
+    }
+
+    /**
+     * The moments {@code EtcdStartSignalsIT} does not cover: the base's download (right after the
+     * selection), the fold, the verification, and the placing (the copy into {@code .part}, the
+     * renames; the replay's snapshot restore into {@code .part}).
+     */
+    static final List<SigtermMoment> SIGTERM_MOMENTS = List.of(
+            new SigtermMoment(Mode.RESTORE_OFFLINE, "phase done phase=select", "the base's download"),
+            new SigtermMoment(Mode.RESTORE_OFFLINE, "offline base folded", "the fold of the deltas"),
+            new SigtermMoment(Mode.RESTORE_OFFLINE, "etcd started", "the verification"),
+            new SigtermMoment(Mode.RESTORE_OFFLINE, "phase done phase=restoreOffline", "the copy into .part"),
+            new SigtermMoment(Mode.RESTORE_OFFLINE, "phase done phase=stopEtcd", "the placing renames"),
+            new SigtermMoment(Mode.RESTORE_REPLAY, "phase done phase=select", "the base's download"),
+            new SigtermMoment(Mode.RESTORE_REPLAY, "phase done phase=replay", "the verification"),
+            new SigtermMoment(Mode.RESTORE_REPLAY, "phase done phase=stopEtcd", "the snapshot restore into .part"));
+
+    @TestFactory
+    Stream<DynamicTest> sigtermAtEachMomentExits40LeavingTheTargetUntouchedOrComplete() {
+        return SIGTERM_MOMENTS.stream().map(m -> DynamicTest.dynamicTest(m.toString(), () -> sigterm(m)));
+    }
+
+    private void sigterm(SigtermMoment m) throws Exception {
+        Path run = Files.createDirectories(dir.resolve(String.format("term-%02d", SIGTERM_MOMENTS.indexOf(m))));
+        Path work = Files.createDirectories(run.resolve("work"));
+        Path target = run.resolve("data/new.etcd");
+        FileTree.copy(oldDataDir, target);
+        List<String> args = args(m.mode(), Fixtures.bucket("gzip"), target, run.resolve("scratch"));
+
+        SignalledRun signalled = SignalledRun.sigtermAt(m.marker(), JarRun.jar("restore.jar"), JVM, args, run);
+        System.out.printf("CRASH %s: signalled after \"%s\"%n", m, signalled.lastLineBeforeSignal());
+
+        assertThat(signalled.exitCode()).as(signalled.stderr()).isEqualTo(40);
+        assertThat(new ObjectMapper()
+                        .readTree(signalled.stdout().strip())
+                        .get("errorCode")
+                        .asText())
+                .isEqualTo("INTERRUPTED");
+        CrashChecks.awaitNoProcessUnder(run);
+        assertTargetUntouchedOrComplete(true, target, run);
+        assertThat(CrashChecks.entries(target.getParent()))
+                .as("beside the data dir (no .part, .lock or .replaced)")
+                .containsExactly("new.etcd");
+        assertThat(CrashChecks.entries(run.resolve("scratch")))
+                .as("left in the scratch dir")
+                .isEmpty();
+        assertThat(CrashChecks.entries(work)).as("left in the working dir").isEmpty();
+        FileTree.delete(run);
+    }
+
     @TestFactory
     Stream<DynamicTest> sigkillAtRandomMomentsLeavesNothingTheNextRunCannotFix() {
         List<Moment> moments = moments(SEED);
@@ -162,7 +226,7 @@ class CrashRecoveryIT {
 
         CrashChecks.awaitNoProcessUnder(run);
         if (m.mode().restore) {
-            assertTargetUntouchedOrComplete(m, target, run);
+            assertTargetUntouchedOrComplete(m.mode() == Mode.RESTORE_OFFLINE, target, run);
         } else {
             CrashChecks.assertOnlyRestorableFullSnapshotsAdded(bucket, bucketBefore, run, true);
             List<String> added = new ArrayList<>(CrashChecks.bucketFiles(bucket));
@@ -172,8 +236,7 @@ class CrashRecoveryIT {
 
         JarRun rerun = JarRun.run(jar, Map.of("PATH", System.getenv("PATH")), work, JVM, args.toArray(String[]::new));
         assertThat(rerun.exitCode()).as("the rerun: %s", rerun.stderr()).isZero();
-        com.fasterxml.jackson.databind.JsonNode result = new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(rerun.stdout().strip());
+        JsonNode result = new ObjectMapper().readTree(rerun.stdout().strip());
         CrashChecks.awaitNoProcessUnder(run);
         if (m.mode().restore) {
             CrashChecks.assertExact(result, "the rerun's result");
@@ -251,9 +314,8 @@ class CrashRecoveryIT {
         }
     }
 
-    private static void assertTargetUntouchedOrComplete(Moment m, Path target, Path run) throws Exception {
+    private static void assertTargetUntouchedOrComplete(boolean hadOld, Path target, Path run) throws Exception {
         Path replaced = target.resolveSibling("new.etcd.replaced");
-        boolean hadOld = m.mode() == Mode.RESTORE_OFFLINE;
         if (!Files.exists(target)) {
             if (hadOld) {
                 assertThat(replaced)

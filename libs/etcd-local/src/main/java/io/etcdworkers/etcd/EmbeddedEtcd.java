@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -232,6 +233,11 @@ public final class EmbeddedEtcd implements AutoCloseable {
 
     public Path dataDir() {
         return config.dataDir();
+    }
+
+    /** Its WAL dir when it is not under the data dir ({@code --scratch-wal-dir}). */
+    public Optional<Path> walDir() {
+        return config.walDir();
     }
 
     public EtcdVersion version() {

@@ -59,7 +59,7 @@ final class EtcdStartWait {
                             ErrorCode.LOCAL_IO,
                             "etcd exited with code " + process.exitValue()
                                     + " while starting on " + config.dataDir() + ": "
-                                    + DiskFull.describe(config.dataDir())
+                                    + DiskFull.describe(tail, config.dataDir(), config.walDir())
                                     + "; etcd said: " + tail);
                 }
                 throw new WorkerException(

@@ -5,6 +5,7 @@ import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.files.FileTree;
 import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.files.ScratchDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,7 +100,11 @@ public final class SnapshotRestorer {
             run(request);
         } catch (RuntimeException | Error e) {
             undo(request.dataDir(), dataDirWasEmpty, e);
-            request.walDir().ifPresent(w -> undo(w, walDirWasEmpty, e));
+            request.walDir().ifPresent(w -> {
+                undo(w, walDirWasEmpty, e);
+                // the tool writes the WAL in <wal-dir>.tmp first; a failed one (a full disk) leaves it
+                undo(ScratchDir.walTmpOf(w), false, e);
+            });
             throw e;
         }
         log.atInfo()
@@ -213,7 +218,9 @@ public final class SnapshotRestorer {
                     throw new WorkerException(
                             ErrorCode.LOCAL_IO,
                             "snapshot restore of " + r.snapshot() + " into "
-                                    + r.dataDir() + " failed: " + DiskFull.describe(r.dataDir()) + "; "
+                                    + r.dataDir()
+                                    + r.walDir().map(w -> " (WAL " + w + ")").orElse("")
+                                    + " failed: " + DiskFull.describe(text, r.dataDir(), r.walDir()) + "; "
                                     + binaries.snapshotRestoreTool().getFileName() + " said: " + tail);
                 }
                 ErrorCode code = text.contains(TOOL_HASH_MISMATCH) ? ErrorCode.HASH_MISMATCH : ErrorCode.ETCD_FAILURE;

@@ -27,6 +27,17 @@ public final class ScratchDir implements AutoCloseable {
     static final String LOCK_SUFFIX = ".lock";
     /** A run's WAL dir under {@code --scratch-wal-dir} is named after its scratch dir plus this. */
     public static final String WAL_SUFFIX = "-wal";
+
+    /**
+     * etcd and its snapshot restore tools create a WAL in {@code <wal-dir>.tmp} beside the WAL dir
+     * and rename it into place; a failed or killed one leaves it there.
+     */
+    public static final String WAL_TMP_SUFFIX = ".tmp";
+
+    /** The temp dir etcd's tools write a WAL dir's first segment in before renaming it. */
+    public static Path walTmpOf(Path walDir) {
+        return walDir.resolveSibling(walDir.getFileName() + WAL_TMP_SUFFIX);
+    }
     /** The first line of a run's lock file, followed by the run's name: what makes it provably this program's. */
     static final String MARKER = "etcd-workers scratch run ";
 

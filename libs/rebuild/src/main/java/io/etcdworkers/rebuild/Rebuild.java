@@ -9,6 +9,7 @@ import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.rebuild.engine.WrittenDatabase;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,11 +69,13 @@ public final class Rebuild implements AutoCloseable {
             built.close();
         }
         // the WAL dir first: the scratch dir's lock is what marks it as this live run's
-        walDir.ifPresent(dir -> {
-            try {
-                FileTree.delete(dir);
-            } catch (IOException e) {
-                LOG.warn("cannot remove scratch WAL dir {}: {}", dir, e.toString());
+        walDir.ifPresent(wal -> {
+            for (Path dir : List.of(wal, ScratchDir.walTmpOf(wal))) {
+                try {
+                    FileTree.delete(dir);
+                } catch (IOException e) {
+                    LOG.warn("cannot remove scratch WAL dir {}: {}", dir, e.toString());
+                }
             }
         });
         if (closeQuietly(scratchDir)) {

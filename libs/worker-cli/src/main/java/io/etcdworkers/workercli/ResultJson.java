@@ -48,6 +48,7 @@ public final class ResultJson {
         result.put(ResultFields.ERROR_CODE, e.code().name());
         result.put(ResultFields.RETRYABLE, e.code().retryable());
         result.put(ResultFields.ERROR, e.getMessage());
+        e.object().ifPresent(o -> result.put(ResultFields.OBJECT, o));
     }
 
     /** The rebuild's figures (a restore's and a compaction's). */

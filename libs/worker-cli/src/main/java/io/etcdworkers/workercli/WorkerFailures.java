@@ -17,14 +17,17 @@ public final class WorkerFailures {
     public static WorkerException of(Throwable t) {
         Optional<OutOfMemoryError> oom = outOfMemory(t);
         if (oom.isPresent()) {
-            return new WorkerException(
-                    ErrorCode.OUT_OF_MEMORY,
-                    String.format(
-                            "the Java heap (at most %d MiB) ran "
-                                    + "out: %s. Give the worker more memory (job-launcher --memory-limit), or the JVM a larger"
-                                    + " -Xmx or -XX:MaxRAMPercentage",
-                            Runtime.getRuntime().maxMemory() >> 20, oom.get().getMessage()),
-                    t);
+            Optional<WorkerException> at = outOfMemoryAt(t);
+            String message = String.format(
+                    "the Java heap (at most %d MiB) ran out%s: %s. Give the worker more memory (job-launcher"
+                            + " --memory-limit), or the JVM a larger -Xmx or -XX:MaxRAMPercentage",
+                    Runtime.getRuntime().maxMemory() >> 20,
+                    at.map(w -> " " + w.getMessage()).orElse(""),
+                    oom.get().getMessage());
+            Optional<String> object = at.flatMap(WorkerException::object);
+            return object.isPresent()
+                    ? new WorkerException(ErrorCode.OUT_OF_MEMORY, message, object.get(), t)
+                    : new WorkerException(ErrorCode.OUT_OF_MEMORY, message, t);
         }
         if (GracefulShutdown.requested() || t instanceof InterruptedException) {
             if (t instanceof WorkerException we && we.code() == ErrorCode.INTERRUPTED) {
@@ -36,6 +39,20 @@ public final class WorkerFailures {
             return we;
         }
         return new WorkerException(ErrorCode.UNEXPECTED, "unexpected failure: " + t, t);
+    }
+
+    /**
+     * Where the heap ran out, when the code that was running said so: an {@link
+     * ErrorCode#OUT_OF_MEMORY} in the causes, whose message is "while decoding ..." and whose
+     * object the delta.
+     */
+    private static Optional<WorkerException> outOfMemoryAt(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof WorkerException w && w.code() == ErrorCode.OUT_OF_MEMORY) {
+                return Optional.of(w);
+            }
+        }
+        return Optional.empty();
     }
 
     /** The heap's exhaustion anywhere in the causes (a fetch thread's reaches the main thread wrapped). */

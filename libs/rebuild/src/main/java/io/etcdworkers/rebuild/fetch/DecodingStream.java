@@ -94,6 +94,8 @@ public final class DecodingStream implements DeltaStream {
                 budget.acquire(units);
                 queue.put(new DeltaItem.Group(group, units));
             });
+        } catch (OutOfMemoryError e) {
+            throw HeapExhausted.whileDecoding(delta.object().key(), e);
         } catch (IOException e) {
             throw new WorkerException(
                     ErrorCode.LOCAL_IO,

@@ -158,6 +158,9 @@ public final class DeltaPrefetcher implements AutoCloseable {
                     ErrorCode.LOCAL_IO,
                     "cannot write " + file + " while fetching " + delta.key() + ": " + DiskFull.explain(e, dir),
                     e);
+        } catch (OutOfMemoryError e) {
+            deleteCopy(file);
+            throw HeapExhausted.whileDecoding(delta.key(), e);
         } catch (RuntimeException | Error | InterruptedException e) {
             deleteCopy(file);
             throw e;

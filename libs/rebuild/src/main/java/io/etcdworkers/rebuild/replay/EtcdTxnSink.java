@@ -128,7 +128,10 @@ final class EtcdTxnSink implements RevisionSink {
                             txn.objectName(),
                             txn.revision(),
                             chain.applied(),
-                            DiskFull.describe(etcd.process().dataDir()),
+                            DiskFull.describe(
+                                    state + "\n" + e.getMessage(),
+                                    etcd.process().dataDir(),
+                                    etcd.process().walDir()),
                             e.getMessage(),
                             state),
                     e);

@@ -9,6 +9,7 @@ import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.StopAt;
 import io.etcdworkers.rebuild.fetch.DeltaItem;
 import io.etcdworkers.rebuild.fetch.DeltaStream;
+import io.etcdworkers.rebuild.fetch.HeapExhausted;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -202,6 +203,8 @@ public final class RevisionPipeline {
     private static void apply(RevisionSequence sequence, RevisionSink sink, String objectName, RevisionGroup group) {
         try {
             sink.apply(objectName, group);
+        } catch (OutOfMemoryError e) {
+            throw HeapExhausted.whileApplying(objectName, group.revision(), e);
         } catch (IOException e) {
             throw new WorkerException(
                     ErrorCode.LOCAL_IO,
