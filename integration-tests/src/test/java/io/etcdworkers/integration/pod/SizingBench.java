@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -44,6 +45,9 @@ class SizingBench {
     private static final long MIB = 1024 * 1024;
     private static final long STEP = 64 * MIB;
     private static final Duration POD_TIMEOUT = Duration.ofMinutes(90);
+    /** The machine this runs on is shared and loaded: the mock API server's answers may take long. */
+    private static final Duration CLIENT_TIMEOUT = Duration.ofMinutes(3);
+
     private static final String BUCKET_CLAIM = "backup-bucket";
     private static final String TARGET_CLAIM = "etcd-main-etcd-main-0";
 
@@ -66,8 +70,15 @@ class SizingBench {
         Path dir = work.resolve(bucketDir.getFileName());
         deleteTree(dir);
         Path dataClaim = Files.createDirectories(dir.resolve("claims/data"));
-        try (ApiServer api = ApiServer.start()) {
+        try (ApiServer api = ApiServer.start(CLIENT_TIMEOUT)) {
+            // on a loaded machine the client's first HTTPS connection can take longer than its 10 s
+            // connect timeout: make it once before the launcher and the Job polls need it
+            Awaitility.await("the mock API server's first answer")
+                    .atMost(Duration.ofMinutes(3))
+                    .ignoreExceptions()
+                    .until(() -> api.client().getKubernetesVersion() != null);
             LauncherJar.Running launcher = LauncherJar.against(api, dir)
+                    .clientTimeout(CLIENT_TIMEOUT)
                     .start(
                             "restore",
                             "-n",
@@ -90,7 +101,7 @@ class SizingBench {
                             "--timeout",
                             "180m");
 
-            Job sizing = ApiPods.awaitJob(api, "demo", "sizing", List.of(), Duration.ofMinutes(2));
+            Job sizing = ApiPods.awaitJob(api, "demo", "sizing", List.of(), Duration.ofMinutes(10));
             PodRun sizingPod = PodRun.of(ApiPods.template(sizing))
                     .claim(BUCKET_CLAIM, bucketDir)
                     .workDir(dir.resolve("pods"));
@@ -99,7 +110,7 @@ class SizingBench {
             ApiPods.report(api, sizing, sizingPod.podName(), sized.exit());
             JsonNode estimate = sized.exit().result().get("sizeEstimate");
 
-            Job restore = ApiPods.awaitJob(api, "demo", "restore", List.of(), Duration.ofMinutes(2));
+            Job restore = ApiPods.awaitJob(api, "demo", "restore", List.of(), Duration.ofMinutes(10));
             PodTemplate atLimit = ApiPods.template(restore);
             long limit = Quantity.bytes(atLimit.memoryLimit());
             Measured placed = run(PodRun.of(atLimit)
@@ -107,7 +118,7 @@ class SizingBench {
                     .claim(TARGET_CLAIM, dataClaim)
                     .workDir(dir.resolve("pods")));
             ApiPods.report(api, restore, "restore-at-limit", placed.exit());
-            ProcessRun done = launcher.await(Duration.ofMinutes(2));
+            ProcessRun done = launcher.await(Duration.ofMinutes(10));
             String exact = exactState(placed.exit(), expected);
             String heap = atLimit.template()
                     .at("/spec/containers/0/env/0/value")
