@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the launcher's memory sizing (--memory-limit=auto) against the kernel, in containers of
-# the image, on the benchmark buckets (docs/tuning.md, "The sizing rule, measured").
+# the image, on the benchmark buckets (docs/tuning.md, "The rule, checked by the kernel").
 #
 #   bench/sizing.sh [NAME...]     default: 300k keys300k keys3m events3m
 #
@@ -13,14 +13,16 @@
 # The peak of each container's memory cgroup is read while it runs. One Markdown row per bucket
 # goes to $BENCH_DATA/sizing/results.md (and stdout).
 #
-# Buckets missing under $BENCH_DATA/buckets are generated first (benchmark module's `generate`):
-#   300k      --events 300000                                     (~2-4 min, 0.5 GB)
-#   keys300k  --seed-keys 300000 --events 100000 --small-values  (~2 min)
-#   keys3m    --seed-keys 3000000 --events 100000 --small-values (~10-15 min, 0.5 GB)
-#   events3m  --events 3000000                                    (~30-50 min, ~5 GB: check the disk)
-# How long: per bucket three containers (the sizing pod, the restore twice) plus the generation;
-# on 2 loaded cores about 2 min for 300k keys, 5 min for 300k events, 15 min for 3,000,000 keys and
-# 40 min for 3,000,000 events (the times move with the machine's load; the memory hardly does).
+# Buckets missing under $BENCH_DATA/buckets are generated first (benchmark module's `generate`;
+# the times measured on 2 cores loaded by other builds):
+#   300k      --events 300000                                     (2-4 min, 0.5 GB)
+#   keys300k  --seed-keys 300000 --events 100000 --small-values  (3 min, 13 MB)
+#   keys3m    --seed-keys 3000000 --events 100000 --small-values (22 min, 87 MB)
+#   events3m  --events 3000000                                    (14 min, 4.8 GB: check the disk)
+# How long: the Maven build of the test modules (1-8 min), then per bucket three containers (the
+# sizing pod, the restore twice): 2 min for 300,000 keys, 3 min for 300,000 events, 11 min for
+# 3,000,000 keys, 9 min for 3,000,000 events on that loaded machine (the times move with the
+# load; the memory hardly does).
 #
 # Needs podman and the image: ETCD_WORKERS_IMAGE (else `bash .ci/image.sh` builds it, under
 # ETCD_WORKERS_IMAGE_NAME or its default localhost/etcd-workers:dev). SKIP_BUILD=1 uses the jars
