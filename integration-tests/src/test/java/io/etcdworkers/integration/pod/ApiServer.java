@@ -4,6 +4,7 @@ import io.etcdworkers.launcher.kube.KubernetesVersionCheck;
 import io.etcdworkers.testsupport.pod.ClusterAccess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.server.mock.KubernetesClientBuilderCustomizer;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -15,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Queue;
@@ -30,9 +32,15 @@ final class ApiServer implements AutoCloseable {
     private final KubernetesClient client;
     private final String caPem;
 
-    private ApiServer(KubernetesMockServer server) {
+    private ApiServer(KubernetesMockServer server, Duration clientTimeout) {
         this.server = server;
-        this.client = server.createClient();
+        this.client = clientTimeout == null
+                ? server.createClient()
+                : server.createClient(new KubernetesClientBuilderCustomizer()
+                        .andThen(b -> b.editOrNewConfig()
+                                .withConnectionTimeout((int) clientTimeout.toMillis())
+                                .withRequestTimeout((int) clientTimeout.toMillis())
+                                .endConfig()));
         try {
             this.caPem =
                     Files.readString(Path.of(server.getSelfSignedCertificate().certificatePath()));
@@ -42,6 +50,14 @@ final class ApiServer implements AutoCloseable {
     }
 
     static ApiServer start() {
+        return start(null);
+    }
+
+    /**
+     * A server whose test client waits {@code clientTimeout} (instead of 10 s) to connect and for each
+     * answer: for a machine so loaded that the mock's first HTTPS answers take longer.
+     */
+    static ApiServer start(Duration clientTimeout) {
         // mixed: CRUD for the objects, and the server's own answers on / and /version
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMockServer server = new KubernetesMockServer(
@@ -54,7 +70,7 @@ final class ApiServer implements AutoCloseable {
                 .withMinor(minor)
                 .withGitVersion("v1." + minor + ".0")
                 .build());
-        return new ApiServer(server);
+        return new ApiServer(server, clientTimeout);
     }
 
     /** The test's own client (it trusts the server's certificate). */

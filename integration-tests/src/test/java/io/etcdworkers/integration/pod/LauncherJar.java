@@ -26,10 +26,25 @@ final class LauncherJar {
 
     private final Path home;
     private final Path kubeconfig;
+    private final Duration clientTimeout;
 
     private LauncherJar(Path home, Path kubeconfig) {
+        this(home, kubeconfig, null);
+    }
+
+    private LauncherJar(Path home, Path kubeconfig, Duration clientTimeout) {
         this.home = home;
         this.kubeconfig = kubeconfig;
+        this.clientTimeout = clientTimeout;
+    }
+
+    /**
+     * This launcher with its Kubernetes client waiting {@code timeout} (instead of 10 s) to connect
+     * and for each answer (fabric8's {@code KUBERNETES_CONNECTION_TIMEOUT} and
+     * {@code KUBERNETES_REQUEST_TIMEOUT}): for a machine so loaded that the mock's answers take longer.
+     */
+    LauncherJar clientTimeout(Duration timeout) {
+        return new LauncherJar(home, kubeconfig, timeout);
     }
 
     /** A launcher without a cluster: {@code --dry-run} only. */
@@ -117,6 +132,10 @@ final class LauncherJar {
         env.put("HOME", home.toString());
         if (kubeconfig != null) {
             env.put("KUBECONFIG", kubeconfig.toString());
+        }
+        if (clientTimeout != null) {
+            env.put("KUBERNETES_CONNECTION_TIMEOUT", Long.toString(clientTimeout.toMillis()));
+            env.put("KUBERNETES_REQUEST_TIMEOUT", Long.toString(clientTimeout.toMillis()));
         }
         return env;
     }
