@@ -112,7 +112,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 context,
                 WorkerCommands.RESTORE,
                 resultFile,
-                List.of("phaseSeconds", "metaSha256", "kvSha256"),
+                List.of("bucketLatest", "phaseSeconds", "metaSha256", "kvSha256"),
                 metrics,
                 result -> {
                     ResultJson.store(result, store);
