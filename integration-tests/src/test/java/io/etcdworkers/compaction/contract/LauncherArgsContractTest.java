@@ -23,7 +23,6 @@ import io.etcdworkers.launcher.job.WorkerKind;
 import io.etcdworkers.rebuild.RebuildConfig;
 import io.etcdworkers.rebuild.engine.Engine;
 import io.etcdworkers.rebuild.engine.KeyPrefix;
-import io.etcdworkers.restore.BumpSetting;
 import io.etcdworkers.restore.RestoreConfig;
 import io.etcdworkers.restore.cli.ExtractCommand;
 import io.etcdworkers.restore.cli.RestoreCommand;
@@ -86,11 +85,6 @@ class LauncherArgsContractTest {
             .build();
     private static final RestoreFlags TO_REVISION =
             RestoreFlags.builder("etcd-main-0").toRevision(123_456L).build();
-    private static final RestoreFlags TO_REVISION_BUMPED = RestoreFlags.builder("etcd-main-0")
-            .toRevision(123_456L)
-            .bumpRevision(2_000_000L)
-            .markCompacted(true)
-            .build();
     private static final ExtractFlags EVERY_EXTRACT_FLAG = ExtractFlags.builder("rescue", "/registry/secrets/team-a/")
             .output("/var/etcd-extract/team-a")
             .outputFormat("etcd")
@@ -122,7 +116,7 @@ class LauncherArgsContractTest {
                 Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
                 Arguments.of(
                         "restore --to-revision --bump-revision --mark-compacted",
-                        restore(S3, TO_REVISION_BUMPED, DefragFlags.workerDefaults())),
+                        restore(S3, LauncherBumpArgsTest.TO_REVISION_BUMPED, DefragFlags.workerDefaults())),
                 Arguments.of("extract, every flag", extract(S3, EVERY_EXTRACT_FLAG)),
                 Arguments.of("extract, files with an encryption config", extract(S3, ENCRYPTED_EXTRACT)),
                 Arguments.of("verify", checkRequest(WorkerKind.VERIFY, S3_FULL)),
@@ -288,16 +282,6 @@ class LauncherArgsContractTest {
                         .rebuild()
                         .point())
                 .isEqualTo(RestorePoint.LATEST);
-    }
-
-    @Test
-    void theBumpLandsAsTheRestoresBump() {
-        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_REVISION_BUMPED, DefragFlags.workerDefaults())))
-                        .bump())
-                .isEqualTo(BumpSetting.of(2_000_000));
-        assertThat(restoreConfig(WorkerPod.of(restore(S3, TO_REVISION, DefragFlags.workerDefaults())))
-                        .bump())
-                .isEqualTo(BumpSetting.byDefault());
     }
 
     @Test
