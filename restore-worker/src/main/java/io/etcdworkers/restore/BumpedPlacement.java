@@ -10,14 +10,12 @@ import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.etcd.ScratchEtcd;
 import io.etcdworkers.files.DiskFull;
 import io.etcdworkers.files.FileTree;
-import io.etcdworkers.format.SnapshotCatalog;
 import io.etcdworkers.rebuild.bump.BumpWriter;
 import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.verify.KeyBounds;
 import io.etcdworkers.rebuild.verify.KeyspaceDigest;
 import io.etcdworkers.rebuild.verify.KeyspaceRead;
-import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,19 +35,6 @@ final class BumpedPlacement {
     private static final Logger LOG = LoggerFactory.getLogger(BumpedPlacement.class);
 
     private BumpedPlacement() {}
-
-    /**
-     * The bucket's latest revision: the highest last revision any snapshot object in it names,
-     * listed now (after the rebuild), so what the sidecar wrote meanwhile counts. The sidecar's own
-     * check compares with these names, so the bump must pass them; an object whose name claims more
-     * than it holds only makes the bump larger.
-     */
-    static long bucketLatest(ObjectStore store, String prefix) {
-        return SnapshotCatalog.load(store, prefix).snapshots().stream()
-                .mapToLong(s -> s.name().lastRevision())
-                .max()
-                .orElse(0);
-    }
 
     /** The highest revision in the placed dir's {@code key} bucket: what a bump raises. */
     static long latestRevision(Path part) {

@@ -1,9 +1,13 @@
 package io.etcdworkers.restore;
 
 import io.etcdworkers.etcd.EtcdBinaries;
+import io.etcdworkers.format.SnapshotCatalog;
+import io.etcdworkers.format.SnapshotObject;
 import io.etcdworkers.rebuild.Rebuild;
 import io.etcdworkers.rebuild.RebuildPlan;
 import io.etcdworkers.rebuild.Rebuilder;
+import io.etcdworkers.rebuild.bump.ChainEnd;
+import io.etcdworkers.rebuild.bump.ChainEndReader;
 import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.rebuild.engine.Phases;
 import io.etcdworkers.rebuild.engine.Placement;
@@ -11,6 +15,8 @@ import io.etcdworkers.rebuild.engine.VerifiedDatabase;
 import io.etcdworkers.store.ObjectStore;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,11 +64,11 @@ public final class RestoreService {
             RebuildPlan plan = rebuilder.plan();
             Placement placement = new Placement(config.rebuild().member(), target.part());
             VerifiedDatabase verified;
-            Optional<RevisionBump> bump;
+            PlacedBump bump;
             try (Rebuild rebuild = rebuilder.start(plan, placement)) {
                 verified = rebuild.verify();
                 placement.complete(verified);
-                bump = bump(binaries, verified, target.part(), rebuild.scratch(), rebuilder.phases());
+                bump = bump(binaries, plan, verified, target.part(), rebuild.scratch(), rebuilder.phases());
             }
             rebuilder.phases().time("place", target::place);
             LOG.atInfo()
@@ -76,22 +82,36 @@ public final class RestoreService {
                     config.dataDir(),
                     PlacedDataDir.of(binaries),
                     rebuilder.phases().snapshot(),
-                    bump);
+                    bump.bump(),
+                    bump.chainEnd());
         }
     }
 
     /**
      * The revision bump of the placed dir, when one is asked for or the point in time calls for it
-     * ({@link BumpSetting}), verified by an etcd of its own ({@link BumpedPlacement}).
+     * ({@link BumpSetting}), verified by an etcd of its own ({@link BumpedPlacement}). The default
+     * bump passes the revision the bucket's chain reaches, listed now (after the rebuild, so what
+     * the sidecar wrote meanwhile counts) and confirmed by the chain's newest object's content
+     * ({@link ChainEndReader}).
      */
-    private Optional<RevisionBump> bump(
-            EtcdBinaries binaries, VerifiedDatabase verified, Path part, Path scratch, Phases phases) {
+    private PlacedBump bump(
+            EtcdBinaries binaries, RebuildPlan plan, VerifiedDatabase verified, Path part, Path scratch, Phases phases)
+            throws InterruptedException {
         BumpSetting setting = config.bump();
         long restored = BumpedPlacement.latestRevision(part);
-        long bucketLatest = setting.isDefault() && config.rebuild().point().isPointInTime()
-                ? BumpedPlacement.bucketLatest(store, config.rebuild().prefix())
-                : 0;
-        long amount = setting.amountFor(config.rebuild().point(), restored, bucketLatest);
+        Optional<ChainEnd> chainEnd = Optional.empty();
+        if (setting.isDefault() && config.rebuild().point().isPointInTime()) {
+            Instant t = phases.start();
+            List<SnapshotObject> listing =
+                    SnapshotCatalog.load(store, config.rebuild().prefix()).snapshots();
+            chainEnd = Optional.of(new ChainEndReader(store, scratch)
+                    .read(listing, plan.selection().base()));
+            phases.done("chainEnd", t);
+        }
+        long amount = setting.amountFor(
+                config.rebuild().point(),
+                restored,
+                chainEnd.map(ChainEnd::revision).orElse(0L));
         if (amount == 0) {
             if (config.rebuild().point().isPointInTime()) {
                 LOG.warn(
@@ -99,16 +119,21 @@ public final class RestoreService {
                                 + "restores the bucket's latest state over it when its revision {} is below the bucket's latest",
                         verified.outcome().finalRevision());
             }
-            return Optional.empty();
+            return new PlacedBump(Optional.empty(), chainEnd);
         }
-        return Optional.of(BumpedPlacement.apply(
-                binaries,
-                config.rebuild().member(),
-                part,
-                amount,
-                verified.outcome().digest(),
-                scratch,
-                config.rebuild().settings().callTimeout(),
-                phases));
+        return new PlacedBump(
+                Optional.of(BumpedPlacement.apply(
+                        binaries,
+                        config.rebuild().member(),
+                        part,
+                        amount,
+                        verified.outcome().digest(),
+                        scratch,
+                        config.rebuild().settings().callTimeout(),
+                        phases)),
+                chainEnd);
     }
+
+    /** The bump written (if any) and the chain end it was computed from (if it was). */
+    private record PlacedBump(Optional<RevisionBump> bump, Optional<ChainEnd> chainEnd) {}
 }

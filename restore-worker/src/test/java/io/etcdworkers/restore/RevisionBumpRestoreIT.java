@@ -8,6 +8,8 @@ import io.etcdworkers.testsupport.CommandRun;
 import io.etcdworkers.testsupport.ExpectedState;
 import io.etcdworkers.testsupport.Fixtures;
 import io.etcdworkers.workercli.WorkerContext;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +62,40 @@ class RevisionBumpRestoreIT {
                 .isEqualTo(checkpoint.get("kv_sha256").asText());
         assertThat(served.digest().metaSha256())
                 .isEqualTo(checkpoint.get("meta_sha256").asText());
+    }
+
+    /**
+     * Two objects named far above the real latest revision: one continues the chain by its name
+     * but holds another delta's events (its last event is 3656, not what its name says), the other
+     * starts above the chain's end. Neither decides the bump.
+     */
+    @Test
+    void objectsNamedAboveTheChainsEndDoNotInflateTheBump() throws IOException {
+        Path bucket = Fixtures.copyBucket(Fixtures.V0_23_0, "gzip", dir.resolve("bucket"));
+        Path v2 = bucket.resolve("v2");
+        Files.copy(
+                v2.resolve("Incr-00003647-00003656-1795986621.gz"),
+                v2.resolve("Incr-00003657-999999999-1795986630.gz"));
+        Files.write(v2.resolve("Incr-00005000-888888888-1795986631.gz"), new byte[] {1, 2, 3});
+
+        CommandRun run = restoreFrom(bucket, dir.resolve("data"), "offline", "--to-revision", "3000");
+
+        assertThat(run.exitCode()).as(run.stderr()).isZero();
+        assertThat(run.result().get("revisionBump").get("revision").asLong())
+                .isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
+        JsonNode latest = run.result().get("bucketLatest");
+        assertThat(latest.get("revision").asLong()).isEqualTo(BUCKET_LATEST);
+        assertThat(latest.get("object").asText()).isEqualTo("v2/Incr-00003647-00003656-1795986621.gz");
+        assertThat(latest.get("damaged")).hasSize(1);
+        assertThat(latest.get("damaged").get(0).get("object").asText())
+                .isEqualTo("v2/Incr-00003657-999999999-1795986630.gz");
+        assertThat(latest.get("damaged").get(0).get("reason").asText()).contains("its last event's is 3656");
+        assertThat(latest.get("ignored"))
+                .extracting(JsonNode::asText)
+                .containsExactly("v2/Incr-00005000-888888888-1795986631.gz");
+        assertThat(ExpectedState.serve(dir.resolve("data"), dir.resolve("serve"))
+                        .revision())
+                .isEqualTo(BUCKET_LATEST + BumpSetting.MARGIN);
     }
 
     @Test
@@ -184,10 +220,14 @@ class RevisionBumpRestoreIT {
     }
 
     private CommandRun restore(Path dataDir, String engine, String... extra) {
+        return restoreFrom(Fixtures.bucket(Fixtures.V0_23_0, "gzip"), dataDir, engine, extra);
+    }
+
+    private CommandRun restoreFrom(Path bucket, Path dataDir, String engine, String... extra) {
         List<String> args = new ArrayList<>(List.of(
                 "restore",
                 "--store-container",
-                Fixtures.bucket(Fixtures.V0_23_0, "gzip").toString(),
+                bucket.toString(),
                 "--data-dir",
                 dataDir.toString(),
                 "--scratch-dir",

@@ -114,6 +114,9 @@ class LauncherArgsContractTest {
                         "restore --to-time --to-last-good",
                         restore(S3, TO_TIME_LAST_GOOD, DefragFlags.workerDefaults())),
                 Arguments.of("restore --to-revision", restore(S3, TO_REVISION, DefragFlags.workerDefaults())),
+                Arguments.of(
+                        "restore --to-revision --bump-revision --mark-compacted",
+                        restore(S3, LauncherBumpArgsTest.TO_REVISION_BUMPED, DefragFlags.workerDefaults())),
                 Arguments.of("extract, every flag", extract(S3, EVERY_EXTRACT_FLAG)),
                 Arguments.of("extract, files with an encryption config", extract(S3, ENCRYPTED_EXTRACT)),
                 Arguments.of("verify", checkRequest(WorkerKind.VERIFY, S3_FULL)),

@@ -1,5 +1,6 @@
 package io.etcdworkers.launcher.cli;
 
+import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.launcher.job.JobFactory;
 import io.etcdworkers.launcher.job.JobRequest;
 import io.etcdworkers.launcher.kube.JobLauncher;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** The shared tail of {@code restore} and {@code compact}: print, or create and maybe wait. */
 final class JobRun {
@@ -44,7 +46,9 @@ final class JobRun {
     /**
      * Several Jobs of one run (a restore per member): printed as one YAML stream, or all created
      * first and then, with {@code --wait}, watched one after the other; the exit code is the first
-     * non-zero one, so a member that failed is never hidden behind one that succeeded.
+     * non-zero one, so a member that failed is never hidden behind one that succeeded. When every
+     * member succeeded, their results must report the same revision bump ({@link MemberBumps}),
+     * else the run fails with {@link ErrorCode#BACKUP_INCONSISTENT}.
      */
     static int runAll(CliContext ctx, ClusterOptions cluster, RunOptions run, StuckOptions stuck, List<Job> jobs) {
         run.check();
@@ -66,12 +70,22 @@ final class JobRun {
             return 0;
         }
         int code = 0;
+        List<JobOutcome> outcomes = new ArrayList<>();
         for (Job c : created) {
             Duration timeout = run.timeout != null
                     ? run.timeout
                     : Duration.ofSeconds(c.getSpec().getActiveDeadlineSeconds()).plus(WAIT_MARGIN);
-            int exit = awaitAndRecord(ctx, launcher, c, stuck.limits(timeout));
-            code = code == 0 ? exit : code;
+            JobOutcome outcome = watchAndRecord(ctx, launcher, c, stuck.limits(timeout));
+            outcomes.add(outcome);
+            code = code == 0 ? outcome.exitCode() : code;
+        }
+        if (code == 0) {
+            Optional<String> differ = MemberBumps.disagreement(outcomes);
+            if (differ.isPresent()) {
+                ctx.err().println("error: " + differ.get());
+                ctx.err().flush();
+                return ErrorCode.BACKUP_INCONSISTENT.exitCode();
+            }
         }
         return code;
     }
@@ -91,6 +105,10 @@ final class JobRun {
 
     /** Watches a Job this run created and records its outcome as an Event on it. */
     static int awaitAndRecord(CliContext ctx, JobLauncher launcher, Job created, WatchLimits limits) {
+        return watchAndRecord(ctx, launcher, created, limits).exitCode();
+    }
+
+    private static JobOutcome watchAndRecord(CliContext ctx, JobLauncher launcher, Job created, WatchLimits limits) {
         JobOutcome outcome = launcher.watch(
                 created.getMetadata().getNamespace(),
                 created.getMetadata().getName(),
@@ -99,7 +117,7 @@ final class JobRun {
                 OutcomePrinter.diagnostics(ctx.err()));
         OutcomePrinter.print(ctx.out(), outcome);
         launcher.recordOutcome(created, outcome, ctx.clock().instant());
-        return outcome.exitCode();
+        return outcome;
     }
 
     static int await(CliContext ctx, JobLauncher launcher, String namespace, String name, WatchLimits limits) {

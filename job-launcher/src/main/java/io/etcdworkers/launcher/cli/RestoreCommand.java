@@ -112,6 +112,19 @@ final class RestoreCommand implements Callable<Integer> {
             description = "On a damaged or missing delta, restore up to the revision before it instead of failing.")
     boolean toLastGood;
 
+    @Option(
+            names = "--bump-revision",
+            paramLabel = "N",
+            description = "Raise the restored revision by N and mark everything up to it compacted (with "
+                    + "--mark-compacted), as etcdutl snapshot restore does; every member gets the same N. 0: no bump. "
+                    + "Default: the worker's (a point-in-time restore is raised past the bucket's latest revision).")
+    Long bumpRevision;
+
+    @Option(
+            names = "--mark-compacted",
+            description = "Required with a positive --bump-revision, and only then (as etcdutl requires).")
+    boolean markCompacted;
+
     private final CliContext ctx;
 
     RestoreCommand(CliContext ctx) {
@@ -178,7 +191,9 @@ final class RestoreCommand implements Callable<Integer> {
                 .maxFetchers(maxFetchers)
                 .toRevision(toRevision)
                 .toTime(toTime)
-                .toLastGood(toLastGood);
+                .toLastGood(toLastGood)
+                .bumpRevision(bumpRevision)
+                .markCompacted(markCompacted);
     }
 
     private JobRequest.Builder common(JobWork work) {

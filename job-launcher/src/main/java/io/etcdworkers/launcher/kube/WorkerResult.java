@@ -60,6 +60,22 @@ public record WorkerResult(String raw, String kind, String outcome, Integer exit
                 : ErrorCode.of(exitCode).map(ErrorCode::meaning);
     }
 
+    /**
+     * A top-level field of the result as compact JSON ({@code null} for a JSON null); empty when the
+     * result has no such field or is not JSON.
+     */
+    public Optional<String> field(String name) {
+        if (!json) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode v = MAPPER.readTree(raw.strip()).get(name);
+            return v == null ? Optional.empty() : Optional.of(v.toString());
+        } catch (JacksonException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The parsed fields, for printing. */
     public Map<String, Object> summary() {
         Map<String, Object> m = new LinkedHashMap<>();

@@ -77,7 +77,9 @@ record GoldenRequest(
             Integer maxFetchers,
             Long toRevision,
             String toTime,
-            boolean toLastGood) {
+            boolean toLastGood,
+            Long bumpRevision,
+            boolean markCompacted) {
         RestoreFlags.Builder toBuilder() {
             return RestoreFlags.builder(null)
                     .dataDir(dataDir)
@@ -88,7 +90,9 @@ record GoldenRequest(
                     .maxFetchers(maxFetchers)
                     .toRevision(toRevision)
                     .toTime(toTime)
-                    .toLastGood(toLastGood);
+                    .toLastGood(toLastGood)
+                    .bumpRevision(bumpRevision)
+                    .markCompacted(markCompacted);
         }
     }
 

@@ -53,7 +53,8 @@ public class JobFactoryTest {
                         "cronjob-local-owner",
                         "restore-placement",
                         "cronjob-gardener",
-                        "members-gardener");
+                        "members-gardener",
+                        "members-point-in-time");
     }
 
     @Test

@@ -1,11 +1,13 @@
 package io.etcdworkers.restore.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.contract.WorkerFlags;
+import io.etcdworkers.rebuild.bump.ChainEnd;
 import io.etcdworkers.rebuild.bump.RevisionBump;
 import io.etcdworkers.restore.PlacedDataDir;
 import io.etcdworkers.restore.RestoreConfig;
@@ -110,7 +112,7 @@ public final class RestoreCommand implements Callable<Integer> {
                 context,
                 WorkerCommands.RESTORE,
                 resultFile,
-                List.of("phaseSeconds", "metaSha256", "kvSha256"),
+                List.of("bucketLatest", "phaseSeconds", "metaSha256", "kvSha256"),
                 metrics,
                 result -> {
                     ResultJson.store(result, store);
@@ -125,7 +127,7 @@ public final class RestoreCommand implements Callable<Integer> {
                         ResultJson.succeeded(result);
                         ResultJson.rebuild(result, outcome.rebuilt(), outcome.phases());
                         placed(result, outcome.placed());
-                        bump(result, outcome.bump());
+                        bump(result, outcome.bump(), outcome.chainEnd());
                         return 0;
                     }
                 });
@@ -141,15 +143,32 @@ public final class RestoreCommand implements Callable<Integer> {
 
     /** The revision bump written into the placed database: {@code {latestRevision, amount, revision}}; null for none. */
     static void bump(ObjectNode result, Optional<RevisionBump> bump) {
+        bump(result, bump, Optional.empty());
+    }
+
+    /**
+     * The same, with the revision the bucket's chain reaches when the default bump was computed
+     * from it: {@code bucketLatest: {revision, object, damaged: [{object, reason}], ignored: [key]}}.
+     */
+    static void bump(ObjectNode result, Optional<RevisionBump> bump, Optional<ChainEnd> chainEnd) {
         if (bump.isEmpty()) {
             result.putNull("revisionBump");
-            return;
+        } else {
+            ObjectNode node = result.putObject("revisionBump");
+            node.put("latestRevision", bump.get().latest());
+            node.put("amount", bump.get().amount());
+            node.put("revision", bump.get().revision());
+            node.put("markCompacted", true);
         }
-        ObjectNode node = result.putObject("revisionBump");
-        node.put("latestRevision", bump.get().latest());
-        node.put("amount", bump.get().amount());
-        node.put("revision", bump.get().revision());
-        node.put("markCompacted", true);
+        chainEnd.ifPresent(end -> {
+            ObjectNode node = result.putObject("bucketLatest");
+            node.put("revision", end.revision());
+            node.put("object", end.object());
+            ArrayNode damaged = node.putArray("damaged");
+            end.damaged()
+                    .forEach(d -> damaged.addObject().put("object", d.object()).put("reason", d.reason()));
+            end.ignored().forEach(node.putArray("ignored")::add);
+        });
     }
 
     /** The restore these flags describe; {@code USAGE} for values out of range. */

@@ -20,6 +20,9 @@ import java.time.format.DateTimeParseException;
  * @param toRevision                {@code --to-revision}: restore the state right after this revision
  * @param toTime                    {@code --to-time}: an RFC 3339 time with an offset
  * @param toLastGood                {@code --to-last-good}: stop before a damaged delta instead of failing
+ * @param bumpRevision              {@code --bump-revision}: raise the restored revision by this much (0: none);
+ *                                  null: the worker's default (past the bucket's latest for a point in time)
+ * @param markCompacted             {@code --mark-compacted}: required with a positive bump, refused otherwise, as etcdutl does
  */
 public record RestoreFlags(
         String targetClaim,
@@ -34,7 +37,9 @@ public record RestoreFlags(
         Integer maxFetchers,
         Long toRevision,
         String toTime,
-        boolean toLastGood)
+        boolean toLastGood,
+        Long bumpRevision,
+        boolean markCompacted)
         implements JobWork {
 
     /** Where the target claim is mounted: the path etcd-druid mounts the etcd data volume at. */
@@ -63,6 +68,13 @@ public record RestoreFlags(
         toTime = utcTime(toTime);
         if (toRevision != null && toTime != null) {
             throw new IllegalArgumentException("give to-revision or to-time, not both");
+        }
+        if (bumpRevision != null && bumpRevision < 0) {
+            throw new IllegalArgumentException("bump-revision must not be negative: " + bumpRevision);
+        }
+        long bump = bumpRevision == null ? 0 : bumpRevision;
+        if (bump > 0 != markCompacted) {
+            throw new IllegalArgumentException("mark-compacted is required with bump-revision > 0, and only then");
         }
     }
 
@@ -104,7 +116,9 @@ public record RestoreFlags(
                 .maxFetchers(maxFetchers)
                 .toRevision(toRevision)
                 .toTime(toTime)
-                .toLastGood(toLastGood);
+                .toLastGood(toLastGood)
+                .bumpRevision(bumpRevision)
+                .markCompacted(markCompacted);
     }
 
     /** Builds {@link RestoreFlags}; null leaves a flag out. */
@@ -122,6 +136,8 @@ public record RestoreFlags(
         private Long toRevision;
         private String toTime;
         private boolean toLastGood;
+        private Long bumpRevision;
+        private boolean markCompacted;
 
         private Builder(String targetClaim) {
             this.targetClaim = targetClaim;
@@ -192,6 +208,16 @@ public record RestoreFlags(
             return this;
         }
 
+        public Builder bumpRevision(Long value) {
+            this.bumpRevision = value;
+            return this;
+        }
+
+        public Builder markCompacted(boolean value) {
+            this.markCompacted = value;
+            return this;
+        }
+
         public RestoreFlags build() {
             return new RestoreFlags(
                     targetClaim,
@@ -206,7 +232,9 @@ public record RestoreFlags(
                     maxFetchers,
                     toRevision,
                     toTime,
-                    toLastGood);
+                    toLastGood,
+                    bumpRevision,
+                    markCompacted);
         }
     }
 }

@@ -84,6 +84,10 @@ public final class WorkerArgs {
         if (r.toLastGood()) {
             args.add(WorkerFlags.TO_LAST_GOOD);
         }
+        optional(args, WorkerFlags.BUMP_REVISION, r.bumpRevision());
+        if (r.markCompacted()) {
+            args.add(WorkerFlags.MARK_COMPACTED);
+        }
         // no --result-file: the workers write the termination message (RESULT_FILE) themselves,
         // fitted to its 4 KiB limit
     }
