@@ -8,8 +8,9 @@ import java.util.List;
  * constants, so annotations take them), so renaming a flag on one side renames it on both; the
  * contract test parses the launcher's args with the workers' own specs.
  *
- * <p>Only flags the launcher renders are here: the workers' other flags are named in one place
- * already, their options. Names follow {@code etcdbrctl}'s where it has the flag.
+ * <p>Only flags the launcher renders, or etcd-druid's Jobs pass, are here: the workers' other flags
+ * are named in one place already, their options. Names follow {@code etcdbrctl}'s where it has the
+ * flag.
  */
 public final class WorkerFlags {
     // store: both workers
@@ -71,6 +72,15 @@ public final class WorkerFlags {
 
     public static final String ENABLE_SNAPSHOT_LEASE_RENEWAL = "--enable-snapshot-lease-renewal";
     public static final String FULL_SNAPSHOT_LEASE_NAME = "--full-snapshot-lease-name";
+
+    // compact: etcdbrctl's names, as etcd-druid's compaction Job passes them
+    /** etcdbrctl's name for {@code --snapshot-timeout}. */
+    public static final String ETCD_SNAPSHOT_TIMEOUT = "--etcd-snapshot-timeout";
+
+    public static final String DELTA_SNAPSHOT_LEASE_NAME = "--delta-snapshot-lease-name";
+    public static final String RESTORATION_TEMP_SNAPSHOTS_DIR = "--restoration-temp-snapshots-dir";
+    public static final String SNAPSTORE_TEMP_DIRECTORY = "--snapstore-temp-directory";
+    public static final String METRICS_SCRAPE_WAIT_DURATION = "--metrics-scrape-wait-duration";
 
     /** The values of {@link #ENGINE}. */
     public static final List<String> ENGINES = List.of("replay", "offline", "auto");
