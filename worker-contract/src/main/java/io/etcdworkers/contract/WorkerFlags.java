@@ -82,6 +82,18 @@ public final class WorkerFlags {
     public static final String SNAPSTORE_TEMP_DIRECTORY = "--snapstore-temp-directory";
     public static final String METRICS_SCRAPE_WAIT_DURATION = "--metrics-scrape-wait-duration";
 
+    // copy: etcdbrctl's names; the target store takes the store flags above
+    public static final String SOURCE_STORAGE_PROVIDER = "--source-storage-provider";
+    public static final String SOURCE_STORE_CONTAINER = "--source-store-container";
+    public static final String SOURCE_STORE_PREFIX = "--source-store-prefix";
+    public static final String SOURCE_STORE_ENDPOINT_OVERRIDE = "--source-store-endpoint-override";
+    public static final String MAX_BACKUPS_TO_COPY = "--max-backups-to-copy";
+    public static final String MAX_BACKUP_AGE = "--max-backup-age";
+    public static final String WAIT_FOR_FINAL_SNAPSHOT = "--wait-for-final-snapshot";
+    public static final String WAIT_FOR_FINAL_SNAPSHOT_TIMEOUT = "--wait-for-final-snapshot-timeout";
+    /** copy: one verified full snapshot of the source's latest state instead of every object. */
+    public static final String COMPACT = "--compact";
+
     /** The values of {@link #ENGINE}. */
     public static final List<String> ENGINES = List.of("replay", "offline", "auto");
     /** The values of {@link #COMPRESSION_POLICY}. */

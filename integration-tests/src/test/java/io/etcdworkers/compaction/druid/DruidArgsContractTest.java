@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -138,6 +139,30 @@ class DruidArgsContractTest {
                 .first()
                 .asString()
                 .startsWith(WorkerFlags.DATA_DIR + " has no effect");
+    }
+
+    /**
+     * Copy: the copy command takes etcdbrctl's flags exactly. It is built apart from this test; until
+     * the worker has it, these cases are skipped, saying so.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"copy-local-to-s3", "copy-gcs-to-s3-wait-final"})
+    void theCopyCommandAcceptsEveryArgumentDruidsCopyTaskPasses(String name) {
+        DruidJobArgs job = DruidJobArgs.read(name);
+        CommandLine worker = job.workerCommandLine();
+        Assumptions.assumeTrue(
+                worker.getSubcommands().containsKey("copy"),
+                "the compaction worker has no copy command yet: these cases run once it has one");
+
+        ParseResult parsed = worker.parseArgs(job.args().toArray(String[]::new));
+
+        assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("copy");
+        for (String arg : job.args().subList(1, job.args().size())) {
+            assertThat(parsed.subcommand().hasMatchedOption(arg.split("=", 2)[0]))
+                    .as("%s matched", arg)
+                    .isTrue();
+        }
+        assertThat(parsed.subcommand().unmatched()).isEmpty();
     }
 
     @Test
