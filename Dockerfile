@@ -17,6 +17,9 @@ ARG BUILDER_IMAGE=maven:3.9-eclipse-temurin-17
 # Where the jars come from: "maven" (built here from this context) or "prebuilt" (restore-worker/
 # target/restore-worker.jar etc. of a `mvn package` you ran; CI's, which its tests then run against)
 ARG JARS=maven
+# etcd-backup-restore's image whose /etcdbrctl the `etcdbrctl` target copies (the one etcd-druid's
+# image vector names; used by that target only)
+ARG ETCDBRCTL_IMAGE=europe-docker.pkg.dev/gardener-project/public/gardener/etcdbrctl:v0.41.2
 
 # --- the jars ---------------------------------------------------------------------------------
 FROM ${BUILDER_IMAGE} AS jars
@@ -65,7 +68,7 @@ RUN set -eu; \
     /out/usr/bin/etcd --version | grep -x "etcd Version: ${ETCD_DEB_VERSION%-*}" >/dev/null
 
 # --- the image --------------------------------------------------------------------------------
-FROM ${BASE_IMAGE}
+FROM ${BASE_IMAGE} AS workers
 # The JRE 17 and libdeflate0 (the compaction's gzip compressor, the deltas' decompressor) from the
 # base's Debian archive. man1: the JRE's postinst links its man page there, and slim bases have no
 # man pages (dpkg fails without the dir).
@@ -77,11 +80,13 @@ RUN set -eu; \
     apt-get clean; \
     rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin; \
     java -version
-# the uid/gid the launcher's pods run as (JobFactory.RUN_AS_USER); named so tools show a name
+# the uid/gid the launcher's pods run as (JobFactory.RUN_AS_USER), named and homed as in etcdbrctl's
+# distroless image: etcd-druid mounts a Local store at /home/nonroot/<container> and etcdbrctl finds
+# it under $HOME, which the runtime takes from /etc/passwd
 RUN groupadd --gid 65532 nonroot \
- && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /nonexistent \
+ && useradd --uid 65532 --gid 65532 --no-create-home --home-dir /home/nonroot \
       --shell /usr/sbin/nologin nonroot \
- && mkdir -p /scratch && chown 65532:65532 /scratch
+ && mkdir -p /scratch /home/nonroot && chown 65532:65532 /scratch /home/nonroot
 COPY --from=etcd /out/usr/bin/etcd /out/usr/bin/etcdctl /out/usr/bin/etcdutl /usr/local/bin/
 COPY --from=etcd /out/usr/share/doc/etcd-server/copyright /usr/share/doc/etcd-server/copyright
 COPY --from=etcd /out/usr/share/doc/etcd-client/copyright /usr/share/doc/etcd-client/copyright
@@ -119,3 +124,18 @@ WORKDIR /scratch
 # the same for /app/compaction-worker.jar compact)
 ENTRYPOINT ["/app/bin/job-launcher"]
 CMD ["--help"]
+
+# --- the image etcd-druid runs: etcdbrctl's binary beside the workers ---------------------------
+# etcd-druid's compaction Job and copy task run the backup sidecar's image with etcdbrctl's
+# arguments and no command. This target adds etcd-backup-restore's own binary and makes
+# /app/bin/etcdbrctl the entrypoint: compact and copy run the workers, everything else the binary.
+#   docker build --target etcdbrctl --build-arg ETCDBRCTL_IMAGE=<etcdbrctl image> -t <name> .
+FROM ${ETCDBRCTL_IMAGE} AS etcdbrctl-binary
+
+FROM workers AS etcdbrctl
+COPY --from=etcdbrctl-binary /etcdbrctl /opt/etcdbrctl/etcdbrctl
+ENTRYPOINT ["/app/bin/etcdbrctl"]
+CMD ["--help"]
+
+# --- the default target: the image above, with the launcher as entrypoint ------------------------
+FROM workers

@@ -118,6 +118,13 @@ done
 # the start scripts on PATH, and the default entrypoint (the launcher)
 podman run --rm --read-only --read-only-tmpfs=false --entrypoint restore-worker "$image" --version >/dev/null
 podman run --rm --read-only --read-only-tmpfs=false "$image" --version >/dev/null
+# the etcdbrctl entry point without etcdbrctl's binary: compact and copy only, anything else refused
+if podman run --rm --entrypoint etcdbrctl "$image" server >/dev/null 2>"$work/refused.txt" \
+  || ! grep -q "no etcdbrctl binary" "$work/refused.txt"; then
+  say "smoke run: etcdbrctl server without the binary was not refused: $(cat "$work/refused.txt")"
+  exit 1
+fi
 say "smoke run passed in $((SECONDS - started)) s: revision $(field finalRevision "$work/result.json"), etcd $etcd_version," \
   "restore $(field durationSeconds "$work/result.json") s"
+bash .ci/image-etcdbrctl.sh "$image"
 echo "$image" >&3

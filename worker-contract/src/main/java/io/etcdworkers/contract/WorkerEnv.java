@@ -54,6 +54,12 @@ public final class WorkerEnv {
     public static final String GOOGLE_APPLICATION_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS";
     /** GCS: an endpoint override; etcd-druid sets it from the Secret's optional key {@code storageAPIEndpoint}. */
     public static final String GOOGLE_STORAGE_API_ENDPOINT = "GOOGLE_STORAGE_API_ENDPOINT";
+    /**
+     * The namespace of the snapshot Leases a compaction renews (etcd-druid's Jobs set it from the pod's
+     * {@code metadata.namespace}, as for etcdbrctl); without it, the namespace of the Kubernetes client's
+     * configuration (the ServiceAccount's, in a pod).
+     */
+    public static final String POD_NAMESPACE = "POD_NAMESPACE";
     /** Every worker flag has an environment twin: this prefix and the flag in upper snake case. */
     public static final String FLAG_TWIN_PREFIX = "ETCD_WORKER_";
 

@@ -8,8 +8,9 @@ import java.util.List;
  * constants, so annotations take them), so renaming a flag on one side renames it on both; the
  * contract test parses the launcher's args with the workers' own specs.
  *
- * <p>Only flags the launcher renders are here: the workers' other flags are named in one place
- * already, their options. Names follow {@code etcdbrctl}'s where it has the flag.
+ * <p>Only flags the launcher renders, or etcd-druid's Jobs pass, are here: the workers' other flags
+ * are named in one place already, their options. Names follow {@code etcdbrctl}'s where it has the
+ * flag.
  */
 public final class WorkerFlags {
     // store: both workers
@@ -71,6 +72,27 @@ public final class WorkerFlags {
 
     public static final String ENABLE_SNAPSHOT_LEASE_RENEWAL = "--enable-snapshot-lease-renewal";
     public static final String FULL_SNAPSHOT_LEASE_NAME = "--full-snapshot-lease-name";
+
+    // compact: etcdbrctl's names, as etcd-druid's compaction Job passes them
+    /** etcdbrctl's name for {@code --snapshot-timeout}. */
+    public static final String ETCD_SNAPSHOT_TIMEOUT = "--etcd-snapshot-timeout";
+
+    public static final String DELTA_SNAPSHOT_LEASE_NAME = "--delta-snapshot-lease-name";
+    public static final String RESTORATION_TEMP_SNAPSHOTS_DIR = "--restoration-temp-snapshots-dir";
+    public static final String SNAPSTORE_TEMP_DIRECTORY = "--snapstore-temp-directory";
+    public static final String METRICS_SCRAPE_WAIT_DURATION = "--metrics-scrape-wait-duration";
+
+    // copy: etcdbrctl's names; the target store takes the store flags above
+    public static final String SOURCE_STORAGE_PROVIDER = "--source-storage-provider";
+    public static final String SOURCE_STORE_CONTAINER = "--source-store-container";
+    public static final String SOURCE_STORE_PREFIX = "--source-store-prefix";
+    public static final String SOURCE_STORE_ENDPOINT_OVERRIDE = "--source-store-endpoint-override";
+    public static final String MAX_BACKUPS_TO_COPY = "--max-backups-to-copy";
+    public static final String MAX_BACKUP_AGE = "--max-backup-age";
+    public static final String WAIT_FOR_FINAL_SNAPSHOT = "--wait-for-final-snapshot";
+    public static final String WAIT_FOR_FINAL_SNAPSHOT_TIMEOUT = "--wait-for-final-snapshot-timeout";
+    /** copy: one verified full snapshot of the source's latest state instead of every object. */
+    public static final String COMPACT = "--compact";
 
     /** The values of {@link #ENGINE}. */
     public static final List<String> ENGINES = List.of("replay", "offline", "auto");

@@ -10,6 +10,7 @@ import io.etcdworkers.compaction.lease.KubernetesClients;
 import io.etcdworkers.compaction.lease.LeaseRenewal;
 import io.etcdworkers.compaction.lease.LeaseRenewalConfig;
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.GoDuration;
 import io.etcdworkers.contract.ResultFields;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
@@ -36,6 +37,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -54,6 +57,7 @@ import picocli.CommandLine.Option;
             "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake case."
         })
 public final class CompactCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
     private final WorkerContext context;
     private final KubernetesClients kubernetes;
 
@@ -71,6 +75,9 @@ public final class CompactCommand implements Callable<Integer> {
 
     @Mixin
     MetricsOptions metrics = new MetricsOptions();
+
+    @Mixin
+    EtcdbrctlOptions etcdbrctl = new EtcdbrctlOptions();
 
     @Option(
             names = WorkerFlags.MIN_DELTA_REVISIONS,
@@ -115,11 +122,22 @@ public final class CompactCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             converter = DurationConverter.class,
             description = "Deadline of streaming the snapshot out of the scratch etcd. Default: 30m.")
-    Duration snapshotTimeout = CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT;
+    Duration snapshotTimeout;
+
+    @Option(
+            names = WorkerFlags.ETCD_SNAPSHOT_TIMEOUT,
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "etcdbrctl's name for --snapshot-timeout (etcd-druid passes it); give one of the two.")
+    Duration etcdSnapshotTimeout;
 
     @Option(
             names = WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL,
-            description = "After the upload, record the new revision in the full-snapshot Lease (for etcd-druid).")
+            arity = "0..1",
+            fallbackValue = "true",
+            paramLabel = "true|false",
+            description = "After the upload, record the new revision in the full-snapshot Lease (for etcd-druid); "
+                    + "takes =true|false as etcdbrctl does.")
     boolean leaseRenewal;
 
     @Option(
@@ -154,6 +172,9 @@ public final class CompactCommand implements Callable<Integer> {
                 List.of("phaseSeconds", "metaSha256", "kvSha256"),
                 metrics,
                 result -> {
+                    for (String note : etcdbrctl.notes(etcd.scratchDirGiven())) {
+                        LOG.info("etcdbrctl flag: {}", note);
+                    }
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
                         CompactionConfig config = config();
@@ -180,8 +201,11 @@ public final class CompactCommand implements Callable<Integer> {
         }
         try {
             LeaseRenewal.Policy policy = LeaseRenewal.Policy.parse(leaseRenewalPolicy);
+            Optional<String> namespace = Optional.ofNullable(context.env().get(WorkerEnv.POD_NAMESPACE))
+                    .filter(n -> !n.isBlank());
             Optional<LeaseRenewalConfig> lease =
-                    leaseRenewal ? Optional.of(new LeaseRenewalConfig(leaseName, policy)) : Optional.empty();
+                    leaseRenewal ? Optional.of(new LeaseRenewalConfig(leaseName, policy, namespace)) : Optional.empty();
+            etcdbrctl.dataDir().ifPresent(etcd::scratchDirIfNotGiven);
             // the scratch etcd is no cluster's member: any free loopback port, the default identity
             RebuildConfig rebuild =
                     etcd.rebuildConfig(context, store.prefix, EtcdMember.onFreeLoopbackPort(), false, defrag);
@@ -190,11 +214,24 @@ public final class CompactCommand implements Callable<Integer> {
                     new CompactionThresholds(minRevisions, minSnapshots, minBytes),
                     compression,
                     defragment,
-                    snapshotTimeout,
+                    snapshotTimeout(),
                     lease);
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }
+    }
+
+    /** {@code --snapshot-timeout} or etcdbrctl's {@code --etcd-snapshot-timeout}: either, or both if equal. */
+    private Duration snapshotTimeout() {
+        if (snapshotTimeout != null && etcdSnapshotTimeout != null && !snapshotTimeout.equals(etcdSnapshotTimeout)) {
+            throw new IllegalArgumentException("--snapshot-timeout " + GoDuration.format(snapshotTimeout) + " and "
+                    + WorkerFlags.ETCD_SNAPSHOT_TIMEOUT + " " + GoDuration.format(etcdSnapshotTimeout)
+                    + " (its etcdbrctl name) disagree: give one");
+        }
+        if (etcdSnapshotTimeout != null) {
+            return etcdSnapshotTimeout;
+        }
+        return snapshotTimeout != null ? snapshotTimeout : CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT;
     }
 
     /** Fills the result; the exit code is 0 unless a required lease renewal failed. */

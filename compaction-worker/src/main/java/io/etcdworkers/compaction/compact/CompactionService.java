@@ -152,7 +152,8 @@ public final class CompactionService {
      */
     private SnapshotLeaseUpdater.Result renew(LeaseRenewalConfig lease, long revision) {
         try (KubernetesClient client = kubernetes.create()) {
-            return new SnapshotLeaseUpdater(client, client.getNamespace(), clock).renew(lease.leaseName(), revision);
+            String namespace = lease.namespace().orElseGet(client::getNamespace);
+            return new SnapshotLeaseUpdater(client, namespace, clock).renew(lease.leaseName(), revision);
         } catch (RuntimeException e) {
             return SnapshotLeaseUpdater.Result.failed("no Kubernetes client for the Lease: " + e);
         }

@@ -69,9 +69,9 @@ record WorkerPod(Job job, List<String> command, List<String> args, Map<String, S
 
     static CommandLine workerCommandLine(WorkerKind kind, Map<String, String> env) {
         WorkerContext context = context(env);
-        return kind != WorkerKind.COMPACT
-                ? RestoreWorkerCommand.commandLine(context)
-                : CompactionWorkerCommand.commandLine(context);
+        return kind == WorkerKind.COMPACT || kind == WorkerKind.COPY
+                ? CompactionWorkerCommand.commandLine(context)
+                : RestoreWorkerCommand.commandLine(context);
     }
 
     static WorkerContext context(Map<String, String> env) {

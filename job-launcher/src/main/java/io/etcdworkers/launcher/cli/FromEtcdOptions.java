@@ -21,7 +21,8 @@ final class FromEtcdOptions {
                     "Read etcd-druid's Etcd resource NAME (druid.gardener.cloud/v1alpha1) in the namespace and take "
                             + "from it what is not given: --etcd, the store (provider, container, prefix, Secret, endpoint), "
                             + "and for a restore every member's name, peer URL and PVC (--member-claims, --initial-cluster, "
-                            + "token), for a compaction the full-snapshot Lease; Gardener's network labels when its pods have "
+                            + "token), for a compaction the full-snapshot Lease, for a copy the source store (--source-*: the "
+                            + "store a migration leaves); Gardener's network labels when its pods have "
                             + "them. Contacts the cluster even with --dry-run.")
     String fromEtcd;
 

@@ -16,6 +16,7 @@ import picocli.CommandLine.HelpCommand;
             RestoreCommand.class,
             ExtractCommand.class,
             CompactCommand.class,
+            CopyCommand.class,
             VerifyCommand.class,
             CronJobCommand.class,
             StatusCommand.class,

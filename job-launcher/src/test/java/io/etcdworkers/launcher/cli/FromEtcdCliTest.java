@@ -190,6 +190,58 @@ class FromEtcdCliTest {
     }
 
     @Test
+    void aCopyFromTheEtcdCopiesAwayFromItsStoreWithBothSecretsMountedAsDruidMountsThem() {
+        assertThat(run(
+                        "copy",
+                        "-n",
+                        NS,
+                        "--from-etcd",
+                        "etcd-main",
+                        "--image",
+                        "img:1",
+                        "--dry-run",
+                        "--storage-provider",
+                        "gcp",
+                        "--store-container",
+                        "etcd-backups-new",
+                        "--store-secret",
+                        "etcd-backup-new"))
+                .as(err.toString())
+                .isZero();
+
+        Job job = jobs().get(0);
+        var pod = job.getSpec().getTemplate().getSpec();
+        var container = pod.getContainers().get(0);
+        assertThat(container.getCommand()).endsWith("copy");
+        assertThat(container.getArgs())
+                .contains(
+                        "--storage-provider=GCS",
+                        "--store-container=etcd-backups-new",
+                        "--source-storage-provider=S3",
+                        "--source-store-container=shoot--prod--main--3f7a1c",
+                        "--source-store-prefix=shoot--prod--main--3f7a1c/etcd-main");
+        assertThat(container.getEnv())
+                .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue())
+                        .isEqualTo("SOURCE_AWS_APPLICATION_CREDENTIALS=/var/source-etcd-backup"))
+                .anySatisfy(e -> assertThat(e.getName() + "=" + e.getValue())
+                        .isEqualTo("GOOGLE_APPLICATION_CREDENTIALS=/var/.gcp/serviceaccount.json"));
+        assertThat(pod.getVolumes())
+                .anySatisfy(v -> {
+                    assertThat(v.getName()).isEqualTo("source-etcd-backup-secret");
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("etcd-backup");
+                })
+                .anySatisfy(v -> {
+                    assertThat(v.getName()).isEqualTo("etcd-backup-secret");
+                    assertThat(v.getSecret().getSecretName()).isEqualTo("etcd-backup-new");
+                });
+        assertThat(container.getVolumeMounts())
+                .anySatisfy(m -> assertThat(m.getName() + ":" + m.getMountPath())
+                        .isEqualTo("source-etcd-backup-secret:/var/source-etcd-backup"))
+                .anySatisfy(m ->
+                        assertThat(m.getName() + ":" + m.getMountPath()).isEqualTo("etcd-backup-secret:/var/.gcp/"));
+    }
+
+    @Test
     void theMembersJobsAreCreatedSideBySideButASecondRunOfAMemberIsRefused() {
         assertThat(run("restore", "-n", NS, "--from-etcd", "etcd-main", "--image", "img:1"))
                 .as(err.toString())

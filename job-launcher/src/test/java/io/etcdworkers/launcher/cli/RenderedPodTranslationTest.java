@@ -232,6 +232,10 @@ class RenderedPodTranslationTest {
         PodRun pod = PodRun.of(template)
                 .workDir(dir.resolve("pods"))
                 .secret("etcd-backup", BACKUP_SECRET)
+                // the copy goldens' target and source stores
+                .secret("etcd-backup-s3", BACKUP_SECRET)
+                .secret("etcd-backup-gcs", BACKUP_SECRET)
+                .secret("etcd-backup-abs", BACKUP_SECRET)
                 .secret(
                         "kube-apiserver-etcd-encryption-configuration-a1b2c3d4",
                         Map.of("encryption-configuration.yaml", bytes("kind: EncryptionConfiguration\n")))
@@ -242,6 +246,7 @@ class RenderedPodTranslationTest {
                 "etcd-main-etcd-main-0",
                 "etcd-main-etcd-main-1",
                 "etcd-main-etcd-main-2",
+                "etcd-bucket",
                 "team-a-rescue")) {
             pod.claim(claim, claim(claim));
         }

@@ -26,7 +26,7 @@ class LauncherDocTest {
     private static final Pattern OPTION_LINE = Pattern.compile("^\\s+(?:-\\w, )?(--[a-z][a-z0-9-]*)");
     private static final Pattern FLAG = Pattern.compile("--[a-z][a-z0-9-]*");
     private static final List<String> COMMANDS =
-            List.of("restore", "extract", "compact", "verify", "cronjob", "status", "cancel", "lease-role");
+            List.of("restore", "extract", "compact", "copy", "verify", "cronjob", "status", "cancel", "lease-role");
 
     @Test
     void flagTableMatchesEverySubcommandsHelp() throws IOException {

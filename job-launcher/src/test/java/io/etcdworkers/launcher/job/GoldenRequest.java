@@ -20,6 +20,7 @@ record GoldenRequest(
         RestoreFlags restore,
         CompactFlags compact,
         ExtractFlags extract,
+        CopyFlags copy,
         Duration activeDeadline,
         int backoffLimit,
         Duration ttlAfterFinished,
@@ -51,9 +52,10 @@ record GoldenRequest(
             case RESTORE -> restore;
             case COMPACT -> compact == null ? CompactFlags.none() : compact;
             case EXTRACT -> extract;
+            case COPY -> copy;
             case VERIFY, DRILL, SIZING -> JobWork.check(kind);
         };
-        if (work == null || Stream.of(restore, compact, extract).anyMatch(f -> f != null && f != work)) {
+        if (work == null || Stream.of(restore, compact, extract, copy).anyMatch(f -> f != null && f != work)) {
             throw new IllegalArgumentException("a " + kind + " case takes the flags of its kind only");
         }
         return work;

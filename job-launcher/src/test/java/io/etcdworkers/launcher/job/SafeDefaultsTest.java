@@ -59,7 +59,9 @@ class SafeDefaultsTest {
                 .filteredOn(v -> v.getEmptyDir() != null)
                 .isNotEmpty()
                 .allMatch(v -> v.getEmptyDir().getSizeLimit() != null);
-        assertThat(c.getArgs()).contains("--scratch-dir=/scratch");
+        // a copy takes etcdbrctl's flags: its temp directory is on the scratch volume
+        boolean copy = c.getCommand().get(c.getCommand().size() - 1).equals(WorkerKind.COPY.subcommand());
+        assertThat(c.getArgs()).contains(copy ? "--snapstore-temp-directory=/scratch" : "--scratch-dir=/scratch");
         assertThat(env(c, "JAVA_TOOL_OPTIONS"))
                 .contains("-XX:MaxRAMPercentage=")
                 .contains("-Djava.io.tmpdir=/tmp")

@@ -130,6 +130,21 @@ public final class RebuildOptions {
         return bytes;
     }
 
+    /** Whether {@code --scratch-dir} was given (on the command line or by its environment twin). */
+    public boolean scratchDirGiven() {
+        return scratchDir != null;
+    }
+
+    /**
+     * Makes {@code dir} the scratch dir unless {@code --scratch-dir} was given: for another program's
+     * name of it (etcdbrctl's {@code --data-dir} in a compaction).
+     */
+    public void scratchDirIfNotGiven(Path dir) {
+        if (scratchDir == null) {
+            scratchDir = dir;
+        }
+    }
+
     /** {@code --scratch-dir} (relative to the working dir), else the program's own dir under the temp dir. */
     public Path scratchDirOrDefault(WorkerContext context) {
         return scratchDir != null

@@ -12,7 +12,7 @@ import picocli.CommandLine.TypeConversionException;
  * infrastructure ({@code aws}, {@code stackit}, {@code azure}, {@code gcp}, {@code openstack},
  * {@code alicloud}, {@code dell}, {@code openshift}), as {@link io.etcdworkers.contract.StorageProviders}
  * (druid's {@code StorageProviderFromInfraProvider}) maps them; {@code Azure} or {@code AWS} are not
- * names to either. Anything else is refused with a message saying which ones this version supports
+ * names to either. An empty value is Local, as etcdbrctl reads it. Anything else is refused with a message saying which ones this version supports
  * (picocli makes it exit 2).
  */
 public final class StorageProviderConverter implements ITypeConverter<Provider> {
@@ -49,6 +49,10 @@ public final class StorageProviderConverter implements ITypeConverter<Provider> 
     @Override
     public Provider convert(String value) {
         String name = value == null ? "" : value.strip();
+        if (name.isEmpty()) {
+            // etcdbrctl reads an empty provider as Local; etcd-druid passes --storage-provider= for an Etcd without one
+            return Provider.Local;
+        }
         Provider provider = ACCEPTED.get(name);
         if (provider != null) {
             return provider;

@@ -39,7 +39,15 @@ public final class StoreFactory {
         this.workingDir = workingDir;
     }
 
+    /** etcdbrctl's Local container when none is given (v0.41+: under {@code $HOME}). */
+    static final String DEFAULT_LOCAL_CONTAINER = "default.bkp";
+
     public ObjectStore open(StoreOptions options) {
+        if (options.provider == StoreOptions.Provider.Local
+                && options.localUnderHome
+                && (options.container == null || options.container.isBlank())) {
+            options.container = DEFAULT_LOCAL_CONTAINER;
+        }
         if (options.container == null || options.container.isBlank()) {
             throw new WorkerException(
                     ErrorCode.USAGE,

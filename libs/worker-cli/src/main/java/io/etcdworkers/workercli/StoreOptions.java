@@ -71,7 +71,8 @@ public final class StoreOptions {
             description =
                     "Local: find the container as etcdbrctl v0.41+ does, at $HOME/<container> (Go's path.Join, so "
                             + "an absolute container is under $HOME too: etcd-druid mounts the Local store at "
-                            + "/home/nonroot/<container>). Without it the container is a path, as etcdbrctl v0.23 reads it.")
+                            + "/home/nonroot/<container>; no container: default.bkp). Without it the container is a "
+                            + "path, as etcdbrctl v0.23 reads it. The image's etcdbrctl entry point turns it on.")
     public boolean localUnderHome;
 
     @Option(

@@ -221,6 +221,12 @@ public final class JobFactory {
                 .build());
         // paths and secretKeyRefs, never a credential: the worker reads what the Secret puts there
         env.addAll(StoreCredentials.env(request.store()));
+        if (request.work() instanceof CopyFlags copy) {
+            String container = copy.source().provider() == StorageProvider.Local
+                    ? WorkerArgs.SOURCE_LOCAL_BUCKET_ROOT + "/" + copy.source().container()
+                    : copy.source().container();
+            env.addAll(StoreCredentials.sourceEnv(copy.source(), container));
+        }
         if (request.output().logFormat() != null) {
             env.add(new EnvVarBuilder()
                     .withName(WorkerEnv.FLAG_TWIN_PREFIX + "LOG_FORMAT")

@@ -2,12 +2,12 @@ package io.etcdworkers.launcher.job;
 
 /**
  * What one Job does, and only what that kind of work takes: a restore ({@link RestoreFlags}), a
- * compaction ({@link CompactFlags}), an extract ({@link ExtractFlags}), or one of the checks that take
+ * compaction ({@link CompactFlags}), an extract ({@link ExtractFlags}), a copy ({@link CopyFlags}), or one of the checks that take
  * no flags of their own ({@link Verify}, {@link Drill}, {@link Sizing}). The kind of a request is its
  * work's kind, so a request cannot carry flags of another kind.
  */
 public sealed interface JobWork
-        permits RestoreFlags, CompactFlags, ExtractFlags, JobWork.Verify, JobWork.Drill, JobWork.Sizing {
+        permits RestoreFlags, CompactFlags, ExtractFlags, CopyFlags, JobWork.Verify, JobWork.Drill, JobWork.Sizing {
 
     /** The worker command this work runs. */
     WorkerKind kind();
@@ -49,7 +49,7 @@ public sealed interface JobWork
             case VERIFY -> VERIFY;
             case DRILL -> DRILL;
             case SIZING -> SIZING;
-            case RESTORE, COMPACT, EXTRACT ->
+            case RESTORE, COMPACT, EXTRACT, COPY ->
                 throw new IllegalArgumentException(
                         "a " + kind.nameSuffix() + " takes its own flags, it is not a check");
         };

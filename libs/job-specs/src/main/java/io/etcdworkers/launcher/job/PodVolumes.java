@@ -25,6 +25,10 @@ final class PodVolumes {
     static final String OUTPUT = "output";
     static final String BUCKET = "bucket";
     static final String ENCRYPTION_CONFIG = "encryption-config";
+    /** A copy's source: its Secret as etcd-druid's copy task names the volume, and a Local source's claim. */
+    static final String SOURCE_CREDENTIALS = "source-etcd-backup-secret";
+
+    static final String SOURCE_BUCKET = "source-bucket";
 
     static final String TMP_MOUNT_PATH = "/tmp";
     /** Owner and group may read, nobody else: the pod's fsGroup makes the worker the group. */
@@ -47,7 +51,22 @@ final class PodVolumes {
                     .build());
         }
         if (store.localClaimName() != null) {
-            volumes.add(claim(BUCKET, store.localClaimName(), request.kind() != WorkerKind.COMPACT));
+            volumes.add(claim(BUCKET, store.localClaimName(), !writesTheBucket(request)));
+        }
+        if (request.work() instanceof CopyFlags copy) {
+            StoreRef source = copy.source();
+            if (StoreCredentials.sourceMountPath(source).isPresent()) {
+                volumes.add(new VolumeBuilder()
+                        .withName(SOURCE_CREDENTIALS)
+                        .withNewSecret()
+                        .withSecretName(source.secretName())
+                        .withDefaultMode(SECRET_MODE)
+                        .endSecret()
+                        .build());
+            }
+            if (source.localClaimName() != null) {
+                volumes.add(claim(SOURCE_BUCKET, source.localClaimName(), true));
+            }
         }
         if (request.work() instanceof RestoreFlags restore) {
             volumes.add(claim(TARGET, restore.targetClaim(), false));
@@ -78,7 +97,14 @@ final class PodVolumes {
         StoreCredentials.mountPath(request.store()).ifPresent(path -> mounts.add(mount(CREDENTIALS, path, true)));
         if (request.store().localClaimName() != null) {
             // a restore or extract only reads the bucket; a compaction uploads its new full snapshot there
-            mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, request.kind() != WorkerKind.COMPACT));
+            mounts.add(mount(BUCKET, WorkerArgs.LOCAL_BUCKET_ROOT, !writesTheBucket(request)));
+        }
+        if (request.work() instanceof CopyFlags copy) {
+            StoreCredentials.sourceMountPath(copy.source())
+                    .ifPresent(path -> mounts.add(mount(SOURCE_CREDENTIALS, path, true)));
+            if (copy.source().localClaimName() != null) {
+                mounts.add(mount(SOURCE_BUCKET, WorkerArgs.SOURCE_LOCAL_BUCKET_ROOT, true));
+            }
         }
         if (request.work() instanceof RestoreFlags) {
             mounts.add(mount(TARGET, RestoreFlags.TARGET_MOUNT_PATH, false));
@@ -90,6 +116,11 @@ final class PodVolumes {
             }
         }
         return mounts;
+    }
+
+    /** A compaction uploads its new full snapshot into the bucket, a copy its objects; the others only read. */
+    private static boolean writesTheBucket(JobRequest request) {
+        return request.kind() == WorkerKind.COMPACT || request.kind() == WorkerKind.COPY;
     }
 
     private static Volume emptyDir(String name, String sizeLimit) {

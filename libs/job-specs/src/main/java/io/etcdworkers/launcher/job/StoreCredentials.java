@@ -3,6 +3,7 @@ package io.etcdworkers.launcher.job;
 import io.etcdworkers.contract.WorkerEnv;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -60,6 +61,39 @@ final class StoreCredentials {
                         secretKey(WorkerEnv.ECS_SECRET_ACCESS_KEY, store.secretName(), "secretAccessKey"));
             case Local -> List.of();
         };
+    }
+
+    /** Where etcd-druid's copy task mounts the source store's Secret: every provider but GCS. */
+    static final String SOURCE_MOUNT_PATH = "/var/source-etcd-backup";
+    /** Where etcd-druid's copy task mounts a GCS source's Secret. */
+    static final String SOURCE_GCS_MOUNT_PATH = "/var/.source-gcp/";
+    /** etcdbrctl's prefix of the source store's variables. */
+    static final String SOURCE_PREFIX = "SOURCE_";
+
+    /** Where a copy's source Secret is mounted, or none (Local; ECS is no source). */
+    static Optional<String> sourceMountPath(StoreRef source) {
+        if (source.secretName() == null || source.provider() == StorageProvider.ECS) {
+            return Optional.empty();
+        }
+        return Optional.of(source.provider() == StorageProvider.GCS ? SOURCE_GCS_MOUNT_PATH : SOURCE_MOUNT_PATH);
+    }
+
+    /**
+     * A copy's source variables, as etcd-druid's copy task sets them: {@code SOURCE_} and the target's
+     * name, pointing at the source Secret's mount.
+     */
+    static List<EnvVar> sourceEnv(StoreRef source, String container) {
+        List<EnvVar> env = new ArrayList<>();
+        env.add(value(SOURCE_PREFIX + WorkerEnv.STORAGE_CONTAINER, container));
+        String path = source.provider() == StorageProvider.GCS
+                ? SOURCE_GCS_MOUNT_PATH + "serviceaccount.json"
+                : SOURCE_MOUNT_PATH;
+        for (EnvVar target : env(source)) {
+            if (target.getValue() != null) {
+                env.add(value(SOURCE_PREFIX + target.getName(), path));
+            }
+        }
+        return env;
     }
 
     private static EnvVar value(String name, String value) {

@@ -22,6 +22,8 @@ public final class WorkerArgs {
     public static final String DRILL_DATA_DIR = SCRATCH_DIR + "/drill/new.etcd";
     /** Where a Local bucket's claim is mounted; the container is a directory under it. */
     public static final String LOCAL_BUCKET_ROOT = "/var/etcd-bucket";
+    /** Where a copy's Local source claim is mounted; its container is a directory under it. */
+    public static final String SOURCE_LOCAL_BUCKET_ROOT = "/var/source-etcd-bucket";
 
     private WorkerArgs() {}
 
@@ -29,6 +31,10 @@ public final class WorkerArgs {
     public static List<String> args(JobRequest request) {
         List<String> args = new ArrayList<>();
         store(args, request.store());
+        if (request.work() instanceof CopyFlags c) {
+            copy(args, c);
+            return List.copyOf(args);
+        }
         if (request.kind() == WorkerKind.VERIFY) {
             // verify-backup reads and checks; it runs no etcd and needs no scratch dir
             return List.copyOf(args);
@@ -124,6 +130,34 @@ public final class WorkerArgs {
             args.add(flag(WorkerFlags.ENABLE_SNAPSHOT_LEASE_RENEWAL, "true"));
         }
         optional(args, WorkerFlags.FULL_SNAPSHOT_LEASE_NAME, c.fullSnapshotLeaseName());
+    }
+
+    /**
+     * etcdbrctl's copy flags: the source store as {@code --source-*}, a Local source on its own claim; the
+     * temp directory on the scratch volume. No defragmentation flags: a copy replays nothing.
+     */
+    static void copy(List<String> args, CopyFlags c) {
+        args.add(flag(WorkerFlags.SNAPSTORE_TEMP_DIRECTORY, SCRATCH_DIR));
+        StoreRef source = c.source();
+        args.add(flag(WorkerFlags.SOURCE_STORAGE_PROVIDER, source.provider().name()));
+        String container = source.provider() == StorageProvider.Local
+                ? SOURCE_LOCAL_BUCKET_ROOT + "/" + source.container()
+                : source.container();
+        args.add(flag(WorkerFlags.SOURCE_STORE_CONTAINER, container));
+        if (!source.prefix().isEmpty()) {
+            args.add(flag(WorkerFlags.SOURCE_STORE_PREFIX, source.prefix()));
+        }
+        optional(args, WorkerFlags.SOURCE_STORE_ENDPOINT_OVERRIDE, source.endpointOverride());
+        optional(args, WorkerFlags.MAX_BACKUPS_TO_COPY, c.maxBackupsToCopy());
+        optional(args, WorkerFlags.MAX_BACKUP_AGE, c.maxBackupAge());
+        optional(args, WorkerFlags.WAIT_FOR_FINAL_SNAPSHOT, c.waitForFinalSnapshot());
+        optional(
+                args,
+                WorkerFlags.WAIT_FOR_FINAL_SNAPSHOT_TIMEOUT,
+                c.waitForFinalSnapshotTimeout() == null ? null : GoDuration.format(c.waitForFinalSnapshotTimeout()));
+        if (c.compact()) {
+            args.add(WorkerFlags.COMPACT);
+        }
     }
 
     static void defrag(List<String> args, DefragFlags d) {

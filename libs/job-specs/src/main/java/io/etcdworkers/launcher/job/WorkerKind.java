@@ -13,6 +13,8 @@ import java.util.List;
 public enum WorkerKind {
     RESTORE(WorkerCommands.RESTORE, "restore", "/app/restore-worker.jar"),
     COMPACT(WorkerCommands.COMPACT, "compaction", "/app/compaction-worker.jar"),
+    /** Backups copied from one store to another (etcdbrctl's {@code copy}): compaction-worker's {@code copy}. */
+    COPY(WorkerCommands.COPY, "copy", "/app/compaction-worker.jar"),
     /** One prefix's keys at a point in time, written into a claim of their own: restore-worker's {@code extract}. */
     EXTRACT(WorkerCommands.EXTRACT, "extract", "/app/restore-worker.jar"),
     /** A backup health check: {@code verify-backup}, which reads every object a restore would use. */
