@@ -2,6 +2,9 @@ package io.etcdworkers.compaction.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.etcdworkers.compaction.compact.CompactionConfig;
+import io.etcdworkers.compaction.compact.CompactionThresholds;
+import io.etcdworkers.compaction.copy.CompactCopy;
 import io.etcdworkers.compaction.copy.CopyConfig;
 import io.etcdworkers.compaction.copy.CopyOutcome;
 import io.etcdworkers.compaction.copy.CopyService;
@@ -9,10 +12,14 @@ import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerCommands;
 import io.etcdworkers.contract.WorkerEnv;
 import io.etcdworkers.contract.WorkerException;
+import io.etcdworkers.etcd.EtcdMember;
 import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.rebuild.RebuildConfig;
 import io.etcdworkers.store.ObjectStore;
+import io.etcdworkers.workercli.DefragOptions;
 import io.etcdworkers.workercli.DurationConverter;
 import io.etcdworkers.workercli.LogFormat;
+import io.etcdworkers.workercli.RebuildOptions;
 import io.etcdworkers.workercli.ResultJson;
 import io.etcdworkers.workercli.ResultRun;
 import io.etcdworkers.workercli.StoreFactory;
@@ -25,6 +32,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,14 +62,19 @@ public final class CopyCommand implements Callable<Integer> {
     static final Set<ErrorCode> EXIT_CODES = Collections.unmodifiableSet(EnumSet.of(
             ErrorCode.UNEXPECTED,
             ErrorCode.USAGE,
+            ErrorCode.NO_SNAPSHOTS, // --compact
+            ErrorCode.BACKUP_INCONSISTENT, // --compact
             ErrorCode.HASH_MISMATCH,
             ErrorCode.CORRUPT_OBJECT,
+            ErrorCode.UNSUPPORTED_OBJECT, // --compact
             ErrorCode.TRUNCATED_OBJECT,
             ErrorCode.STORE_UNAVAILABLE,
             ErrorCode.STORE_NOT_FOUND,
             ErrorCode.OBJECT_VANISHED,
             ErrorCode.SOURCE_CHANGED,
             ErrorCode.STORE_WRITE_REFUSED,
+            ErrorCode.ETCD_FAILURE, // --compact
+            ErrorCode.ETCD_QUOTA_EXCEEDED, // --compact
             ErrorCode.LOCAL_IO,
             ErrorCode.OUT_OF_MEMORY,
             ErrorCode.INTERRUPTED));
@@ -76,6 +89,19 @@ public final class CopyCommand implements Callable<Integer> {
 
     @Mixin
     LogFormat logFormat = new LogFormat();
+
+    /** With --compact: the rebuild's scratch etcd and engine, as compact takes them. */
+    @Mixin
+    RebuildOptions etcd = new RebuildOptions();
+
+    @Mixin
+    DefragOptions defrag = new DefragOptions();
+
+    @Option(
+            names = "--compact",
+            description = "Write one full snapshot of the source's latest state into the target (rebuilt and verified "
+                    + "by a real etcd in the scratch dir, as compact does) instead of every object.")
+    boolean compact;
 
     @Option(
             names = "--max-backups-to-copy",
@@ -168,6 +194,21 @@ public final class CopyCommand implements Callable<Integer> {
                     createLocalTarget(targets);
                     try (ObjectStore sourceStore = new StoreFactory(sourceEnv, context.workingDir()).open(from);
                             ObjectStore targetStore = targets.open(store)) {
+                        if (compact) {
+                            CompactCopy.Outcome outcome = new CompactCopy(
+                                            sourceStore, targetStore, config, compactionConfig(config), context.clock())
+                                    .run();
+                            ResultJson.succeeded(result);
+                            describe(result, outcome.copy());
+                            outcome.uploaded().ifPresent(uploaded -> {
+                                ObjectNode snapshot = result.putObject("compacted");
+                                snapshot.put("name", uploaded.key());
+                                snapshot.put("size", uploaded.size());
+                                snapshot.put("databaseBytes", uploaded.databaseBytes());
+                                snapshot.put("sha256", uploaded.sha256());
+                            });
+                            return 0;
+                        }
                         CopyOutcome outcome = new CopyService(sourceStore, targetStore, config, context.clock()).copy();
                         ResultJson.succeeded(result);
                         describe(result, outcome);
@@ -196,6 +237,23 @@ public final class CopyCommand implements Callable<Integer> {
                     waitTimeout,
                     context.workingDir().resolve(tempDirectory),
                     dryRun);
+        } catch (IllegalArgumentException e) {
+            throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
+        }
+    }
+
+    /** --compact: the compaction of the source's latest state, with no thresholds (anything is compacted). */
+    private CompactionConfig compactionConfig(CopyConfig copy) {
+        try {
+            RebuildConfig rebuild =
+                    etcd.rebuildConfig(context, copy.sourcePrefix(), EtcdMember.onFreeLoopbackPort(), false, defrag);
+            return new CompactionConfig(
+                    rebuild,
+                    CompactionThresholds.none(),
+                    Optional.empty(),
+                    true,
+                    CompactionConfig.DEFAULT_SNAPSHOT_TIMEOUT,
+                    Optional.empty());
         } catch (IllegalArgumentException e) {
             throw new WorkerException(ErrorCode.USAGE, e.getMessage(), e);
         }
