@@ -137,7 +137,8 @@ public final class CopyService {
         boolean replacing = false;
         if (there != null) {
             String wrong = null;
-            if (there.size() != object.size()) {
+            // sizes compared where both listings give one (a Swift dynamic large object lists as 0)
+            if (there.size() != 0 && object.size() != 0 && there.size() != object.size()) {
                 wrong = there.size() + " bytes, the source's has " + object.size();
             } else if (!config.dryRun()) {
                 try {

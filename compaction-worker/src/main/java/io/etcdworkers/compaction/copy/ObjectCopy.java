@@ -52,7 +52,8 @@ final class ObjectCopy {
             } catch (IOException e) {
                 throw new WorkerException(ErrorCode.LOCAL_IO, "cannot read back " + held + ": " + e.getMessage(), e);
             }
-            if (read != object.size()) {
+            // a listing of size 0 gives no size: a Swift dynamic large object's manifest lists so
+            if (object.size() != 0 && read != object.size()) {
                 throw changedOr(
                         object,
                         new WorkerException(
@@ -61,7 +62,7 @@ final class ObjectCopy {
             }
             unchanged(object);
             ObjectInfo written = upload(held, targetKey);
-            if (written.size() != checked.size()) {
+            if (written.size() != 0 && written.size() != checked.size()) {
                 throw new WorkerException(
                         ErrorCode.TRUNCATED_OBJECT,
                         target.describe() + ": " + targetKey + " lists " + written.size() + " bytes after the upload, "
