@@ -37,6 +37,16 @@ public enum ErrorCode {
             23,
             false,
             "compaction: the new full snapshot was uploaded, but the full-snapshot Lease " + "was not renewed"),
+    /** Copy only. Retryable: a rerun lists the source again and copies what is missing. */
+    SOURCE_CHANGED(
+            24,
+            true,
+            "copy: a source object changed while it was copied; nothing of it is visible in the target: run again"),
+    /** Copy only. Not retryable: someone must change the target's permissions or retention first. */
+    STORE_WRITE_REFUSED(
+            25,
+            false,
+            "copy: the target store refused a write (permission, an immutable or retained object); the message names it"),
     ETCD_FAILURE(30, true, "the scratch etcd or its tools failed, died or hung"),
     TARGET_NOT_EMPTY(31, false, "the data dir exists and is not empty; --force replaces it"),
     ETCD_QUOTA_EXCEEDED(32, false, "the scratch etcd ran out of quota: raise --embedded-etcd-quota-bytes"),

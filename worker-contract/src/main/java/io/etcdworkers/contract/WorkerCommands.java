@@ -12,6 +12,7 @@ public final class WorkerCommands {
     public static final String VERIFY_BACKUP = "verify-backup";
 
     public static final String COMPACT = "compact";
+    /** compaction-worker's: etcdbrctl's copy, from one store into another, every object checked. */
     public static final String COPY = "copy";
 
     private WorkerCommands() {}

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = WorkerVersion.class,
         description = "Compacts etcd-backup-restore buckets: restores the latest full snapshot and its deltas, and "
-                + "uploads one new full snapshot.",
+                + "uploads one new full snapshot; copies backups between stores.",
         footer = {
             "",
             "Every flag has an environment twin: " + WorkerEnv.FLAG_TWIN_PREFIX + " + the flag in upper snake case."
@@ -48,7 +48,12 @@ public final class CompactionWorkerCommand implements Callable<Integer> {
         CommandLine cli = WorkerCli.commandLine(new CompactionWorkerCommand(context), context);
         CommandLine compact = WorkerCli.addSubcommand(cli, new CompactCommand(context, kubernetes), context);
         // every code: a compaction restores first, and has its own (LEASE_NOT_RENEWED)
-        ExitCodeHelp.addTo(compact, "done, or skipped (too little to compact)", EnumSet.allOf(ErrorCode.class));
+        ExitCodeHelp.addTo(
+                compact,
+                "done, or skipped (too little to compact)",
+                EnumSet.complementOf(EnumSet.of(ErrorCode.SOURCE_CHANGED, ErrorCode.STORE_WRITE_REFUSED)));
+        CommandLine copy = WorkerCli.addSubcommand(cli, new CopyCommand(context), context);
+        ExitCodeHelp.addTo(copy, "done (nothing to copy included)", CopyCommand.EXIT_CODES);
         return cli;
     }
 

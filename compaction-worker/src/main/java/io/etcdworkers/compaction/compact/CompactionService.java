@@ -39,12 +39,33 @@ public final class CompactionService {
     private static final Logger LOG = LoggerFactory.getLogger(CompactionService.class);
 
     private final ObjectStore store;
+    private final ObjectStore target;
+    private final String targetPrefix;
+    private final boolean keepFinal;
     private final CompactionConfig config;
     private final Clock clock;
     private final KubernetesClients kubernetes;
 
     public CompactionService(ObjectStore store, CompactionConfig config, Clock clock, KubernetesClients kubernetes) {
-        this.store = store;
+        this(store, store, config.rebuild().prefix(), true, config, clock, kubernetes);
+    }
+
+    /**
+     * A compaction whose new full snapshot goes into another store (a copy's {@code --compact}),
+     * named without {@code .final} unless {@code keepFinal}.
+     */
+    public CompactionService(
+            ObjectStore source,
+            ObjectStore target,
+            String targetPrefix,
+            boolean keepFinal,
+            CompactionConfig config,
+            Clock clock,
+            KubernetesClients kubernetes) {
+        this.store = source;
+        this.target = target;
+        this.targetPrefix = targetPrefix;
+        this.keepFinal = keepFinal;
         this.config = config;
         this.clock = clock;
         this.kubernetes = kubernetes;
@@ -66,8 +87,8 @@ public final class CompactionService {
         // etcd is looked for only by a run that is not skipped, and before anything else can fail
         rebuilder.binaries();
         Compression compression = config.compression().orElseGet(() -> codecOfLast(selection));
-        boolean isFinal = selection.base().name().isFinal();
-        SnapshotUploader uploader = new SnapshotUploader(store, config.rebuild().prefix());
+        boolean isFinal = keepFinal && selection.base().name().isFinal();
+        SnapshotUploader uploader = new SnapshotUploader(target, targetPrefix);
         ExecutorService background = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "snapshot-upload");
             t.setDaemon(true);

@@ -49,7 +49,8 @@ class ReferenceDocTest {
                         "restore-worker verify-backup", restore.getSubcommands().get("verify-backup")),
                 Arguments.of("restore-worker extract", restore.getSubcommands().get("extract")),
                 Arguments.of(
-                        "compaction-worker compact", compact.getSubcommands().get("compact")));
+                        "compaction-worker compact", compact.getSubcommands().get("compact")),
+                Arguments.of("compaction-worker copy", compact.getSubcommands().get("copy")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -51,7 +51,7 @@ class SafeDefaultsTest {
         assertThat(rules.get(1).getAction()).isEqualTo("FailJob");
         assertThat(rules.get(1).getOnExitCodes().getContainerName()).isEqualTo(c.getName());
         assertThat(rules.get(1).getOnExitCodes().getValues())
-                .containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 31, 32, 35, 36, 137);
+                .containsExactly(2, 10, 11, 12, 13, 14, 21, 23, 25, 31, 32, 35, 36, 137);
 
         assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");
         assertThat(c.getResources().getLimits()).containsKeys("cpu", "memory");

@@ -127,8 +127,16 @@ public final class LocalDirectoryStore implements ObjectStore {
             Files.createDirectories(target.getParent());
             removeAbandonedWrites(target.getParent());
             Path temp = target.resolveSibling(IN_FLIGHT_PREFIX + UUID.randomUUID() + "-" + target.getFileName());
-            FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            // known as this JVM's before it exists: a writer beside it that lists the directory
+            // must never take it for an abandoned one, lock it and delete it before it is locked
             IN_FLIGHT_HERE.add(temp);
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (IOException | RuntimeException e) {
+                IN_FLIGHT_HERE.remove(temp);
+                throw e;
+            }
             try {
                 channel.lock(); // a new file nobody else knows yet: granted at once
             } catch (IOException | RuntimeException e) {

@@ -53,8 +53,8 @@ import picocli.CommandLine.Option;
         })
 public final class RestoreCommand implements Callable<Integer> {
     /** What a restore can end with, for its --help ({@link ExitCodeHelp}): all but the compaction's own. */
-    static final Set<ErrorCode> EXIT_CODES =
-            Collections.unmodifiableSet(EnumSet.complementOf(EnumSet.of(ErrorCode.LEASE_NOT_RENEWED)));
+    static final Set<ErrorCode> EXIT_CODES = Collections.unmodifiableSet(EnumSet.complementOf(
+            EnumSet.of(ErrorCode.LEASE_NOT_RENEWED, ErrorCode.SOURCE_CHANGED, ErrorCode.STORE_WRITE_REFUSED)));
 
     private final WorkerContext context;
 
