@@ -154,6 +154,30 @@ public final class SnapshotCatalog {
         return Optional.empty();
     }
 
+    /**
+     * The selections to {@code point} from each full snapshot older than {@code base}, newest
+     * first: where a rebuild goes on when {@code base} turns out to be damaged. A full snapshot
+     * whose chain cannot reach the point at all (the revision falls in no snapshot) is left out;
+     * the chains are not checked for gaps here.
+     */
+    public List<SnapshotSelection> olderChains(RestorePoint point, SnapshotObject base) {
+        List<SnapshotSelection> chains = new ArrayList<>();
+        for (int i = snapshots.indexOf(base) - 1; i >= 0; i--) {
+            if (snapshots.get(i).isFull()) {
+                try {
+                    SnapshotSelection chain = selectBelow(point, i + 1);
+                    if (chain.base().equals(snapshots.get(i))) {
+                        chains.add(chain);
+                    }
+                } catch (WorkerException e) {
+                    LOG.debug(
+                            "no chain to {} from {}: {}", point.stopAt().describe(), snapshots.get(i), e.getMessage());
+                }
+            }
+        }
+        return chains;
+    }
+
     private SnapshotSelection selectBelow(RestorePoint point, int end) {
         StopAt stopAt = point.stopAt();
         int baseIndex = -1;

@@ -19,9 +19,15 @@ import java.util.stream.Collectors;
  * @param deltas the deltas after it, as far as {@code point} needs
  * @param point where the rebuild ends
  * @param omitted what a {@code --to-last-good} selection left out before anything was read
+ * @param setAside newer full snapshots found damaged when read, newest first, so this older one is
+ *     the base (empty when the newest one is)
  */
 public record SnapshotSelection(
-        SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
+        SnapshotObject base,
+        List<SnapshotObject> deltas,
+        RestorePoint point,
+        List<Omission> omitted,
+        List<BaseSetAside> setAside) {
 
     public SnapshotSelection {
         Objects.requireNonNull(base, "base");
@@ -31,6 +37,25 @@ public record SnapshotSelection(
         }
         deltas = List.copyOf(deltas);
         omitted = List.copyOf(omitted);
+        setAside = List.copyOf(setAside);
+    }
+
+    /** A selection from the newest full snapshot the point allows (nothing set aside). */
+    public SnapshotSelection(
+            SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
+        this(base, deltas, point, omitted, List.of());
+    }
+
+    /**
+     * This selection used in place of the newer ones in {@code newer} (newest first), with what it
+     * leaves out of their reach added to {@link #omitted()}.
+     */
+    public SnapshotSelection replacing(List<BaseSetAside> newer, List<Omission> leftOut) {
+        List<Omission> left = new ArrayList<>(omitted);
+        left.addAll(leftOut);
+        List<BaseSetAside> aside = new ArrayList<>(setAside);
+        aside.addAll(newer);
+        return new SnapshotSelection(base, deltas, point, left, aside);
     }
 
     /** The latest full snapshot's selection: every delta after it. */
@@ -81,12 +106,12 @@ public record SnapshotSelection(
         for (SnapshotObject delta : deltas.subList(cut, deltas.size())) {
             left.add(Omission.following(delta, first.isGap() ? "the missing revisions" : "the overlap"));
         }
-        return new SnapshotSelection(base, deltas.subList(0, cut), point, left);
+        return new SnapshotSelection(base, deltas.subList(0, cut), point, left, setAside);
     }
 
     /** Throws {@link ErrorCode#BACKUP_INCONSISTENT} naming every break, if there is any. */
     public void requireContiguous() {
-        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted).usable();
+        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted, setAside).usable();
     }
 
     /** The revision the chain ends at: the last delta's, or the base's when there is none. */

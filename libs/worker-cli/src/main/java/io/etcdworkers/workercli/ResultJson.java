@@ -1,5 +1,6 @@
 package io.etcdworkers.workercli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.contract.ErrorCode;
@@ -56,6 +57,17 @@ public final class ResultJson {
         base.put("name", o.selection().base().key());
         base.put("size", o.selection().base().size());
         base.put("revision", o.baseRevision());
+        if (!o.selection().setAside().isEmpty()) {
+            // newer full snapshots found damaged: the base is an older one whose chain goes on from it
+            ArrayNode aside = result.putArray("baseSetAside");
+            o.selection()
+                    .setAside()
+                    .forEach(a -> aside.addObject()
+                            .put("object", a.object())
+                            .put("reach", a.reach())
+                            .put("code", a.code().name())
+                            .put("reason", a.reason()));
+        }
         result.put("engine", o.engine().label());
         if (!o.engineNote().isEmpty()) {
             result.put("engineFallback", o.engineNote());

@@ -142,8 +142,20 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                                                                 + ": restore --to-last-good reaches " + r.toRevision())
                                                         .orElse("")),
                                         () -> LOG.error(
-                                                "nothing is restorable from {}: the full snapshot itself is bad",
+                                                "nothing is restorable from {}: the full snapshot itself is bad, "
+                                                        + "and no older full snapshot is sound",
                                                 report.selection().base().key()));
+                        report.olderChain()
+                                .ifPresent(older -> LOG.warn(
+                                        "the newest full snapshot {} is bad: restore goes on from {}{}",
+                                        report.selection().base().key(),
+                                        older.selection().base().key(),
+                                        older.restorable()
+                                                                .map(r -> r.toRevision())
+                                                                .orElse(0L)
+                                                        >= report.selection().lastRevision()
+                                                ? ", which reaches the same revision"
+                                                : ", which reaches less: only restore --to-last-good takes it"));
                         return failure.map(ErrorCode::exitCode).orElse(0);
                     }
                 });
@@ -180,6 +192,24 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                     r.toTime().map(Object::toString).orElse(r.fromTime().toString()));
             range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
             r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
+        });
+        report.olderChain().ifPresent(older -> {
+            // the newest full snapshot is bad: what a restore goes on with instead
+            ObjectNode chain = result.putObject("olderChain");
+            chain.put("base", older.selection().base().key());
+            chain.put("baseRevision", older.selection().base().name().lastRevision());
+            chain.put("deltas", older.selection().deltas().size());
+            long reach = older.restorable().map(r -> r.toRevision()).orElse(0L);
+            chain.put("reachesRevision", reach);
+            chain.put("newestChainRevision", selection.lastRevision());
+            chain.put("reachesNewest", reach >= selection.lastRevision());
+            older.checks().stream()
+                    .filter(c -> !c.passed())
+                    .forEach(c -> chain.withArray("problems")
+                            .addObject()
+                            .put("object", c.object().key())
+                            .put("code", c.failure().orElseThrow().name())
+                            .put("problem", c.message()));
         });
         ArrayNode problems = result.putArray("problems");
         report.checks().stream()

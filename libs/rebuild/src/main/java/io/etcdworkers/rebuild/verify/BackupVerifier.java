@@ -22,7 +22,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -87,8 +89,60 @@ public final class BackupVerifier {
                 .addKeyValue("baseRevision", selection.base().name().lastRevision())
                 .addKeyValue("lastRevision", selection.lastRevision())
                 .log();
-        List<ObjectCheck> checks = new ArrayList<>();
-        checks.addAll(checkObjects(selection.base(), selection.deltas()));
+        List<ObjectCheck> checks = checkObjects(selection.base(), selection.deltas(), true);
+        logBad(checks);
+        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
+        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
+        size.ifPresent(e -> LOG.info(
+                "size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} " + "heapPercent={}",
+                e.keysAtMost(),
+                e.databaseBytesAtMost(),
+                e.memoryLimitBytes(),
+                e.heapPercent()));
+        Optional<VerifyReport> older =
+                checks.get(0).passed() ? Optional.empty() : olderChain(catalog, selection, checks);
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size, older);
+    }
+
+    /**
+     * The newest base is bad: the report of the newest older chain whose base is sound (its deltas
+     * checked where the newest chain's checks did not already), what a restore goes on with.
+     */
+    private Optional<VerifyReport> olderChain(
+            SnapshotCatalog catalog, SnapshotSelection newest, List<ObjectCheck> newestChecks)
+            throws InterruptedException {
+        Map<SnapshotObject, ObjectCheck> known = new HashMap<>();
+        newestChecks.forEach(c -> known.put(c.object(), c));
+        for (SnapshotSelection chain : catalog.olderChains(newest.point(), newest.base())) {
+            List<SnapshotObject> unchecked =
+                    chain.deltas().stream().filter(d -> !known.containsKey(d)).toList();
+            List<ObjectCheck> fresh = checkObjects(chain.base(), unchecked, false);
+            logBad(fresh);
+            ObjectCheck base = fresh.get(0);
+            if (!base.passed()) {
+                fresh.forEach(c -> known.put(c.object(), c));
+                continue;
+            }
+            fresh.forEach(c -> known.put(c.object(), c));
+            known.put(chain.base(), base);
+            List<ObjectCheck> checks = new ArrayList<>();
+            checks.add(base);
+            chain.deltas().forEach(d -> checks.add(known.get(d)));
+            LOG.warn(
+                    "the newest full snapshot {} is bad: a restore goes on from the older chain from {} "
+                            + "(revisions {}..{}, the newest chain's names reach {})",
+                    newest.base().key(),
+                    chain.base().key(),
+                    chain.base().name().lastRevision(),
+                    chain.lastRevision(),
+                    newest.lastRevision());
+            return Optional.of(
+                    new VerifyReport(chain, checks, chain.problems(), List.of(), Optional.empty(), Optional.empty()));
+        }
+        return Optional.empty();
+    }
+
+    private static void logBad(List<ObjectCheck> checks) {
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
                 LOG.atError()
@@ -99,23 +153,14 @@ public final class BackupVerifier {
                         .log();
             }
         }
-        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
-        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
-        size.ifPresent(e -> LOG.info(
-                "size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} " + "heapPercent={}",
-                e.keysAtMost(),
-                e.databaseBytesAtMost(),
-                e.memoryLimitBytes(),
-                e.heapPercent()));
-        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
     }
 
     /**
      * Reads the base end to end; for the estimate it is written to {@code estimateDir} (and
      * removed) so the keys of its key bucket can be counted.
      */
-    private ObjectCheck checkFull(SnapshotObject base) {
-        Path file = estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
+    private ObjectCheck checkFull(SnapshotObject base, boolean forEstimate) {
+        Path file = forEstimate && estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
         try {
             FullSnapshotSummary summary;
             try (InputStream in = SnapshotStreams.openDecompressed(store, base);
@@ -170,7 +215,7 @@ public final class BackupVerifier {
      * then the deltas' in the chain's), logging progress as they complete in that order. A failure
      * that stops the verification is thrown as the first object in that order that met it.
      */
-    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas)
+    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas, boolean forEstimate)
             throws InterruptedException {
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
@@ -181,9 +226,9 @@ public final class BackupVerifier {
         try (WholeReads reads = new WholeReads()) {
             try {
                 List<Future<ObjectCheck>> futures = new ArrayList<>();
-                futures.add(pool.submit(() -> checkFull(base)));
+                futures.add(pool.submit(() -> checkFull(base, forEstimate)));
                 for (SnapshotObject delta : deltas) {
-                    futures.add(pool.submit(() -> checkDelta(delta, reads)));
+                    futures.add(pool.submit(() -> checkDelta(delta, reads, forEstimate)));
                 }
                 List<ObjectCheck> checks = new ArrayList<>();
                 Instant lastProgress = clock.instant();
@@ -222,10 +267,11 @@ public final class BackupVerifier {
     }
 
     /** Reads the delta as a restore's fetch threads do: whole, by libdeflate when it is gzip ({@link WholeReads}). */
-    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads) throws InterruptedException {
+    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads, boolean forEstimate)
+            throws InterruptedException {
         try (InputStream raw = SnapshotStreams.openRaw(store, delta);
                 InputStream in = reads.decompress(SnapshotStreams.codecOf(delta), raw, delta.size())) {
-            DeltaSummary summary = estimateDir.isPresent()
+            DeltaSummary summary = forEstimate && estimateDir.isPresent()
                     ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
                     : DeltaDecoder.verify(delta.key(), in);
             if (summary.events() == 0) {
