@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
-                    + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."
+                    + "checks hashes, JSON, the full snapshot's bbolt structure and contiguity, and exits non-zero with a report when anything is wrong."
         },
         footer = {
             "",
@@ -77,7 +78,8 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Option(
             names = WorkerFlags.SCRATCH_DIR,
             paramLabel = "DIR",
-            description = "Where --estimate-memory writes the base. Default: etcd-workers-<uid> in the system temp "
+            description = "Where each full snapshot read is written to check its bbolt structure (and, with "
+                    + "--estimate-memory, to count its keys), then removed. Default: etcd-workers-<uid> in the system temp "
                     + "dir (created 0700; refused if it is a link or another user's).")
     Path scratchDir;
 
@@ -91,22 +93,21 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                 context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                        Optional<Path> estimateDir = estimateMemory
-                                ? Optional.of(
-                                        scratchDir != null
-                                                ? context.workingDir().resolve(scratchDir)
-                                                : DefaultScratchDir.under(
-                                                        Path.of(System.getProperty("java.io.tmpdir"))))
-                                : Optional.empty();
-                        // the estimate writes the base into the scratch dir: never among the backup's objects
+                        Path workDir = scratchDir != null
+                                ? context.workingDir().resolve(scratchDir)
+                                : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")));
+                        // each full snapshot is written there to check its structure: never among the backup's objects
                         OverlappingPaths.refuse(
                                 OverlappingPaths.localBucket(context, store),
                                 Optional.empty(),
-                                estimateDir
-                                        .map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
-                                        .orElse(List.of()));
+                                List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, workDir)));
                         VerifyReport report = new BackupVerifier(
-                                        objects, store.prefix, skipHashCheck, context.clock(), estimateDir)
+                                        objects,
+                                        store.prefix,
+                                        skipHashCheck,
+                                        context.clock(),
+                                        workDir,
+                                        estimateMemory ? Optional.of(workDir) : Optional.empty())
                                 .verify();
                         describe(result, report);
                         Optional<ErrorCode> failure = report.failure();
@@ -159,6 +160,13 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                         return failure.map(ErrorCode::exitCode).orElse(0);
                     }
                 });
+    }
+
+    /** Every fault of a full snapshot's bbolt structure, each naming its page. */
+    private static ArrayNode faults(ObjectCheck check) {
+        ArrayNode faults = JsonNodeFactory.instance.arrayNode();
+        check.faults().forEach(faults::add);
+        return faults;
     }
 
     private static String firstProblem(VerifyReport report) {
@@ -219,7 +227,8 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                         .put("code", c.failure().orElseThrow().name())
                         .put("firstRevision", c.object().name().startRevision())
                         .put("lastRevision", c.object().name().lastRevision())
-                        .put("problem", c.message()));
+                        .put("problem", c.message())
+                        .set("faults", faults(c)));
         for (ChainProblem p : report.chainProblems()) {
             long first = p.previous().name().lastRevision() + 1;
             problems.addObject()

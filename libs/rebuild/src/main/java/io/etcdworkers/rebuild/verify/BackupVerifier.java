@@ -1,5 +1,6 @@
 package io.etcdworkers.rebuild.verify;
 
+import io.etcdworkers.bolt.PageCheck;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
@@ -54,23 +55,28 @@ public final class BackupVerifier {
     private final String prefix;
     private final boolean skipHashCheck;
     private final Clock clock;
+    private final Path workDir;
     private final Optional<Path> estimateDir;
     private final SizeEstimate.Builder estimate = new SizeEstimate.Builder();
 
-    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock) {
-        this(store, prefix, skipHashCheck, clock, Optional.empty());
-    }
-
     /**
-     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base is
-     *     written there (and removed) so its keys can be counted
+     * @param workDir where each full snapshot checked is written (and removed) so its bbolt
+     *     structure can be checked
+     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base's
+     *     keys are counted there
      */
     public BackupVerifier(
-            ObjectStore store, String prefix, boolean skipHashCheck, Clock clock, Optional<Path> estimateDir) {
+            ObjectStore store,
+            String prefix,
+            boolean skipHashCheck,
+            Clock clock,
+            Path workDir,
+            Optional<Path> estimateDir) {
         this.store = store;
         this.prefix = prefix;
         this.skipHashCheck = skipHashCheck;
         this.clock = clock;
+        this.workDir = workDir;
         this.estimateDir = estimateDir;
     }
 
@@ -156,18 +162,28 @@ public final class BackupVerifier {
     }
 
     /**
-     * Reads the base end to end; for the estimate it is written to {@code estimateDir} (and
-     * removed) so the keys of its key bucket can be counted.
+     * Reads the base end to end into a file in {@code workDir} (removed after) and checks its bbolt
+     * structure, every fault named with its page; for the estimate, the keys of its key bucket are
+     * counted.
      */
     private ObjectCheck checkFull(SnapshotObject base, boolean forEstimate) {
-        Path file = forEstimate && estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
+        Path file = baseFile(estimateDir.filter(d -> forEstimate).orElse(workDir));
         try {
             FullSnapshotSummary summary;
             try (InputStream in = SnapshotStreams.openDecompressed(store, base);
-                    OutputStream out = file == null ? null : OwnerOnly.newOutputStream(file)) {
+                    OutputStream out = OwnerOnly.newOutputStream(file)) {
                 summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
             }
-            if (file != null) {
+            List<String> faults = PageCheck.faults(file, PageCheck.ALL);
+            if (!faults.isEmpty()) {
+                faults.forEach(f -> LOG.error("bbolt structure of {}: {}", base.key(), f));
+                return ObjectCheck.damaged(
+                        base,
+                        base.key() + ": its bbolt structure is damaged (" + faults.size() + " fault(s)), first: "
+                                + faults.get(0),
+                        faults);
+            }
+            if (forEstimate && estimateDir.isPresent()) {
                 countBase(base, file, summary.databaseBytes());
             }
             return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
@@ -176,24 +192,21 @@ public final class BackupVerifier {
         } catch (IOException e) {
             return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
         } finally {
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException e) {
-                    LOG.warn("cannot remove {}: {}", file, e.getMessage());
-                }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("cannot remove {}: {}", file, e.getMessage());
             }
         }
     }
 
-    private static Path estimateFile(Path dir) {
+    private static Path baseFile(Path dir) {
         try {
-            return Files.createTempFile(OwnerOnly.createDirectories(dir), "estimate-base-", ".db");
+            return Files.createTempFile(OwnerOnly.createDirectories(dir), "verify-base-", ".db");
         } catch (IOException e) {
             throw new WorkerException(
                     ErrorCode.LOCAL_IO,
-                    "cannot write the base under " + dir + " to count its keys " + "for --estimate-memory: "
-                            + e.getMessage(),
+                    "cannot write a full snapshot under " + dir + " to check its bbolt structure: " + e.getMessage(),
                     e);
         }
     }
