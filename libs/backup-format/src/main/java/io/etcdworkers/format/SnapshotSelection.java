@@ -63,7 +63,11 @@ public record SnapshotSelection(
         this(base, deltas, RestorePoint.LATEST, List.of());
     }
 
-    /** Every gap or overlap in the chain, in order; empty when the chain is contiguous. */
+    /**
+     * Every gap or overlap in the chain, in order; empty when the chain is contiguous. An
+     * overlap that {@link #overlaps()} lists is not one: whether it is sound is known only when the
+     * two deltas are read.
+     */
     public List<ChainProblem> problems() {
         List<ChainProblem> problems = new ArrayList<>();
         SnapshotObject previous = base;
@@ -71,7 +75,7 @@ public record SnapshotSelection(
         for (SnapshotObject delta : deltas) {
             long start = delta.name().startRevision();
             long expected = previous.name().lastRevision() + 1;
-            boolean broken = first ? start > expected : start != expected;
+            boolean broken = first ? start > expected : start != expected && !checkableOverlap(previous, delta);
             if (broken) {
                 problems.add(new ChainProblem(previous, delta));
             }
@@ -79,6 +83,29 @@ public record SnapshotSelection(
             first = false;
         }
         return problems;
+    }
+
+    /**
+     * The overlaps between two deltas that a rebuild checks as it reads them: the later delta
+     * starts inside the earlier one (at or after its start) and ends after it, as two deltas
+     * written around a leader change do. Where the overlapping revisions hold the same events the
+     * chain is sound (they are taken once); where they differ the rebuild refuses it.
+     */
+    public List<ChainProblem> overlaps() {
+        List<ChainProblem> overlaps = new ArrayList<>();
+        for (int i = 1; i < deltas.size(); i++) {
+            if (checkableOverlap(deltas.get(i - 1), deltas.get(i))) {
+                overlaps.add(new ChainProblem(deltas.get(i - 1), deltas.get(i)));
+            }
+        }
+        return overlaps;
+    }
+
+    private static boolean checkableOverlap(SnapshotObject earlier, SnapshotObject later) {
+        return !earlier.isFull()
+                && later.name().startRevision() >= earlier.name().startRevision()
+                && later.name().startRevision() <= earlier.name().lastRevision()
+                && later.name().lastRevision() > earlier.name().lastRevision();
     }
 
     /**

@@ -101,7 +101,7 @@ class SnapshotCatalogTest {
                 "Full-00000000-00000100-1000",
                 "Incr-00000101-00000150-1001",
                 "Incr-00000160-00000200-1002",
-                "Incr-00000190-00000250-1003",
+                "Incr-00000190-00000200-1003",
                 "Incr-00000300-00000400-1004");
 
         SnapshotSelection selection = catalog("").select();
@@ -110,12 +110,33 @@ class SnapshotCatalogTest {
                 .extracting(ChainProblem::describe)
                 .containsExactly(
                         "gap: revisions 151..159 are in no snapshot (after v2/Incr-00000101-00000150-1001, next is v2/Incr-00000160-00000200-1002)",
-                        "overlap: v2/Incr-00000190-00000250-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
-                        "gap: revisions 251..299 are in no snapshot (after v2/Incr-00000190-00000250-1003, next is v2/Incr-00000300-00000400-1004)");
+                        "overlap: v2/Incr-00000190-00000200-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
+                        "gap: revisions 201..299 are in no snapshot (after v2/Incr-00000190-00000200-1003, next is v2/Incr-00000300-00000400-1004)");
+        assertThat(selection.overlaps())
+                .as("a delta that ends where the one before it does adds nothing")
+                .isEmpty();
         assertThatThrownBy(selection::requireContiguous).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
-            assertThat(e.getMessage()).contains("3 break(s)", "151..159", "251..299", "overlap");
+            assertThat(e.getMessage()).contains("3 break(s)", "151..159", "201..299", "overlap");
         });
+    }
+
+    @Test
+    void aDeltaStartingInsideTheOneBeforeAndEndingAfterItIsAnOverlapCheckedWhenRead() throws IOException {
+        objects(
+                "v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000150-1001",
+                "Incr-00000101-00000200-1002",
+                "Incr-00000201-00000250-1003");
+
+        SnapshotSelection selection = catalog("").select();
+
+        assertThat(selection.problems()).isEmpty();
+        assertThat(selection.overlaps())
+                .extracting(o -> o.previous().key() + " > " + o.next().key())
+                .containsExactly("v2/Incr-00000101-00000150-1001 > v2/Incr-00000101-00000200-1002");
+        assertThat(selection.usable()).isEqualTo(selection);
     }
 
     @Test

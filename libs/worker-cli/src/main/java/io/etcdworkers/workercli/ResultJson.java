@@ -78,6 +78,16 @@ public final class ResultJson {
         result.put("revisions", s.revisions());
         result.put("events", s.events());
         result.put("skippedEvents", s.skippedEvents());
+        if (!s.overlaps().isEmpty()) {
+            // deltas written around a leader change: the revisions both hold, with the same events, taken once
+            ArrayNode overlaps = result.putArray("overlapsTakenOnce");
+            s.overlaps()
+                    .forEach(v -> overlaps.addObject()
+                            .put("earlier", v.earlier())
+                            .put("later", v.later())
+                            .put("firstRevision", v.firstRevision())
+                            .put("lastRevision", v.lastRevision()));
+        }
         result.put("finalRevision", o.finalRevision());
         result.put("keys", o.digest().keys());
         result.put("leasedKeys", o.digest().leasedKeys());

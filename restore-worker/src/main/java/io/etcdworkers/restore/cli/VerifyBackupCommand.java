@@ -201,6 +201,16 @@ public final class VerifyBackupCommand implements Callable<Integer> {
             range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
             r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
         });
+        ArrayNode overlaps = result.putArray("overlaps");
+        report.overlaps().forEach(o -> {
+            ObjectNode entry = overlaps.addObject()
+                    .put("earlier", o.earlier())
+                    .put("later", o.later())
+                    .put("firstRevision", o.firstRevision())
+                    .put("lastRevision", o.lastRevision())
+                    .put("identical", o.differsAt().isEmpty());
+            o.differsAt().ifPresent(r -> entry.put("differsAt", r));
+        });
         report.olderChain().ifPresent(older -> {
             // the newest full snapshot is bad: what a restore goes on with instead
             ObjectNode chain = result.putObject("olderChain");

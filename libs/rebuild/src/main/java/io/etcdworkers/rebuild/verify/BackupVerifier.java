@@ -4,6 +4,7 @@ import io.etcdworkers.bolt.PageCheck;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.format.ChainProblem;
 import io.etcdworkers.format.DeltaDecoder;
 import io.etcdworkers.format.DeltaSummary;
 import io.etcdworkers.format.FullSnapshotReader;
@@ -96,6 +97,7 @@ public final class BackupVerifier {
                 .addKeyValue("lastRevision", selection.lastRevision())
                 .log();
         List<ObjectCheck> checks = checkObjects(selection.base(), selection.deltas(), true);
+        List<OverlapComparison> overlaps = compareOverlaps(selection, checks);
         logBad(checks);
         selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
         Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
@@ -107,7 +109,40 @@ public final class BackupVerifier {
                 e.heapPercent()));
         Optional<VerifyReport> older =
                 checks.get(0).passed() ? Optional.empty() : olderChain(catalog, selection, checks);
-        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size, older);
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size, older, overlaps);
+    }
+
+    /**
+     * Compares every pair of overlapping deltas that both read whole; a pair that differs turns
+     * the later one's check into {@link ErrorCode#BACKUP_INCONSISTENT} naming both and the revision.
+     */
+    private List<OverlapComparison> compareOverlaps(SnapshotSelection selection, List<ObjectCheck> checks)
+            throws InterruptedException {
+        List<OverlapComparison> compared = new ArrayList<>();
+        for (ChainProblem overlap : selection.overlaps()) {
+            int later = 1 + selection.deltas().indexOf(overlap.next());
+            int earlier = 1 + selection.deltas().indexOf(overlap.previous());
+            if (!checks.get(later).passed() || !checks.get(earlier).passed()) {
+                continue;
+            }
+            try {
+                OverlapComparison comparison = OverlapComparison.of(store, overlap);
+                compared.add(comparison);
+                if (comparison.differsAt().isPresent()) {
+                    checks.set(
+                            later,
+                            ObjectCheck.failed(overlap.next(), ErrorCode.BACKUP_INCONSISTENT, comparison.describe()));
+                } else {
+                    LOG.info(comparison.describe());
+                }
+            } catch (WorkerException e) {
+                checks.set(later, failedOrRethrow(overlap.next(), e));
+            } catch (IOException e) {
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE, overlap.next().key() + ": " + e.getMessage(), e);
+            }
+        }
+        return compared;
     }
 
     /**
@@ -142,8 +177,8 @@ public final class BackupVerifier {
                     chain.base().name().lastRevision(),
                     chain.lastRevision(),
                     newest.lastRevision());
-            return Optional.of(
-                    new VerifyReport(chain, checks, chain.problems(), List.of(), Optional.empty(), Optional.empty()));
+            return Optional.of(new VerifyReport(
+                    chain, checks, chain.problems(), List.of(), Optional.empty(), Optional.empty(), List.of()));
         }
         return Optional.empty();
     }

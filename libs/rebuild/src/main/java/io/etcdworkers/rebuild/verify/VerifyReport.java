@@ -12,7 +12,8 @@ import java.util.Optional;
  * every object in it, every break in the chain, the keys that were skipped, and (when asked)
  * what a rebuild of it needs in memory. When the selection's full snapshot is bad, {@code
  * olderChain} is the report of the chain a restore goes on with instead: the newest older full
- * snapshot that is sound and the deltas after it.
+ * snapshot that is sound and the deltas after it. {@code overlaps} are the pairs of overlapping
+ * deltas compared where they overlap (a pair that differs is also a failed check of the later one).
  */
 public record VerifyReport(
         SnapshotSelection selection,
@@ -20,12 +21,14 @@ public record VerifyReport(
         List<ChainProblem> chainProblems,
         List<SnapshotKey.Invalid> skipped,
         Optional<SizeEstimate> sizeEstimate,
-        Optional<VerifyReport> olderChain) {
+        Optional<VerifyReport> olderChain,
+        List<OverlapComparison> overlaps) {
 
     public VerifyReport {
         checks = List.copyOf(checks);
         chainProblems = List.copyOf(chainProblems);
         skipped = List.copyOf(skipped);
+        overlaps = List.copyOf(overlaps);
     }
 
     /**
