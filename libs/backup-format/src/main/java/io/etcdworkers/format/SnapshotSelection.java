@@ -21,13 +21,16 @@ import java.util.stream.Collectors;
  * @param omitted what a {@code --to-last-good} selection left out before anything was read
  * @param setAside newer full snapshots found damaged when read, newest first, so this older one is
  *     the base (empty when the newest one is)
+ * @param excluded the snapshots under the prefix that carry the exclude mark, left out of every
+ *     selection ({@link SnapshotCatalog#excluded()})
  */
 public record SnapshotSelection(
         SnapshotObject base,
         List<SnapshotObject> deltas,
         RestorePoint point,
         List<Omission> omitted,
-        List<BaseSetAside> setAside) {
+        List<BaseSetAside> setAside,
+        List<SnapshotObject> excluded) {
 
     public SnapshotSelection {
         Objects.requireNonNull(base, "base");
@@ -38,12 +41,13 @@ public record SnapshotSelection(
         deltas = List.copyOf(deltas);
         omitted = List.copyOf(omitted);
         setAside = List.copyOf(setAside);
+        excluded = List.copyOf(excluded);
     }
 
     /** A selection from the newest full snapshot the point allows (nothing set aside). */
     public SnapshotSelection(
             SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
-        this(base, deltas, point, omitted, List.of());
+        this(base, deltas, point, omitted, List.of(), List.of());
     }
 
     /**
@@ -55,7 +59,7 @@ public record SnapshotSelection(
         left.addAll(leftOut);
         List<BaseSetAside> aside = new ArrayList<>(setAside);
         aside.addAll(newer);
-        return new SnapshotSelection(base, deltas, point, left, aside);
+        return new SnapshotSelection(base, deltas, point, left, aside, excluded);
     }
 
     /** The latest full snapshot's selection: every delta after it. */
@@ -133,12 +137,13 @@ public record SnapshotSelection(
         for (SnapshotObject delta : deltas.subList(cut, deltas.size())) {
             left.add(Omission.following(delta, first.isGap() ? "the missing revisions" : "the overlap"));
         }
-        return new SnapshotSelection(base, deltas.subList(0, cut), point, left, setAside);
+        return new SnapshotSelection(base, deltas.subList(0, cut), point, left, setAside, excluded);
     }
 
     /** Throws {@link ErrorCode#BACKUP_INCONSISTENT} naming every break, if there is any. */
     public void requireContiguous() {
-        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted, setAside).usable();
+        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted, setAside, excluded)
+                .usable();
     }
 
     /** The revision the chain ends at: the last delta's, or the base's when there is none. */

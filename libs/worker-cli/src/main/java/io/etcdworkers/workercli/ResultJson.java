@@ -68,6 +68,16 @@ public final class ResultJson {
                             .put("code", a.code().name())
                             .put("reason", a.reason()));
         }
+        if (!o.selection().excluded().isEmpty()) {
+            // marked x-etcd-snapshot-exclude=true where the store keeps the mark: left out, as etcdbrctl leaves them
+            // out
+            ArrayNode excluded = result.putArray("excludedSnapshots");
+            o.selection()
+                    .excluded()
+                    .forEach(x -> excluded.addObject()
+                            .put("object", x.key())
+                            .put("mark", x.info().excludedBy().orElse("")));
+        }
         result.put("engine", o.engine().label());
         if (!o.engineNote().isEmpty()) {
             result.put("engineFallback", o.engineNote());

@@ -201,6 +201,12 @@ public final class VerifyBackupCommand implements Callable<Integer> {
             range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
             r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
         });
+        ArrayNode excluded = result.putArray("excludedSnapshots");
+        selection
+                .excluded()
+                .forEach(x -> excluded.addObject()
+                        .put("object", x.key())
+                        .put("mark", x.info().excludedBy().orElse("")));
         ArrayNode overlaps = result.putArray("overlaps");
         report.overlaps().forEach(o -> {
             ObjectNode entry = overlaps.addObject()
