@@ -160,11 +160,14 @@ public final class S3ObjectStore implements ObjectStore {
     }
 
     /**
-     * Whether the bucket's versioning is {@code Enabled}. A server that does not implement the call
+     * Whether the bucket's versioning is {@code Enabled} (never for OSS). A server that does not implement the call
      * (S3Proxy answers 501) has no versioning; any other failure fails the listing, as it fails
      * etcdbrctl's.
      */
     private boolean versioned() {
+        if (config.provider().equals("OSS")) {
+            return false; // etcdbrctl reads OSS with its own SDK: current objects, no exclude mark
+        }
         try {
             return client.getBucketVersioning(b -> b.bucket(config.bucket())).status()
                     == BucketVersioningStatus.ENABLED;
