@@ -37,17 +37,23 @@ public final class SnapshotCatalog {
     private final String describe;
     private final List<SnapshotObject> snapshots;
     private final List<SnapshotKey.Invalid> skipped;
+    private final List<SnapshotObject> excluded;
     private final String hint;
 
     SnapshotCatalog(String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped) {
-        this(describe, snapshots, skipped, "");
+        this(describe, snapshots, skipped, List.of(), "");
     }
 
     private SnapshotCatalog(
-            String describe, List<SnapshotObject> snapshots, List<SnapshotKey.Invalid> skipped, String hint) {
+            String describe,
+            List<SnapshotObject> snapshots,
+            List<SnapshotKey.Invalid> skipped,
+            List<SnapshotObject> excluded,
+            String hint) {
         this.describe = describe;
         this.snapshots = snapshots.stream().sorted(ORDER).toList();
         this.skipped = List.copyOf(skipped);
+        this.excluded = excluded.stream().sorted(ORDER).toList();
         this.hint = hint;
     }
 
@@ -55,12 +61,21 @@ public final class SnapshotCatalog {
     public static SnapshotCatalog load(ObjectStore store, String prefix) {
         String base = normalizePrefix(prefix);
         List<SnapshotObject> found = new ArrayList<>();
+        List<SnapshotObject> excluded = new ArrayList<>();
         List<SnapshotKey.Invalid> skipped = new ArrayList<>();
         List<String> outside = new ArrayList<>();
         for (ObjectInfo info : store.list(base)) {
             String relative = info.key().substring(base.length());
             SnapshotKey.Parsed parsed = SnapshotKey.parse(info.key(), relative);
-            if (parsed instanceof SnapshotKey.Snapshot snapshot) {
+            if (parsed instanceof SnapshotKey.Snapshot snapshot
+                    && info.excludedBy().isPresent()) {
+                // etcdbrctl leaves such a snapshot out of restores, compactions and copies: so does this
+                LOG.info(
+                        "skipping a snapshot marked to be excluded: key={} mark=\"{}\"",
+                        info.key(),
+                        info.excludedBy().get());
+                excluded.add(new SnapshotObject(info, snapshot.name()));
+            } else if (parsed instanceof SnapshotKey.Snapshot snapshot) {
                 found.add(new SnapshotObject(info, snapshot.name()));
             } else if (parsed instanceof SnapshotKey.Invalid invalid) {
                 if (relative.startsWith("v1/") || relative.startsWith("v2/")) {
@@ -85,7 +100,7 @@ public final class SnapshotCatalog {
         String hint = found.stream().anyMatch(SnapshotObject::isFull)
                 ? ""
                 : PrefixHint.find(store, base, outside).orElse("");
-        return new SnapshotCatalog(where, found, skipped, hint);
+        return new SnapshotCatalog(where, found, skipped, excluded, hint);
     }
 
     /** {@code ""} for the whole container, else the prefix with exactly one trailing slash. */
@@ -108,6 +123,15 @@ public final class SnapshotCatalog {
     /** Keys that were not snapshot names (chunks excluded). */
     public List<SnapshotKey.Invalid> skipped() {
         return skipped;
+    }
+
+    /**
+     * Snapshots the store marks to be excluded (etcd-backup-restore's {@code x-etcd-snapshot-exclude=true},
+     * where the store keeps it: see {@link ObjectInfo#excludedBy()}), in restore order: never a base
+     * or a delta of a selection.
+     */
+    public List<SnapshotObject> excluded() {
+        return excluded;
     }
 
     /** The store and prefix, for messages. */
@@ -154,6 +178,30 @@ public final class SnapshotCatalog {
         return Optional.empty();
     }
 
+    /**
+     * The selections to {@code point} from each full snapshot older than {@code base}, newest
+     * first: where a rebuild goes on when {@code base} turns out to be damaged. A full snapshot
+     * whose chain cannot reach the point at all (the revision falls in no snapshot) is left out;
+     * the chains are not checked for gaps here.
+     */
+    public List<SnapshotSelection> olderChains(RestorePoint point, SnapshotObject base) {
+        List<SnapshotSelection> chains = new ArrayList<>();
+        for (int i = snapshots.indexOf(base) - 1; i >= 0; i--) {
+            if (snapshots.get(i).isFull()) {
+                try {
+                    SnapshotSelection chain = selectBelow(point, i + 1);
+                    if (chain.base().equals(snapshots.get(i))) {
+                        chains.add(chain);
+                    }
+                } catch (WorkerException e) {
+                    LOG.debug(
+                            "no chain to {} from {}: {}", point.stopAt().describe(), snapshots.get(i), e.getMessage());
+                }
+            }
+        }
+        return chains;
+    }
+
     private SnapshotSelection selectBelow(RestorePoint point, int end) {
         StopAt stopAt = point.stopAt();
         int baseIndex = -1;
@@ -180,7 +228,8 @@ public final class SnapshotCatalog {
                 break;
             }
         }
-        SnapshotSelection selection = new SnapshotSelection(snapshots.get(baseIndex), deltas, point, List.of());
+        SnapshotSelection selection =
+                new SnapshotSelection(snapshots.get(baseIndex), deltas, point, List.of(), List.of(), excluded);
         if (stopAt instanceof StopAt.AtRevision r && selection.lastRevision() < r.revision()) {
             // the revision fell between the end of this chain and the next snapshot: no object holds it
             SnapshotObject next = snapshots.stream()

@@ -19,9 +19,18 @@ import java.util.stream.Collectors;
  * @param deltas the deltas after it, as far as {@code point} needs
  * @param point where the rebuild ends
  * @param omitted what a {@code --to-last-good} selection left out before anything was read
+ * @param setAside newer full snapshots found damaged when read, newest first, so this older one is
+ *     the base (empty when the newest one is)
+ * @param excluded the snapshots under the prefix that carry the exclude mark, left out of every
+ *     selection ({@link SnapshotCatalog#excluded()})
  */
 public record SnapshotSelection(
-        SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
+        SnapshotObject base,
+        List<SnapshotObject> deltas,
+        RestorePoint point,
+        List<Omission> omitted,
+        List<BaseSetAside> setAside,
+        List<SnapshotObject> excluded) {
 
     public SnapshotSelection {
         Objects.requireNonNull(base, "base");
@@ -31,6 +40,26 @@ public record SnapshotSelection(
         }
         deltas = List.copyOf(deltas);
         omitted = List.copyOf(omitted);
+        setAside = List.copyOf(setAside);
+        excluded = List.copyOf(excluded);
+    }
+
+    /** A selection from the newest full snapshot the point allows (nothing set aside). */
+    public SnapshotSelection(
+            SnapshotObject base, List<SnapshotObject> deltas, RestorePoint point, List<Omission> omitted) {
+        this(base, deltas, point, omitted, List.of(), List.of());
+    }
+
+    /**
+     * This selection used in place of the newer ones in {@code newer} (newest first), with what it
+     * leaves out of their reach added to {@link #omitted()}.
+     */
+    public SnapshotSelection replacing(List<BaseSetAside> newer, List<Omission> leftOut) {
+        List<Omission> left = new ArrayList<>(omitted);
+        left.addAll(leftOut);
+        List<BaseSetAside> aside = new ArrayList<>(setAside);
+        aside.addAll(newer);
+        return new SnapshotSelection(base, deltas, point, left, aside, excluded);
     }
 
     /** The latest full snapshot's selection: every delta after it. */
@@ -38,7 +67,11 @@ public record SnapshotSelection(
         this(base, deltas, RestorePoint.LATEST, List.of());
     }
 
-    /** Every gap or overlap in the chain, in order; empty when the chain is contiguous. */
+    /**
+     * Every gap or overlap in the chain, in order; empty when the chain is contiguous. An
+     * overlap that {@link #overlaps()} lists is not one: whether it is sound is known only when the
+     * two deltas are read.
+     */
     public List<ChainProblem> problems() {
         List<ChainProblem> problems = new ArrayList<>();
         SnapshotObject previous = base;
@@ -46,7 +79,7 @@ public record SnapshotSelection(
         for (SnapshotObject delta : deltas) {
             long start = delta.name().startRevision();
             long expected = previous.name().lastRevision() + 1;
-            boolean broken = first ? start > expected : start != expected;
+            boolean broken = first ? start > expected : start != expected && !checkableOverlap(previous, delta);
             if (broken) {
                 problems.add(new ChainProblem(previous, delta));
             }
@@ -54,6 +87,29 @@ public record SnapshotSelection(
             first = false;
         }
         return problems;
+    }
+
+    /**
+     * The overlaps between two deltas that a rebuild checks as it reads them: the later delta
+     * starts inside the earlier one (at or after its start) and ends after it, as two deltas
+     * written around a leader change do. Where the overlapping revisions hold the same events the
+     * chain is sound (they are taken once); where they differ the rebuild refuses it.
+     */
+    public List<ChainProblem> overlaps() {
+        List<ChainProblem> overlaps = new ArrayList<>();
+        for (int i = 1; i < deltas.size(); i++) {
+            if (checkableOverlap(deltas.get(i - 1), deltas.get(i))) {
+                overlaps.add(new ChainProblem(deltas.get(i - 1), deltas.get(i)));
+            }
+        }
+        return overlaps;
+    }
+
+    private static boolean checkableOverlap(SnapshotObject earlier, SnapshotObject later) {
+        return !earlier.isFull()
+                && later.name().startRevision() >= earlier.name().startRevision()
+                && later.name().startRevision() <= earlier.name().lastRevision()
+                && later.name().lastRevision() > earlier.name().lastRevision();
     }
 
     /**
@@ -81,12 +137,13 @@ public record SnapshotSelection(
         for (SnapshotObject delta : deltas.subList(cut, deltas.size())) {
             left.add(Omission.following(delta, first.isGap() ? "the missing revisions" : "the overlap"));
         }
-        return new SnapshotSelection(base, deltas.subList(0, cut), point, left);
+        return new SnapshotSelection(base, deltas.subList(0, cut), point, left, setAside, excluded);
     }
 
     /** Throws {@link ErrorCode#BACKUP_INCONSISTENT} naming every break, if there is any. */
     public void requireContiguous() {
-        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted).usable();
+        new SnapshotSelection(base, deltas, new RestorePoint(point.stopAt(), false), omitted, setAside, excluded)
+                .usable();
     }
 
     /** The revision the chain ends at: the last delta's, or the base's when there is none. */

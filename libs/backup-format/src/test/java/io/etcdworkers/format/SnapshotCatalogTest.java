@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.store.LocalDirectoryStore;
+import io.etcdworkers.store.ObjectInfo;
+import io.etcdworkers.store.ObjectStore;
+import io.etcdworkers.store.ObjectWriter;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,13 +100,70 @@ class SnapshotCatalogTest {
     }
 
     @Test
+    void snapshotsTheListingMarksExcludedAreNeverSelectedAndAreNamed() throws IOException {
+        objects(
+                "v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000150-1001",
+                "Full-00000000-00000150-1002",
+                "Incr-00000151-00000200-1003");
+        LocalDirectoryStore local = new LocalDirectoryStore(bucket);
+        // the listing of a store that keeps the mark (ABS, GCS, versioned S3), for the newest full snapshot
+        ObjectStore marking = new ObjectStore() {
+            @Override
+            public String describe() {
+                return local.describe();
+            }
+
+            @Override
+            public List<ObjectInfo> list(String keyPrefix) {
+                return local.list(keyPrefix).stream()
+                        .map(o -> o.excludedWhen(o.key().contains("Full-00000000-00000150"), "blob index tag"))
+                        .toList();
+            }
+
+            @Override
+            public InputStream open(String key) {
+                return local.open(key);
+            }
+
+            @Override
+            public InputStream openRange(String key, long offset, long length) {
+                return local.openRange(key, offset, length);
+            }
+
+            @Override
+            public ObjectWriter create(String key) {
+                return local.create(key);
+            }
+
+            @Override
+            public void close() {
+                local.close();
+            }
+        };
+
+        SnapshotCatalog catalog = SnapshotCatalog.load(marking, "");
+        SnapshotSelection selection = catalog.select();
+
+        assertThat(selection.base().key()).isEqualTo("v2/Full-00000000-00000100-1000");
+        assertThat(selection.deltas())
+                .extracting(SnapshotObject::key)
+                .containsExactly("v2/Incr-00000101-00000150-1001", "v2/Incr-00000151-00000200-1003");
+        assertThat(selection.excluded())
+                .extracting(SnapshotObject::key)
+                .containsExactly("v2/Full-00000000-00000150-1002");
+        assertThat(catalog.olderChains(RestorePoint.LATEST, selection.base())).isEmpty();
+    }
+
+    @Test
     void reportsEveryGapAndOverlapNotJustTheFirst() throws IOException {
         objects(
                 "v2",
                 "Full-00000000-00000100-1000",
                 "Incr-00000101-00000150-1001",
                 "Incr-00000160-00000200-1002",
-                "Incr-00000190-00000250-1003",
+                "Incr-00000190-00000200-1003",
                 "Incr-00000300-00000400-1004");
 
         SnapshotSelection selection = catalog("").select();
@@ -110,12 +172,33 @@ class SnapshotCatalogTest {
                 .extracting(ChainProblem::describe)
                 .containsExactly(
                         "gap: revisions 151..159 are in no snapshot (after v2/Incr-00000101-00000150-1001, next is v2/Incr-00000160-00000200-1002)",
-                        "overlap: v2/Incr-00000190-00000250-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
-                        "gap: revisions 251..299 are in no snapshot (after v2/Incr-00000190-00000250-1003, next is v2/Incr-00000300-00000400-1004)");
+                        "overlap: v2/Incr-00000190-00000200-1003 starts at revision 190 but v2/Incr-00000160-00000200-1002 already ends at 200 (expected start 201)",
+                        "gap: revisions 201..299 are in no snapshot (after v2/Incr-00000190-00000200-1003, next is v2/Incr-00000300-00000400-1004)");
+        assertThat(selection.overlaps())
+                .as("a delta that ends where the one before it does adds nothing")
+                .isEmpty();
         assertThatThrownBy(selection::requireContiguous).isInstanceOfSatisfying(WorkerException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT);
-            assertThat(e.getMessage()).contains("3 break(s)", "151..159", "251..299", "overlap");
+            assertThat(e.getMessage()).contains("3 break(s)", "151..159", "201..299", "overlap");
         });
+    }
+
+    @Test
+    void aDeltaStartingInsideTheOneBeforeAndEndingAfterItIsAnOverlapCheckedWhenRead() throws IOException {
+        objects(
+                "v2",
+                "Full-00000000-00000100-1000",
+                "Incr-00000101-00000150-1001",
+                "Incr-00000101-00000200-1002",
+                "Incr-00000201-00000250-1003");
+
+        SnapshotSelection selection = catalog("").select();
+
+        assertThat(selection.problems()).isEmpty();
+        assertThat(selection.overlaps())
+                .extracting(o -> o.previous().key() + " > " + o.next().key())
+                .containsExactly("v2/Incr-00000101-00000150-1001 > v2/Incr-00000101-00000200-1002");
+        assertThat(selection.usable()).isEqualTo(selection);
     }
 
     @Test

@@ -44,6 +44,11 @@ public final class BoltReader implements AutoCloseable {
         }
     }
 
+    /** The pages, for {@link PageCheck}. */
+    PageFile pageFile() {
+        return file;
+    }
+
     public int pageSize() {
         return meta.pageSize();
     }

@@ -26,6 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,7 +82,16 @@ public final class Rebuilder {
     public RebuildPlan plan() {
         Instant t = phases.start();
         SnapshotCatalog catalog = SnapshotCatalog.load(store, config.prefix());
-        RebuildPlan plan = new RebuildPlan(catalog, usable(catalog.select(config.point())));
+        SnapshotSelection selection = usable(catalog.select(config.point()));
+        List<SnapshotSelection> fallbacks = new ArrayList<>();
+        for (SnapshotSelection older : catalog.olderChains(config.point(), selection.base())) {
+            try {
+                fallbacks.add(older.usable());
+            } catch (WorkerException e) {
+                LOG.debug("no fallback from {}: {}", older.base().key(), e.getMessage());
+            }
+        }
+        RebuildPlan plan = new RebuildPlan(catalog, selection, fallbacks);
         phases.done("select", t);
         return plan;
     }
@@ -142,6 +153,16 @@ public final class Rebuilder {
                 }
                 LOG.warn("{}; starting again from the full snapshot before it", e.finding());
                 current = current.with(usable(earlier.get()));
+            } catch (DamagedBase e) {
+                current = current.afterDamagedBase(e.damage());
+                LOG.atWarn()
+                        .setMessage("the full snapshot is damaged: restoring from the older chain instead")
+                        .addKeyValue("damaged", e.damage().getMessage())
+                        .addKeyValue("base", current.selection().base().key())
+                        .addKeyValue("lastRevision", current.selection().lastRevision())
+                        .addKeyValue("newestChainRevision", current.newestChainRevision())
+                        .log();
+                usable(current.selection());
             }
         }
     }
@@ -157,7 +178,7 @@ public final class Rebuilder {
         try {
             Instant t = phases.start();
             Path baseFile = scratch.resolve("base.db");
-            download(selection, baseFile);
+            downloadChecked(selection, baseFile);
             phases.done("fetchBase", t);
             ScratchSpace.warnIfShort(scratch, walDir.isPresent(), Files.size(baseFile));
             // the scratch etcd runs as the member alone; a restore's placement keeps the whole initial
@@ -201,6 +222,23 @@ public final class Rebuilder {
             case OFFLINE -> offline;
             case AUTO -> new FallbackEngine(offline, replay);
         };
+    }
+
+    /**
+     * Downloads the base and checks its bbolt structure; a base that is damaged (hash, cut short,
+     * not decodable, structure) is a {@link DamagedBase}, the run's scratch removed, so the caller
+     * can go on from an older chain (the caller removes the run's scratch).
+     */
+    private void downloadChecked(SnapshotSelection selection, Path baseFile) throws IOException {
+        try {
+            download(selection, baseFile);
+            BaseStructure.check(selection.base().key(), baseFile);
+        } catch (WorkerException e) {
+            if (!DamagedBase.isDamage(e.code())) {
+                throw e;
+            }
+            throw new DamagedBase(e);
+        }
     }
 
     private void download(SnapshotSelection selection, Path baseFile) throws IOException {

@@ -1,5 +1,6 @@
 package io.etcdworkers.workercli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.BuildVersion;
 import io.etcdworkers.contract.ErrorCode;
@@ -57,6 +58,27 @@ public final class ResultJson {
         base.put("name", o.selection().base().key());
         base.put("size", o.selection().base().size());
         base.put("revision", o.baseRevision());
+        if (!o.selection().setAside().isEmpty()) {
+            // newer full snapshots found damaged: the base is an older one whose chain goes on from it
+            ArrayNode aside = result.putArray("baseSetAside");
+            o.selection()
+                    .setAside()
+                    .forEach(a -> aside.addObject()
+                            .put("object", a.object())
+                            .put("reach", a.reach())
+                            .put("code", a.code().name())
+                            .put("reason", a.reason()));
+        }
+        if (!o.selection().excluded().isEmpty()) {
+            // marked x-etcd-snapshot-exclude=true where the store keeps the mark: left out, as etcdbrctl leaves them
+            // out
+            ArrayNode excluded = result.putArray("excludedSnapshots");
+            o.selection()
+                    .excluded()
+                    .forEach(x -> excluded.addObject()
+                            .put("object", x.key())
+                            .put("mark", x.info().excludedBy().orElse("")));
+        }
         result.put("engine", o.engine().label());
         if (!o.engineNote().isEmpty()) {
             result.put("engineFallback", o.engineNote());
@@ -67,6 +89,16 @@ public final class ResultJson {
         result.put("revisions", s.revisions());
         result.put("events", s.events());
         result.put("skippedEvents", s.skippedEvents());
+        if (!s.overlaps().isEmpty()) {
+            // deltas written around a leader change: the revisions both hold, with the same events, taken once
+            ArrayNode overlaps = result.putArray("overlapsTakenOnce");
+            s.overlaps()
+                    .forEach(v -> overlaps.addObject()
+                            .put("earlier", v.earlier())
+                            .put("later", v.later())
+                            .put("firstRevision", v.firstRevision())
+                            .put("lastRevision", v.lastRevision()));
+        }
         result.put("finalRevision", o.finalRevision());
         result.put("keys", o.digest().keys());
         result.put("leasedKeys", o.digest().leasedKeys());

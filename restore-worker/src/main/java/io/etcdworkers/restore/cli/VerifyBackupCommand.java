@@ -1,6 +1,7 @@
 package io.etcdworkers.restore.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.ResultFields;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Lists what a restore would use (base, deltas, sizes, revision range), reads every object, "
-                    + "checks hashes, JSON and contiguity, and exits non-zero with a report when anything is wrong."
+                    + "checks hashes, JSON, the full snapshot's bbolt structure and contiguity, and exits non-zero with a report when anything is wrong."
         },
         footer = {
             "",
@@ -77,7 +78,8 @@ public final class VerifyBackupCommand implements Callable<Integer> {
     @Option(
             names = WorkerFlags.SCRATCH_DIR,
             paramLabel = "DIR",
-            description = "Where --estimate-memory writes the base. Default: etcd-workers-<uid> in the system temp "
+            description = "Where each full snapshot read is written to check its bbolt structure (and, with "
+                    + "--estimate-memory, to count its keys), then removed. Default: etcd-workers-<uid> in the system temp "
                     + "dir (created 0700; refused if it is a link or another user's).")
     Path scratchDir;
 
@@ -91,22 +93,21 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                 context, "verify-backup", resultFile, List.of("problems", "skippedKeys"), metrics, result -> {
                     ResultJson.store(result, store);
                     try (ObjectStore objects = new StoreFactory(context.env(), context.workingDir()).open(store)) {
-                        Optional<Path> estimateDir = estimateMemory
-                                ? Optional.of(
-                                        scratchDir != null
-                                                ? context.workingDir().resolve(scratchDir)
-                                                : DefaultScratchDir.under(
-                                                        Path.of(System.getProperty("java.io.tmpdir"))))
-                                : Optional.empty();
-                        // the estimate writes the base into the scratch dir: never among the backup's objects
+                        Path workDir = scratchDir != null
+                                ? context.workingDir().resolve(scratchDir)
+                                : DefaultScratchDir.under(Path.of(System.getProperty("java.io.tmpdir")));
+                        // each full snapshot is written there to check its structure: never among the backup's objects
                         OverlappingPaths.refuse(
                                 OverlappingPaths.localBucket(context, store),
                                 Optional.empty(),
-                                estimateDir
-                                        .map(d -> List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, d)))
-                                        .orElse(List.of()));
+                                List.of(new OverlappingPaths.Flagged(WorkerFlags.SCRATCH_DIR, workDir)));
                         VerifyReport report = new BackupVerifier(
-                                        objects, store.prefix, skipHashCheck, context.clock(), estimateDir)
+                                        objects,
+                                        store.prefix,
+                                        skipHashCheck,
+                                        context.clock(),
+                                        workDir,
+                                        estimateMemory ? Optional.of(workDir) : Optional.empty())
                                 .verify();
                         describe(result, report);
                         Optional<ErrorCode> failure = report.failure();
@@ -142,11 +143,30 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                                                                 + ": restore --to-last-good reaches " + r.toRevision())
                                                         .orElse("")),
                                         () -> LOG.error(
-                                                "nothing is restorable from {}: the full snapshot itself is bad",
+                                                "nothing is restorable from {}: the full snapshot itself is bad, "
+                                                        + "and no older full snapshot is sound",
                                                 report.selection().base().key()));
+                        report.olderChain()
+                                .ifPresent(older -> LOG.warn(
+                                        "the newest full snapshot {} is bad: restore goes on from {}{}",
+                                        report.selection().base().key(),
+                                        older.selection().base().key(),
+                                        older.restorable()
+                                                                .map(r -> r.toRevision())
+                                                                .orElse(0L)
+                                                        >= report.selection().lastRevision()
+                                                ? ", which reaches the same revision"
+                                                : ", which reaches less: only restore --to-last-good takes it"));
                         return failure.map(ErrorCode::exitCode).orElse(0);
                     }
                 });
+    }
+
+    /** Every fault of a full snapshot's bbolt structure, each naming its page. */
+    private static ArrayNode faults(ObjectCheck check) {
+        ArrayNode faults = JsonNodeFactory.instance.arrayNode();
+        check.faults().forEach(faults::add);
+        return faults;
     }
 
     private static String firstProblem(VerifyReport report) {
@@ -181,6 +201,40 @@ public final class VerifyBackupCommand implements Callable<Integer> {
             range.put("toTimeFrom", r.toTime().isPresent() ? "the revision's events" : "the full snapshot's name");
             r.stopsBefore().ifPresent(b -> range.put("stopsBefore", b));
         });
+        ArrayNode excluded = result.putArray("excludedSnapshots");
+        selection
+                .excluded()
+                .forEach(x -> excluded.addObject()
+                        .put("object", x.key())
+                        .put("mark", x.info().excludedBy().orElse("")));
+        ArrayNode overlaps = result.putArray("overlaps");
+        report.overlaps().forEach(o -> {
+            ObjectNode entry = overlaps.addObject()
+                    .put("earlier", o.earlier())
+                    .put("later", o.later())
+                    .put("firstRevision", o.firstRevision())
+                    .put("lastRevision", o.lastRevision())
+                    .put("identical", o.differsAt().isEmpty());
+            o.differsAt().ifPresent(r -> entry.put("differsAt", r));
+        });
+        report.olderChain().ifPresent(older -> {
+            // the newest full snapshot is bad: what a restore goes on with instead
+            ObjectNode chain = result.putObject("olderChain");
+            chain.put("base", older.selection().base().key());
+            chain.put("baseRevision", older.selection().base().name().lastRevision());
+            chain.put("deltas", older.selection().deltas().size());
+            long reach = older.restorable().map(r -> r.toRevision()).orElse(0L);
+            chain.put("reachesRevision", reach);
+            chain.put("newestChainRevision", selection.lastRevision());
+            chain.put("reachesNewest", reach >= selection.lastRevision());
+            older.checks().stream()
+                    .filter(c -> !c.passed())
+                    .forEach(c -> chain.withArray("problems")
+                            .addObject()
+                            .put("object", c.object().key())
+                            .put("code", c.failure().orElseThrow().name())
+                            .put("problem", c.message()));
+        });
         ArrayNode problems = result.putArray("problems");
         report.checks().stream()
                 .filter(c -> !c.passed())
@@ -189,7 +243,8 @@ public final class VerifyBackupCommand implements Callable<Integer> {
                         .put("code", c.failure().orElseThrow().name())
                         .put("firstRevision", c.object().name().startRevision())
                         .put("lastRevision", c.object().name().lastRevision())
-                        .put("problem", c.message()));
+                        .put("problem", c.message())
+                        .set("faults", faults(c)));
         for (ChainProblem p : report.chainProblems()) {
             long first = p.previous().name().lastRevision() + 1;
             problems.addObject()

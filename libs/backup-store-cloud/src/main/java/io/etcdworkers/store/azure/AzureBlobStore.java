@@ -7,6 +7,7 @@ import com.azure.storage.blob.BlobClient;
 import com.azure.storage.blob.BlobContainerClient;
 import com.azure.storage.blob.BlobContainerClientBuilder;
 import com.azure.storage.blob.models.BlobItem;
+import com.azure.storage.blob.models.BlobListDetails;
 import com.azure.storage.blob.models.ListBlobsOptions;
 import com.azure.storage.common.StorageSharedKeyCredential;
 import com.azure.storage.common.policy.RequestRetryOptions;
@@ -70,7 +71,10 @@ public final class AzureBlobStore implements ObjectStore {
         Objects.requireNonNull(keyPrefix, "keyPrefix");
         List<ObjectInfo> result = new ArrayList<>();
         try {
-            ListBlobsOptions options = new ListBlobsOptions().setPrefix(keyPrefix.isEmpty() ? null : keyPrefix);
+            // with each blob's index tags, where etcdbrctl reads its exclude mark (not the metadata)
+            ListBlobsOptions options = new ListBlobsOptions()
+                    .setPrefix(keyPrefix.isEmpty() ? null : keyPrefix)
+                    .setDetails(new BlobListDetails().setRetrieveTags(true));
             // By page, so that each page's request is retried on its own and none is held twice.
             for (PagedResponse<BlobItem> page :
                     container.listBlobs(options, null).iterableByPage()) {
@@ -79,11 +83,15 @@ public final class AzureBlobStore implements ObjectStore {
                             ? null
                             : item.getProperties().getContentLength();
                     result.add(new ObjectInfo(
-                            item.getName(),
-                            size == null ? 0 : size,
-                            item.getProperties() == null || item.getProperties().getLastModified() == null
-                                    ? Instant.EPOCH
-                                    : item.getProperties().getLastModified().toInstant()));
+                                    item.getName(),
+                                    size == null ? 0 : size,
+                                    item.getProperties() == null
+                                                    || item.getProperties().getLastModified() == null
+                                            ? Instant.EPOCH
+                                            : item.getProperties()
+                                                    .getLastModified()
+                                                    .toInstant())
+                            .excludedWhen(ObjectInfo.marked(item.getTags()), "blob index tag"));
                 }
             }
         } catch (RuntimeException e) {

@@ -65,7 +65,7 @@ public final class GcsObjectStore implements ObjectStore {
         List<ObjectInfo> result = new ArrayList<>();
         List<BlobListOption> options = new ArrayList<>(List.of(
                 BlobListOption.pageSize(config.pageSize()),
-                BlobListOption.fields(BlobField.NAME, BlobField.SIZE, BlobField.UPDATED)));
+                BlobListOption.fields(BlobField.NAME, BlobField.SIZE, BlobField.UPDATED, BlobField.METADATA)));
         if (!keyPrefix.isEmpty()) {
             options.add(BlobListOption.prefix(keyPrefix));
         }
@@ -76,11 +76,13 @@ public final class GcsObjectStore implements ObjectStore {
                     page = page.hasNextPage() ? page.getNextPage() : null) {
                 for (Blob blob : page.getValues()) {
                     result.add(new ObjectInfo(
-                            blob.getName(),
-                            blob.getSize() == null ? 0 : blob.getSize(),
-                            blob.getUpdateTimeOffsetDateTime() == null
-                                    ? Instant.EPOCH
-                                    : blob.getUpdateTimeOffsetDateTime().toInstant()));
+                                    blob.getName(),
+                                    blob.getSize() == null ? 0 : blob.getSize(),
+                                    blob.getUpdateTimeOffsetDateTime() == null
+                                            ? Instant.EPOCH
+                                            : blob.getUpdateTimeOffsetDateTime().toInstant())
+                            // etcdbrctl reads its exclude mark from the object's custom metadata
+                            .excludedWhen(ObjectInfo.marked(blob.getMetadata()), "custom metadata"));
                 }
             }
         } catch (RuntimeException e) {

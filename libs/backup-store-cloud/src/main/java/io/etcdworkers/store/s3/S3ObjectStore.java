@@ -11,15 +11,19 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.utils.SdkAutoCloseable;
 
@@ -45,6 +49,9 @@ public final class S3ObjectStore implements ObjectStore {
         this.errors = new S3ErrorTranslator(describe());
     }
 
+    /** The version each key of a versioned bucket's last listing is read at (etcdbrctl reads the oldest). */
+    private final Map<String, String> versions = new ConcurrentHashMap<>();
+
     @Override
     public String describe() {
         return config.provider() + " bucket \"" + config.bucket() + "\" "
@@ -54,9 +61,23 @@ public final class S3ObjectStore implements ObjectStore {
                         .orElse("in region " + config.region());
     }
 
+    /**
+     * On a versioned bucket, etcdbrctl's listing ({@link S3VersionedListing}: each key's oldest
+     * version, read by its version id from then on, and the exclude mark of deleted keys); else
+     * every object as it is.
+     */
     @Override
     public List<ObjectInfo> list(String keyPrefix) {
         Objects.requireNonNull(keyPrefix, "keyPrefix");
+        if (versioned()) {
+            try {
+                List<ObjectInfo> listed = S3VersionedListing.list(client, config.bucket(), keyPrefix);
+                listed.forEach(i -> i.versionId().ifPresent(v -> versions.put(i.key(), v)));
+                return listed;
+            } catch (SdkException e) {
+                throw errors.translate(e, "listing the versions of \"" + keyPrefix + "\"");
+            }
+        }
         List<ObjectInfo> result = new ArrayList<>();
         try {
             ListObjectsV2Request request = ListObjectsV2Request.builder()
@@ -138,11 +159,34 @@ public final class S3ObjectStore implements ObjectStore {
         }
     }
 
+    /**
+     * Whether the bucket's versioning is {@code Enabled} (never for OSS). A server that does not implement the call
+     * (S3Proxy answers 501) has no versioning; any other failure fails the listing, as it fails
+     * etcdbrctl's.
+     */
+    private boolean versioned() {
+        if (config.provider().equals("OSS")) {
+            return false; // etcdbrctl reads OSS with its own SDK: current objects, no exclude mark
+        }
+        try {
+            return client.getBucketVersioning(b -> b.bucket(config.bucket())).status()
+                    == BucketVersioningStatus.ENABLED;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 501) {
+                return false;
+            }
+            throw errors.translate(e, "reading the bucket's versioning");
+        } catch (SdkException e) {
+            throw errors.translate(e, "reading the bucket's versioning");
+        }
+    }
+
     private ResponseInputStream<GetObjectResponse> get(String key, Optional<String> range) {
         Optional<SseCustomerKey> sse = config.sseCustomerKey();
         GetObjectRequest request = GetObjectRequest.builder()
                 .bucket(config.bucket())
                 .key(key)
+                .versionId(versions.get(key))
                 .range(range.orElse(null))
                 .sseCustomerAlgorithm(sse.map(SseCustomerKey::algorithm).orElse(null))
                 .sseCustomerKey(sse.map(SseCustomerKey::keyBase64).orElse(null))

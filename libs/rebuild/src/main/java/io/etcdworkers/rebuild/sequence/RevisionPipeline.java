@@ -113,6 +113,7 @@ public final class RevisionPipeline {
                 stream.release(g);
             } else if (item instanceof DeltaItem.DeltaStart start) {
                 current = start.delta().object();
+                expectOverlap(sequence, selection, current, done);
                 sink.deltaStarted(start.delta());
             } else if (item instanceof DeltaItem.DeltaEnd end) {
                 try {
@@ -149,6 +150,25 @@ public final class RevisionPipeline {
                     stopped.omitted().size());
         }
         return sequence.stats(done, stopped);
+    }
+
+    /** When the delta after {@code current} starts inside it, the sequence compares the two where they overlap. */
+    private static void expectOverlap(
+            RevisionSequence sequence, SnapshotSelection selection, SnapshotObject current, int index) {
+        List<SnapshotObject> deltas = selection.deltas();
+        if (index + 1 >= deltas.size()) {
+            return;
+        }
+        SnapshotObject next = deltas.get(index + 1);
+        boolean checked = selection.overlaps().stream()
+                .anyMatch(o -> o.previous().equals(current) && o.next().equals(next));
+        if (checked) {
+            sequence.expectOverlap(
+                    current.key(),
+                    next.key(),
+                    next.name().startRevision(),
+                    current.name().lastRevision());
+        }
     }
 
     /**

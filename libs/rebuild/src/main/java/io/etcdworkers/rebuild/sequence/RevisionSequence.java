@@ -6,7 +6,9 @@ import io.etcdworkers.format.DeltaEvent;
 import io.etcdworkers.format.RevisionGroup;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -14,7 +16,9 @@ import java.util.Set;
  * The chain rules every engine applies revisions by, and their counters: revisions at or below
  * the base database's are skipped (the first delta may overlap the base); above it they must
  * follow each other without a gap or an overlap; one revision never names a key twice; after a
- * whole delta the state stands at the delta's last revision. Anything else is a backup that does
+ * whole delta the state stands at the delta's last revision. Two deltas that overlap (the later
+ * starting inside the earlier, see {@link #expectOverlap}) are taken once where they hold the
+ * same events, refused where they differ. Anything else is a backup that does
  * not continue its base, refused with the object and the revisions named.
  */
 public final class RevisionSequence {
@@ -26,6 +30,8 @@ public final class RevisionSequence {
     private int largestGroupEvents;
     private long largestGroupBytes;
     private OffsetDateTime lastTime;
+    private DeltaOverlap overlap;
+    private final List<OverlapTaken> overlaps = new ArrayList<>();
 
     public RevisionSequence(long baseRevision) {
         this.baseRevision = baseRevision;
@@ -43,6 +49,15 @@ public final class RevisionSequence {
             skippedEvents += group.events().size();
             return false;
         }
+        if (overlap != null && overlap.compares(objectName, rev)) {
+            overlap.compare(group);
+            skippedEvents += group.events().size();
+            if (overlap.complete()) {
+                overlaps.add(overlap.taken());
+                overlap = null;
+            }
+            return false;
+        }
         if (rev != revision + 1) {
             throw new WorkerException(
                     ErrorCode.BACKUP_INCONSISTENT,
@@ -56,7 +71,24 @@ public final class RevisionSequence {
                                     objectName, rev, revision));
         }
         requireDistinctKeys(objectName, group);
+        if (overlap != null && overlap.records(objectName, rev)) {
+            overlap.record(group);
+        }
         return true;
+    }
+
+    /**
+     * The delta {@code later} starts at {@code first}, inside {@code earlier} (which ends at {@code
+     * last}): remember {@code earlier}'s revisions from {@code first} on, and take {@code later}'s
+     * up to {@code last} only when they hold the same events (see {@link DeltaOverlap}).
+     */
+    public void expectOverlap(String earlier, String later, long first, long last) {
+        overlap = new DeltaOverlap(earlier, later, first, last);
+    }
+
+    /** The overlaps whose revisions held the same events in both deltas, taken once. */
+    public List<OverlapTaken> overlaps() {
+        return List.copyOf(overlaps);
     }
 
     /** Records that an admitted group was applied: the state is now at its revision. */
@@ -124,6 +156,14 @@ public final class RevisionSequence {
     /** What the sequence counted, ending at {@code reached}. */
     public SequenceStats stats(int deltas, PointReached reached) {
         return new SequenceStats(
-                deltas, revisions, events, skippedEvents, revision, largestGroupEvents, largestGroupBytes, reached);
+                deltas,
+                revisions,
+                events,
+                skippedEvents,
+                revision,
+                largestGroupEvents,
+                largestGroupBytes,
+                reached,
+                overlaps());
     }
 }

@@ -1,5 +1,7 @@
 package io.etcdworkers.rebuild.sequence;
 
+import java.util.List;
+
 /**
  * What applying a chain of deltas did, counted the same way by every engine.
  *
@@ -11,6 +13,7 @@ package io.etcdworkers.rebuild.sequence;
  * @param largestGroupEvents most events in one applied revision
  * @param largestGroupBytes most key+value bytes in one applied revision
  * @param reached where the revisions ended and why (a point in time, or damage left out)
+ * @param overlaps revisions two overlapping deltas both held with the same events, taken once
  */
 public record SequenceStats(
         int deltas,
@@ -20,4 +23,10 @@ public record SequenceStats(
         long finalRevision,
         int largestGroupEvents,
         long largestGroupBytes,
-        PointReached reached) {}
+        PointReached reached,
+        List<OverlapTaken> overlaps) {
+
+    public SequenceStats {
+        overlaps = List.copyOf(overlaps);
+    }
+}

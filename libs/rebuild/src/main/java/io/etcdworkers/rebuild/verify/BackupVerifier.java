@@ -1,8 +1,10 @@
 package io.etcdworkers.rebuild.verify;
 
+import io.etcdworkers.bolt.PageCheck;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
+import io.etcdworkers.format.ChainProblem;
 import io.etcdworkers.format.DeltaDecoder;
 import io.etcdworkers.format.DeltaSummary;
 import io.etcdworkers.format.FullSnapshotReader;
@@ -22,7 +24,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -52,23 +56,28 @@ public final class BackupVerifier {
     private final String prefix;
     private final boolean skipHashCheck;
     private final Clock clock;
+    private final Path workDir;
     private final Optional<Path> estimateDir;
     private final SizeEstimate.Builder estimate = new SizeEstimate.Builder();
 
-    public BackupVerifier(ObjectStore store, String prefix, boolean skipHashCheck, Clock clock) {
-        this(store, prefix, skipHashCheck, clock, Optional.empty());
-    }
-
     /**
-     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base is
-     *     written there (and removed) so its keys can be counted
+     * @param workDir where each full snapshot checked is written (and removed) so its bbolt
+     *     structure can be checked
+     * @param estimateDir when present, also estimate what a rebuild needs in memory: the base's
+     *     keys are counted there
      */
     public BackupVerifier(
-            ObjectStore store, String prefix, boolean skipHashCheck, Clock clock, Optional<Path> estimateDir) {
+            ObjectStore store,
+            String prefix,
+            boolean skipHashCheck,
+            Clock clock,
+            Path workDir,
+            Optional<Path> estimateDir) {
         this.store = store;
         this.prefix = prefix;
         this.skipHashCheck = skipHashCheck;
         this.clock = clock;
+        this.workDir = workDir;
         this.estimateDir = estimateDir;
     }
 
@@ -87,8 +96,94 @@ public final class BackupVerifier {
                 .addKeyValue("baseRevision", selection.base().name().lastRevision())
                 .addKeyValue("lastRevision", selection.lastRevision())
                 .log();
-        List<ObjectCheck> checks = new ArrayList<>();
-        checks.addAll(checkObjects(selection.base(), selection.deltas()));
+        List<ObjectCheck> checks = checkObjects(selection.base(), selection.deltas(), true);
+        List<OverlapComparison> overlaps = compareOverlaps(selection, checks);
+        logBad(checks);
+        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
+        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
+        size.ifPresent(e -> LOG.info(
+                "size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} " + "heapPercent={}",
+                e.keysAtMost(),
+                e.databaseBytesAtMost(),
+                e.memoryLimitBytes(),
+                e.heapPercent()));
+        Optional<VerifyReport> older =
+                checks.get(0).passed() ? Optional.empty() : olderChain(catalog, selection, checks);
+        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size, older, overlaps);
+    }
+
+    /**
+     * Compares every pair of overlapping deltas that both read whole; a pair that differs turns
+     * the later one's check into {@link ErrorCode#BACKUP_INCONSISTENT} naming both and the revision.
+     */
+    private List<OverlapComparison> compareOverlaps(SnapshotSelection selection, List<ObjectCheck> checks)
+            throws InterruptedException {
+        List<OverlapComparison> compared = new ArrayList<>();
+        for (ChainProblem overlap : selection.overlaps()) {
+            int later = 1 + selection.deltas().indexOf(overlap.next());
+            int earlier = 1 + selection.deltas().indexOf(overlap.previous());
+            if (!checks.get(later).passed() || !checks.get(earlier).passed()) {
+                continue;
+            }
+            try {
+                OverlapComparison comparison = OverlapComparison.of(store, overlap);
+                compared.add(comparison);
+                if (comparison.differsAt().isPresent()) {
+                    checks.set(
+                            later,
+                            ObjectCheck.failed(overlap.next(), ErrorCode.BACKUP_INCONSISTENT, comparison.describe()));
+                } else {
+                    LOG.info(comparison.describe());
+                }
+            } catch (WorkerException e) {
+                checks.set(later, failedOrRethrow(overlap.next(), e));
+            } catch (IOException e) {
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE, overlap.next().key() + ": " + e.getMessage(), e);
+            }
+        }
+        return compared;
+    }
+
+    /**
+     * The newest base is bad: the report of the newest older chain whose base is sound (its deltas
+     * checked where the newest chain's checks did not already), what a restore goes on with.
+     */
+    private Optional<VerifyReport> olderChain(
+            SnapshotCatalog catalog, SnapshotSelection newest, List<ObjectCheck> newestChecks)
+            throws InterruptedException {
+        Map<SnapshotObject, ObjectCheck> known = new HashMap<>();
+        newestChecks.forEach(c -> known.put(c.object(), c));
+        for (SnapshotSelection chain : catalog.olderChains(newest.point(), newest.base())) {
+            List<SnapshotObject> unchecked =
+                    chain.deltas().stream().filter(d -> !known.containsKey(d)).toList();
+            List<ObjectCheck> fresh = checkObjects(chain.base(), unchecked, false);
+            logBad(fresh);
+            ObjectCheck base = fresh.get(0);
+            if (!base.passed()) {
+                fresh.forEach(c -> known.put(c.object(), c));
+                continue;
+            }
+            fresh.forEach(c -> known.put(c.object(), c));
+            known.put(chain.base(), base);
+            List<ObjectCheck> checks = new ArrayList<>();
+            checks.add(base);
+            chain.deltas().forEach(d -> checks.add(known.get(d)));
+            LOG.warn(
+                    "the newest full snapshot {} is bad: a restore goes on from the older chain from {} "
+                            + "(revisions {}..{}, the newest chain's names reach {})",
+                    newest.base().key(),
+                    chain.base().key(),
+                    chain.base().name().lastRevision(),
+                    chain.lastRevision(),
+                    newest.lastRevision());
+            return Optional.of(new VerifyReport(
+                    chain, checks, chain.problems(), List.of(), Optional.empty(), Optional.empty(), List.of()));
+        }
+        return Optional.empty();
+    }
+
+    private static void logBad(List<ObjectCheck> checks) {
         for (ObjectCheck check : checks) {
             if (!check.passed()) {
                 LOG.atError()
@@ -99,30 +194,31 @@ public final class BackupVerifier {
                         .log();
             }
         }
-        selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
-        Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
-        size.ifPresent(e -> LOG.info(
-                "size estimate keysAtMost={} databaseBytesAtMost={} memoryLimitBytes={} " + "heapPercent={}",
-                e.keysAtMost(),
-                e.databaseBytesAtMost(),
-                e.memoryLimitBytes(),
-                e.heapPercent()));
-        return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size);
     }
 
     /**
-     * Reads the base end to end; for the estimate it is written to {@code estimateDir} (and
-     * removed) so the keys of its key bucket can be counted.
+     * Reads the base end to end into a file in {@code workDir} (removed after) and checks its bbolt
+     * structure, every fault named with its page; for the estimate, the keys of its key bucket are
+     * counted.
      */
-    private ObjectCheck checkFull(SnapshotObject base) {
-        Path file = estimateDir.isPresent() ? estimateFile(estimateDir.get()) : null;
+    private ObjectCheck checkFull(SnapshotObject base, boolean forEstimate) {
+        Path file = baseFile(estimateDir.filter(d -> forEstimate).orElse(workDir));
         try {
             FullSnapshotSummary summary;
             try (InputStream in = SnapshotStreams.openDecompressed(store, base);
-                    OutputStream out = file == null ? null : OwnerOnly.newOutputStream(file)) {
+                    OutputStream out = OwnerOnly.newOutputStream(file)) {
                 summary = FullSnapshotReader.copy(base.key(), in, out, skipHashCheck);
             }
-            if (file != null) {
+            List<String> faults = PageCheck.faults(file, PageCheck.ALL);
+            if (!faults.isEmpty()) {
+                faults.forEach(f -> LOG.error("bbolt structure of {}: {}", base.key(), f));
+                return ObjectCheck.damaged(
+                        base,
+                        base.key() + ": its bbolt structure is damaged (" + faults.size() + " fault(s)), first: "
+                                + faults.get(0),
+                        faults);
+            }
+            if (forEstimate && estimateDir.isPresent()) {
                 countBase(base, file, summary.databaseBytes());
             }
             return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
@@ -131,24 +227,21 @@ public final class BackupVerifier {
         } catch (IOException e) {
             return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
         } finally {
-            if (file != null) {
-                try {
-                    Files.deleteIfExists(file);
-                } catch (IOException e) {
-                    LOG.warn("cannot remove {}: {}", file, e.getMessage());
-                }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("cannot remove {}: {}", file, e.getMessage());
             }
         }
     }
 
-    private static Path estimateFile(Path dir) {
+    private static Path baseFile(Path dir) {
         try {
-            return Files.createTempFile(OwnerOnly.createDirectories(dir), "estimate-base-", ".db");
+            return Files.createTempFile(OwnerOnly.createDirectories(dir), "verify-base-", ".db");
         } catch (IOException e) {
             throw new WorkerException(
                     ErrorCode.LOCAL_IO,
-                    "cannot write the base under " + dir + " to count its keys " + "for --estimate-memory: "
-                            + e.getMessage(),
+                    "cannot write a full snapshot under " + dir + " to check its bbolt structure: " + e.getMessage(),
                     e);
         }
     }
@@ -170,7 +263,7 @@ public final class BackupVerifier {
      * then the deltas' in the chain's), logging progress as they complete in that order. A failure
      * that stops the verification is thrown as the first object in that order that met it.
      */
-    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas)
+    private List<ObjectCheck> checkObjects(SnapshotObject base, List<SnapshotObject> deltas, boolean forEstimate)
             throws InterruptedException {
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(THREADS, r -> {
@@ -181,9 +274,9 @@ public final class BackupVerifier {
         try (WholeReads reads = new WholeReads()) {
             try {
                 List<Future<ObjectCheck>> futures = new ArrayList<>();
-                futures.add(pool.submit(() -> checkFull(base)));
+                futures.add(pool.submit(() -> checkFull(base, forEstimate)));
                 for (SnapshotObject delta : deltas) {
-                    futures.add(pool.submit(() -> checkDelta(delta, reads)));
+                    futures.add(pool.submit(() -> checkDelta(delta, reads, forEstimate)));
                 }
                 List<ObjectCheck> checks = new ArrayList<>();
                 Instant lastProgress = clock.instant();
@@ -222,10 +315,11 @@ public final class BackupVerifier {
     }
 
     /** Reads the delta as a restore's fetch threads do: whole, by libdeflate when it is gzip ({@link WholeReads}). */
-    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads) throws InterruptedException {
+    private ObjectCheck checkDelta(SnapshotObject delta, WholeReads reads, boolean forEstimate)
+            throws InterruptedException {
         try (InputStream raw = SnapshotStreams.openRaw(store, delta);
                 InputStream in = reads.decompress(SnapshotStreams.codecOf(delta), raw, delta.size())) {
-            DeltaSummary summary = estimateDir.isPresent()
+            DeltaSummary summary = forEstimate && estimateDir.isPresent()
                     ? DeltaDecoder.decode(delta.key(), in, estimate.deltaSink())
                     : DeltaDecoder.verify(delta.key(), in);
             if (summary.events() == 0) {

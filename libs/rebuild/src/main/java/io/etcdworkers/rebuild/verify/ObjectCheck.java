@@ -3,6 +3,7 @@ package io.etcdworkers.rebuild.verify;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.format.SnapshotObject;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,7 @@ import java.util.Optional;
  * @param message what was wrong, naming the object
  * @param lastTime when the backup sidecar received a delta's last event; empty for a full
  *     snapshot and a failed object
+ * @param faults every fault of a full snapshot's bbolt structure, each naming its page; empty otherwise
  */
 public record ObjectCheck(
         SnapshotObject object,
@@ -22,15 +24,25 @@ public record ObjectCheck(
         long decompressedBytes,
         Optional<ErrorCode> failure,
         String message,
-        Optional<OffsetDateTime> lastTime) {
+        Optional<OffsetDateTime> lastTime,
+        List<String> faults) {
+
+    public ObjectCheck {
+        faults = List.copyOf(faults);
+    }
 
     static ObjectCheck ok(
             SnapshotObject object, long events, long decompressedBytes, Optional<OffsetDateTime> lastTime) {
-        return new ObjectCheck(object, events, decompressedBytes, Optional.empty(), "ok", lastTime);
+        return new ObjectCheck(object, events, decompressedBytes, Optional.empty(), "ok", lastTime, List.of());
     }
 
     static ObjectCheck failed(SnapshotObject object, ErrorCode code, String message) {
-        return new ObjectCheck(object, 0, 0, Optional.of(code), message, Optional.empty());
+        return new ObjectCheck(object, 0, 0, Optional.of(code), message, Optional.empty(), List.of());
+    }
+
+    /** A full snapshot whose bbolt structure is damaged though its hash matched: {@link ErrorCode#CORRUPT_OBJECT}. */
+    static ObjectCheck damaged(SnapshotObject object, String message, List<String> faults) {
+        return new ObjectCheck(object, 0, 0, Optional.of(ErrorCode.CORRUPT_OBJECT), message, Optional.empty(), faults);
     }
 
     public boolean passed() {

@@ -10,19 +10,25 @@ import java.util.Optional;
 /**
  * Everything {@code verify-backup} found: the selection a restore would use, the check of
  * every object in it, every break in the chain, the keys that were skipped, and (when asked)
- * what a rebuild of it needs in memory.
+ * what a rebuild of it needs in memory. When the selection's full snapshot is bad, {@code
+ * olderChain} is the report of the chain a restore goes on with instead: the newest older full
+ * snapshot that is sound and the deltas after it. {@code overlaps} are the pairs of overlapping
+ * deltas compared where they overlap (a pair that differs is also a failed check of the later one).
  */
 public record VerifyReport(
         SnapshotSelection selection,
         List<ObjectCheck> checks,
         List<ChainProblem> chainProblems,
         List<SnapshotKey.Invalid> skipped,
-        Optional<SizeEstimate> sizeEstimate) {
+        Optional<SizeEstimate> sizeEstimate,
+        Optional<VerifyReport> olderChain,
+        List<OverlapComparison> overlaps) {
 
     public VerifyReport {
         checks = List.copyOf(checks);
         chainProblems = List.copyOf(chainProblems);
         skipped = List.copyOf(skipped);
+        overlaps = List.copyOf(overlaps);
     }
 
     /**
@@ -38,9 +44,13 @@ public record VerifyReport(
         return chainProblems.isEmpty() ? Optional.empty() : Optional.of(ErrorCode.BACKUP_INCONSISTENT);
     }
 
-    /** What a restore from this base can reach; empty when the base is bad. */
+    /**
+     * What a restore can reach: from this base, or when it is bad from the older chain's; empty
+     * when no sound full snapshot starts a chain.
+     */
     public Optional<RestorableRange> restorable() {
-        return RestorableRange.of(checks, chainProblems);
+        Optional<RestorableRange> own = RestorableRange.of(checks, chainProblems);
+        return own.isPresent() ? own : olderChain.flatMap(VerifyReport::restorable);
     }
 
     public long events() {

@@ -56,6 +56,44 @@ class RevisionSequenceTest {
     }
 
     @Test
+    void anExpectedOverlapWithTheSameEventsIsTakenOnceWhateverTheTimes() {
+        sequence.expectOverlap("d1", "d2", 6, 7);
+        for (long rev = 6; rev <= 7; rev++) {
+            RevisionGroup g = group(rev, put("a", rev));
+            assertThat(sequence.admit("d1", g)).isTrue();
+            sequence.applied(g);
+        }
+        OffsetDateTime later = T.plusSeconds(30);
+        for (long rev = 6; rev <= 7; rev++) {
+            RevisionGroup again =
+                    new RevisionGroup(rev, List.of(DeltaEvent.put(b("a"), b("v"), rev, rev, 1, 0, later)));
+            assertThat(sequence.admit("d2", again))
+                    .as("revision %d taken once", rev)
+                    .isFalse();
+        }
+        RevisionGroup eight = group(8, put("b", 8));
+        assertThat(sequence.admit("d2", eight)).isTrue();
+        sequence.applied(eight);
+        sequence.checkDeltaEnd("d2", 8);
+        assertThat(sequence.overlaps()).containsExactly(new OverlapTaken("d1", "d2", 6, 7));
+    }
+
+    @Test
+    void anExpectedOverlapThatDiffersNamesBothAndTheRevision() {
+        sequence.expectOverlap("d1", "d2", 6, 7);
+        for (long rev = 6; rev <= 7; rev++) {
+            RevisionGroup g = group(rev, put("a", rev));
+            sequence.admit("d1", g);
+            sequence.applied(g);
+        }
+        assertThat(sequence.admit("d2", group(6, put("a", 6)))).isFalse();
+        assertThatThrownBy(() -> sequence.admit("d2", group(7, put("other", 7))))
+                .isInstanceOfSatisfying(
+                        WorkerException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BACKUP_INCONSISTENT))
+                .hasMessageContaining("d1 and d2 overlap at revisions 6..7 but differ there, first at revision 7");
+    }
+
+    @Test
     void aRevisionAppliedTwiceIsAnOverlap() {
         RevisionGroup six = group(6, put("a", 6));
         sequence.admit("d1", six);
