@@ -67,11 +67,11 @@ final class SourceBackups {
     }
 
     /**
-     * Whether the listing marks this object as excluded from backups: etcdbrctl's copy lists with
-     * {@code List(false)}, which leaves such objects out, so a copy must not take them. The store
-     * listing carries no such mark here, so nothing is excluded; the check belongs in this one place.
+     * Whether the listing marks this object as excluded from backups ({@link ObjectInfo#excludedBy()}):
+     * etcdbrctl's copy lists with {@code List(false)}, which leaves such objects out, so a copy does
+     * not take them, and a marked full snapshot starts no backup.
      */
     static boolean excluded(ObjectInfo info) {
-        return false;
+        return info.excludedBy().isPresent();
     }
 }

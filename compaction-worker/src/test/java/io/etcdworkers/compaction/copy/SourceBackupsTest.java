@@ -49,6 +49,26 @@ class SourceBackupsTest {
     }
 
     @Test
+    void snapshotsTheListingMarksExcludedAreNotCopied() {
+        SnapshotObject markedFull = new SnapshotObject(
+                new ObjectInfo("p/v2/Full-00000000-00000030-1796400000.gz", 10, Instant.EPOCH)
+                        .excludedWhen(true, "blob index tag"),
+                SnapshotName.parse("Full-00000000-00000030-1796400000.gz").orElseThrow());
+        SnapshotObject markedDelta = new SnapshotObject(
+                new ObjectInfo("p/v2/Incr-00000011-00000020-1796100100.gz", 10, Instant.EPOCH)
+                        .excludedWhen(true, "custom metadata"),
+                SnapshotName.parse("Incr-00000011-00000020-1796100100.gz").orElseThrow());
+        List<SnapshotObject> bucket = List.of(BUCKET.get(1), markedDelta, markedFull, BUCKET.get(4), BUCKET.get(5));
+        // as in etcdbrctl, whose listing leaves marked objects out: the marked delta is not copied,
+        // and the deltas after the marked full snapshot join the backup before it
+        assertThat(names(SourceBackups.select(bucket, -1, -1, NOW)))
+                .containsExactly(
+                        "Full-00000000-00000010-1796100000.gz",
+                        "Incr-00000041-00000050-1796400200.gz",
+                        "Incr-00000031-00000040-1796400100.gz");
+    }
+
+    @Test
     void theNewestNBackupsAndNoneForZero() {
         assertThat(names(SourceBackups.select(BUCKET, 1, -1, NOW)))
                 .containsExactly(
