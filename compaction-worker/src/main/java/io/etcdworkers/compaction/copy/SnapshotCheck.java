@@ -7,6 +7,7 @@ import io.etcdworkers.format.FullSnapshotReader;
 import io.etcdworkers.format.SnapshotKind;
 import io.etcdworkers.format.SnapshotName;
 import io.etcdworkers.format.codec.Compression;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.DigestInputStream;
@@ -30,15 +31,20 @@ final class SnapshotCheck {
     static Checked check(String objectName, SnapshotName name, InputStream raw) throws InterruptedException {
         MessageDigest digest = sha256();
         CountingInputStream counted = new CountingInputStream(new DigestInputStream(raw, digest));
+        // the readers close what they are given once they are done: drain() still reads the rest
+        InputStream shielded = new FilterInputStream(counted) {
+            @Override
+            public void close() {}
+        };
         Optional<Compression> codec = name.compression();
         String what;
         if (codec.isEmpty()) {
             what = "size (unknown compression \"" + name.compressionSuffix() + "\")";
         } else if (name.kind() == SnapshotKind.FULL) {
-            FullSnapshotReader.copy(objectName, codec.get().decompressFull(counted), null, false);
+            FullSnapshotReader.copy(objectName, codec.get().decompressFull(shielded), null, false);
             what = "sha256 trailer";
         } else {
-            DeltaDecoder.verify(objectName, codec.get().decompress(counted));
+            DeltaDecoder.verify(objectName, codec.get().decompress(shielded));
             what = "sha256 trailer, events decoded";
         }
         drain(objectName, counted);
