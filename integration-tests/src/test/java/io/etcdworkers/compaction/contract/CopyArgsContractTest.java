@@ -11,14 +11,12 @@ import io.etcdworkers.launcher.job.StoreRef;
 import io.etcdworkers.launcher.job.WorkerKind;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
  * The copy Job's args, as {@link LauncherArgsContractTest} checks the other Jobs': built by the
  * launcher's own factory and parsed by the compaction worker's own command line, whose {@code copy}
- * takes etcdbrctl's copy flags. Until the worker has that command this is skipped, saying so.
+ * takes etcdbrctl's copy flags.
  */
 class CopyArgsContractTest {
     private static final StoreRef GCS =
@@ -28,11 +26,6 @@ class CopyArgsContractTest {
 
     @Test
     void theCopyCommandAcceptsEveryFlagTheLauncherRenders() {
-        Assumptions.assumeTrue(
-                WorkerPod.workerCommandLine(WorkerKind.COPY, Map.of())
-                        .getSubcommands()
-                        .containsKey(WorkerKind.COPY.subcommand()),
-                "the compaction worker has no copy command yet: the copy Job's args are checked once it has one");
         List<JobRequest> requests = List.of(
                 JobRequest.builder(
                                 "etcd-main",

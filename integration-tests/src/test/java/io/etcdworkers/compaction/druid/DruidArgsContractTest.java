@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -142,17 +141,13 @@ class DruidArgsContractTest {
     }
 
     /**
-     * Copy: the copy command takes etcdbrctl's flags exactly. It is built apart from this test; until
-     * the worker has it, these cases are skipped, saying so.
+     * Copy: the copy command takes etcdbrctl's flags exactly.
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"copy-local-to-s3", "copy-gcs-to-s3-wait-final"})
     void theCopyCommandAcceptsEveryArgumentDruidsCopyTaskPasses(String name) {
         DruidJobArgs job = DruidJobArgs.read(name);
         CommandLine worker = job.workerCommandLine();
-        Assumptions.assumeTrue(
-                worker.getSubcommands().containsKey("copy"),
-                "the compaction worker has no copy command yet: these cases run once it has one");
 
         ParseResult parsed = worker.parseArgs(job.args().toArray(String[]::new));
 

@@ -134,7 +134,8 @@ public final class WorkerArgs {
 
     /**
      * etcdbrctl's copy flags: the source store as {@code --source-*}, a Local source on its own claim; the
-     * temp directory on the scratch volume. No defragmentation flags: a copy replays nothing.
+     * temp directory on the scratch volume, and with {@code --compact} the rebuild's scratch dir too.
+     * No defragmentation flags: a copy replays nothing.
      */
     static void copy(List<String> args, CopyFlags c) {
         args.add(flag(WorkerFlags.SNAPSTORE_TEMP_DIRECTORY, SCRATCH_DIR));
@@ -157,6 +158,8 @@ public final class WorkerArgs {
                 c.waitForFinalSnapshotTimeout() == null ? null : GoDuration.format(c.waitForFinalSnapshotTimeout()));
         if (c.compact()) {
             args.add(WorkerFlags.COMPACT);
+            // the rebuild's etcd and downloads on the scratch volume, not in the pod's small /tmp
+            args.add(flag(WorkerFlags.SCRATCH_DIR, SCRATCH_DIR));
         }
     }
 
