@@ -8,6 +8,7 @@ import io.etcdworkers.testsupport.CommandRun;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -73,8 +74,26 @@ class StorageProviderConverterTest {
                         "OS_AUTH_URL");
     }
 
+    /** etcdbrctl reads an empty provider as Local, and etcd-druid's Jobs may pass one. */
+    @Test
+    void anEmptyProviderIsLocalAsEtcdbrctlReadsIt() {
+        CommandRun run = CommandRun.run(
+                WorkerContext::new,
+                RestoreWorkerCommand::run,
+                Map.of(),
+                dir,
+                "verify-backup",
+                "--storage-provider=",
+                "--store-container",
+                "c");
+
+        assertThat(run.result().get("storageProvider").asText()).isEqualTo("Local");
+        assertThat(run.exitCode()).isEqualTo(21);
+        assertThat(run.result().get("error").asText()).contains("local store container", "does not exist");
+    }
+
     @ParameterizedTest
-    @CsvSource({"Azure", "AWS", "Oss", "GCP", "s3x", "''"})
+    @CsvSource({"Azure", "AWS", "Oss", "GCP", "s3x"})
     void anythingElseIsAUsageErrorListingTheSupportedOnes(String flag) {
         CommandRun run = CommandRun.run(
                 WorkerContext::new,
