@@ -4,7 +4,6 @@ import io.etcdworkers.bolt.PageCheck;
 import io.etcdworkers.contract.ErrorCode;
 import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.files.OwnerOnly;
-import io.etcdworkers.format.ChainProblem;
 import io.etcdworkers.format.DeltaDecoder;
 import io.etcdworkers.format.DeltaSummary;
 import io.etcdworkers.format.FullSnapshotReader;
@@ -97,7 +96,7 @@ public final class BackupVerifier {
                 .addKeyValue("lastRevision", selection.lastRevision())
                 .log();
         List<ObjectCheck> checks = checkObjects(selection.base(), selection.deltas(), true);
-        List<OverlapComparison> overlaps = compareOverlaps(selection, checks);
+        List<OverlapComparison> overlaps = OverlapComparison.compareAll(store, selection, checks);
         logBad(checks);
         selection.problems().forEach(p -> LOG.error("broken chain: {}", p.describe()));
         Optional<SizeEstimate> size = estimateDir.map(d -> estimate.build());
@@ -110,39 +109,6 @@ public final class BackupVerifier {
         Optional<VerifyReport> older =
                 checks.get(0).passed() ? Optional.empty() : olderChain(catalog, selection, checks);
         return new VerifyReport(selection, checks, selection.problems(), catalog.skipped(), size, older, overlaps);
-    }
-
-    /**
-     * Compares every pair of overlapping deltas that both read whole; a pair that differs turns
-     * the later one's check into {@link ErrorCode#BACKUP_INCONSISTENT} naming both and the revision.
-     */
-    private List<OverlapComparison> compareOverlaps(SnapshotSelection selection, List<ObjectCheck> checks)
-            throws InterruptedException {
-        List<OverlapComparison> compared = new ArrayList<>();
-        for (ChainProblem overlap : selection.overlaps()) {
-            int later = 1 + selection.deltas().indexOf(overlap.next());
-            int earlier = 1 + selection.deltas().indexOf(overlap.previous());
-            if (!checks.get(later).passed() || !checks.get(earlier).passed()) {
-                continue;
-            }
-            try {
-                OverlapComparison comparison = OverlapComparison.of(store, overlap);
-                compared.add(comparison);
-                if (comparison.differsAt().isPresent()) {
-                    checks.set(
-                            later,
-                            ObjectCheck.failed(overlap.next(), ErrorCode.BACKUP_INCONSISTENT, comparison.describe()));
-                } else {
-                    LOG.info(comparison.describe());
-                }
-            } catch (WorkerException e) {
-                checks.set(later, failedOrRethrow(overlap.next(), e));
-            } catch (IOException e) {
-                throw new WorkerException(
-                        ErrorCode.STORE_UNAVAILABLE, overlap.next().key() + ": " + e.getMessage(), e);
-            }
-        }
-        return compared;
     }
 
     /**
@@ -223,7 +189,7 @@ public final class BackupVerifier {
             }
             return ObjectCheck.ok(base, 0, summary.totalBytes(), Optional.empty());
         } catch (WorkerException e) {
-            return failedOrRethrow(base, e);
+            return ObjectCheck.failedOrRethrow(base, e);
         } catch (IOException e) {
             return ObjectCheck.failed(base, ErrorCode.STORE_UNAVAILABLE, base.key() + ": " + e.getMessage());
         } finally {
@@ -343,20 +309,9 @@ public final class BackupVerifier {
             }
             return ObjectCheck.ok(delta, summary.events(), summary.jsonBytes(), summary.lastTime());
         } catch (WorkerException e) {
-            return failedOrRethrow(delta, e);
+            return ObjectCheck.failedOrRethrow(delta, e);
         } catch (IOException e) {
             return ObjectCheck.failed(delta, ErrorCode.STORE_UNAVAILABLE, delta.key() + ": " + e.getMessage());
         }
-    }
-
-    private static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
-        // the store itself failing, or the local disk (writing the base for the estimate), is not
-        // a finding about this object: stop and say so
-        if (e.code() == ErrorCode.STORE_UNAVAILABLE
-                || e.code() == ErrorCode.STORE_NOT_FOUND
-                || e.code() == ErrorCode.LOCAL_IO) {
-            throw e;
-        }
-        return ObjectCheck.failed(object, e.code(), e.getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package io.etcdworkers.rebuild.verify;
 
 import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.format.SnapshotObject;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -47,5 +48,17 @@ public record ObjectCheck(
 
     public boolean passed() {
         return failure.isEmpty();
+    }
+
+    /** A finding about this object, or (the store or the local disk failing) the error itself, thrown. */
+    static ObjectCheck failedOrRethrow(SnapshotObject object, WorkerException e) {
+        // the store itself failing, or the local disk (writing the base for the estimate), is not
+        // a finding about this object: stop and say so
+        if (e.code() == ErrorCode.STORE_UNAVAILABLE
+                || e.code() == ErrorCode.STORE_NOT_FOUND
+                || e.code() == ErrorCode.LOCAL_IO) {
+            throw e;
+        }
+        return failed(object, e.code(), e.getMessage());
     }
 }

@@ -1,16 +1,23 @@
 package io.etcdworkers.rebuild.verify;
 
+import io.etcdworkers.contract.ErrorCode;
+import io.etcdworkers.contract.WorkerException;
 import io.etcdworkers.format.ChainProblem;
 import io.etcdworkers.format.DeltaDecoder;
 import io.etcdworkers.format.GroupDigest;
 import io.etcdworkers.format.SnapshotObject;
+import io.etcdworkers.format.SnapshotSelection;
 import io.etcdworkers.format.SnapshotStreams;
 import io.etcdworkers.store.ObjectStore;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Two deltas that overlap (the later starting inside the earlier, as deltas written around a
@@ -26,6 +33,7 @@ import java.util.TreeMap;
  */
 public record OverlapComparison(
         String earlier, String later, long firstRevision, long lastRevision, Optional<Long> differsAt) {
+    private static final Logger LOG = LoggerFactory.getLogger(OverlapComparison.class);
 
     /** Reads both deltas (already checked whole) and compares their revisions {@code later.start..earlier.last}. */
     static OverlapComparison of(ObjectStore store, ChainProblem overlap) throws IOException, InterruptedException {
@@ -70,5 +78,38 @@ public record OverlapComparison(
             });
         }
         return digests;
+    }
+
+    /**
+     * Compares every pair of overlapping deltas that both read whole; a pair that differs turns
+     * the later one's check into {@link ErrorCode#BACKUP_INCONSISTENT} naming both and the revision.
+     */
+    static List<OverlapComparison> compareAll(ObjectStore store, SnapshotSelection selection, List<ObjectCheck> checks)
+            throws InterruptedException {
+        List<OverlapComparison> compared = new ArrayList<>();
+        for (ChainProblem overlap : selection.overlaps()) {
+            int later = 1 + selection.deltas().indexOf(overlap.next());
+            int earlier = 1 + selection.deltas().indexOf(overlap.previous());
+            if (!checks.get(later).passed() || !checks.get(earlier).passed()) {
+                continue;
+            }
+            try {
+                OverlapComparison comparison = of(store, overlap);
+                compared.add(comparison);
+                if (comparison.differsAt().isPresent()) {
+                    checks.set(
+                            later,
+                            ObjectCheck.failed(overlap.next(), ErrorCode.BACKUP_INCONSISTENT, comparison.describe()));
+                } else {
+                    LOG.info(comparison.describe());
+                }
+            } catch (WorkerException e) {
+                checks.set(later, ObjectCheck.failedOrRethrow(overlap.next(), e));
+            } catch (IOException e) {
+                throw new WorkerException(
+                        ErrorCode.STORE_UNAVAILABLE, overlap.next().key() + ": " + e.getMessage(), e);
+            }
+        }
+        return compared;
     }
 }
